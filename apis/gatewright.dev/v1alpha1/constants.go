@@ -1,0 +1,27 @@
+package v1alpha1
+
+import gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+// ControllerName is the spec.controllerName of the GatewayClasses Gatewright implements,
+// and the controllerName it writes into policy and route status.
+const ControllerName gatewayv1.GatewayController = "gatewright.dev/gateway-controller"
+
+// Kinds, as they appear in references such as GatewayClass.spec.parametersRef and
+// Gateway.spec.infrastructure.parametersRef.
+const (
+	KindGatewayClassBlueprint = "GatewayClassBlueprint"
+	KindGatewayClassConfig    = "GatewayClassConfig"
+	KindGatewayConfig         = "GatewayConfig"
+)
+
+// Condition types and reasons that Gateway API does not define.
+const (
+	// ConditionGatewayClassConfigAffected is set on the targets of GatewayClassConfigs.
+	ConditionGatewayClassConfigAffected = "gatewright.dev/GatewayClassConfigAffected"
+	// ConditionGatewayConfigAffected is set on the targets of GatewayConfigs.
+	ConditionGatewayConfigAffected = "gatewright.dev/GatewayConfigAffected"
+
+	// ReasonInvalidTemplates marks a blueprint whose templates, dependsOn graph or
+	// valuesSchema cannot be used.
+	ReasonInvalidTemplates = "InvalidTemplates"
+)

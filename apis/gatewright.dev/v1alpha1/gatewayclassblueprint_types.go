@@ -1,0 +1,156 @@
+package v1alpha1
+
+import (
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// GatewayClassBlueprintSpec describes, as Helm-style Go templates, the infrastructure
+// that implements each Gateway (and optionally each HTTPRoute) of the GatewayClasses
+// that reference the blueprint.
+type GatewayClassBlueprintSpec struct {
+	// Values are the blueprint's own values: its defaults are the lowest of all, its
+	// overrides beat every GatewayClassConfig and GatewayConfig.
+	// +optional
+	Values *DefaultsAndOverrides `json:"values,omitempty"`
+
+	// ValuesSchema is an OpenAPI v3 schema that the effective values must satisfy before
+	// any template is rendered.
+	// +optional
+	// +kubebuilder:validation:Type=object
+	// +kubebuilder:pruning:PreserveUnknownFields
+	ValuesSchema *apiextensionsv1.JSON `json:"valuesSchema,omitempty"`
+
+	// Helpers holds named templates ({{ define "name" }}) that every template can use
+	// with include or template, like a chart's _helpers.tpl.
+	// +optional
+	Helpers string `json:"helpers,omitempty"`
+
+	// ClusterScopedKinds lists the cluster-scoped kinds the templates may produce. A
+	// template that renders any other cluster-scoped object is refused.
+	// +optional
+	// +listType=map
+	// +listMapKey=group
+	// +listMapKey=kind
+	// +kubebuilder:validation:MaxItems=32
+	ClusterScopedKinds []GroupKind `json:"clusterScopedKinds,omitempty"`
+
+	// GatewayTemplate is rendered once for every Gateway of the classes using the blueprint.
+	// +required
+	GatewayTemplate GatewayTemplate `json:"gatewayTemplate"`
+
+	// HTTPRouteTemplate is rendered once for every pair of an HTTPRoute and a parent
+	// Gateway of a class using the blueprint.
+	// +optional
+	HTTPRouteTemplate *HTTPRouteTemplate `json:"httpRouteTemplate,omitempty"`
+}
+
+// GroupKind names a kind of object by API group and kind.
+type GroupKind struct {
+	// Group is the API group; "" for the core group.
+	// +kubebuilder:default=""
+	Group gatewayv1.Group `json:"group"`
+
+	// Kind is the kind, for example Namespace.
+	Kind gatewayv1.Kind `json:"kind"`
+}
+
+// GatewayTemplate holds the templates rendered for each Gateway.
+type GatewayTemplate struct {
+	// ResourceTemplates produce the objects behind the Gateway.
+	// +optional
+	// +listType=map
+	// +listMapKey=name
+	// +kubebuilder:validation:MaxItems=64
+	ResourceTemplates []ResourceTemplate `json:"resourceTemplates,omitempty"`
+
+	// Status renders the addresses reported in the Gateway's status.
+	// +optional
+	Status *StatusTemplate `json:"status,omitempty"`
+}
+
+// HTTPRouteTemplate holds the templates rendered for each HTTPRoute and parent Gateway.
+type HTTPRouteTemplate struct {
+	// ResourceTemplates produce the objects behind the HTTPRoute.
+	// +optional
+	// +listType=map
+	// +listMapKey=name
+	// +kubebuilder:validation:MaxItems=64
+	ResourceTemplates []ResourceTemplate `json:"resourceTemplates,omitempty"`
+}
+
+// ResourceTemplate is one Go template that renders zero or more YAML documents.
+type ResourceTemplate struct {
+	// Name identifies the template in errors, in dependsOn and in .Resources.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	Name string `json:"name"`
+
+	// Template is a Go template with the Helm function set.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	Template string `json:"template"`
+
+	// DependsOn names templates whose objects must be ready before this one renders.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:items:MaxLength=63
+	// +kubebuilder:validation:items:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	DependsOn []string `json:"dependsOn,omitempty"`
+}
+
+// StatusTemplate renders a YAML object `addresses: [{type, value}]` for Gateway.status.
+type StatusTemplate struct {
+	// Template is a Go template with the Helm function set.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	Template string `json:"template"`
+}
+
+// GatewayClassBlueprintStatus reports whether the blueprint can be used.
+type GatewayClassBlueprintStatus struct {
+	// Conditions: Accepted is False with reason InvalidTemplates when a template does
+	// not parse, dependsOn names a missing template or forms a cycle, or valuesSchema
+	// is not a valid schema.
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	// +kubebuilder:validation:MaxItems=8
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+}
+
+// GatewayClassBlueprint is the set of templates that implements the Gateways of the
+// GatewayClasses whose parametersRef names it.
+//
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:scope=Cluster,shortName=gcb,categories=gatewright
+// +kubebuilder:printcolumn:name="Accepted",type=string,JSONPath=`.status.conditions[?(@.type=="Accepted")].status`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+type GatewayClassBlueprint struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// +required
+	Spec GatewayClassBlueprintSpec `json:"spec"`
+
+	// +optional
+	Status GatewayClassBlueprintStatus `json:"status,omitempty"`
+}
+
+// GatewayClassBlueprintList is a list of GatewayClassBlueprints.
+//
+// +kubebuilder:object:root=true
+type GatewayClassBlueprintList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []GatewayClassBlueprint `json:"items"`
+}
+
+func init() {
+	SchemeBuilder.Register(&GatewayClassBlueprint{}, &GatewayClassBlueprintList{})
+}

@@ -1,0 +1,59 @@
+package v1alpha1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// GatewayClassConfigSpec attaches provider values to GatewayClasses or to a Namespace.
+type GatewayClassConfigSpec struct {
+	// TargetRefs names the GatewayClasses (group gateway.networking.k8s.io) or the
+	// Namespace (group "", the config's own namespace) whose Gateways get these values.
+	// +required
+	// +listType=map
+	// +listMapKey=group
+	// +listMapKey=kind
+	// +listMapKey=name
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:XValidation:rule="self.all(t, (t.group == 'gateway.networking.k8s.io' && t.kind == 'GatewayClass') || (t.group == '' && t.kind == 'Namespace'))",message="a GatewayClassConfig may target only a GatewayClass (group gateway.networking.k8s.io) or a Namespace (group \"\")"
+	TargetRefs []gatewayv1.LocalPolicyTargetReference `json:"targetRefs"`
+
+	DefaultsAndOverrides `json:",inline"`
+}
+
+// GatewayClassConfig is a GEP-713 inherited policy written by the infrastructure
+// provider. In the controller namespace it applies to every Gateway of its target
+// GatewayClasses; in a tenant namespace only to the Gateways of that namespace.
+//
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:scope=Namespaced,shortName=gcc,categories=gatewright
+// +kubebuilder:metadata:labels="gateway.networking.k8s.io/policy=Inherited"
+// +kubebuilder:printcolumn:name="Target Kind",type=string,JSONPath=`.spec.targetRefs[0].kind`
+// +kubebuilder:printcolumn:name="Target",type=string,JSONPath=`.spec.targetRefs[0].name`
+// +kubebuilder:printcolumn:name="Accepted",type=string,JSONPath=`.status.ancestors[0].conditions[?(@.type=="Accepted")].status`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+type GatewayClassConfig struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// +required
+	Spec GatewayClassConfigSpec `json:"spec"`
+
+	// +optional
+	Status gatewayv1.PolicyStatus `json:"status,omitempty"`
+}
+
+// GatewayClassConfigList is a list of GatewayClassConfigs.
+//
+// +kubebuilder:object:root=true
+type GatewayClassConfigList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []GatewayClassConfig `json:"items"`
+}
+
+func init() {
+	SchemeBuilder.Register(&GatewayClassConfig{}, &GatewayClassConfigList{})
+}

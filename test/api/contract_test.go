@@ -1,0 +1,197 @@
+package api
+
+import (
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+)
+
+const blueprintYAML = `
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayClassBlueprint
+metadata:
+  generateName: bp-
+spec:
+  values:
+    default: {replicas: 2, tags: {team: none}}
+    override: {tags: {provider: acme}}
+  valuesSchema:
+    type: object
+    properties:
+      replicas: {type: integer}
+  helpers: |
+    {{- define "name" }}{{ .Gateway.metadata.name }}{{ end -}}
+  clusterScopedKinds:
+  - kind: Namespace
+  - {group: rbac.authorization.k8s.io, kind: ClusterRole}
+  gatewayTemplate:
+    resourceTemplates:
+    - name: lb
+      template: |
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: lb}
+    - name: lb-target-group
+      dependsOn: [lb]
+      template: |
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: tg}
+    status:
+      template: |
+        addresses: []
+  httpRouteTemplate:
+    resourceTemplates:
+    - name: dns
+      template: |
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: dns}
+`
+
+var _ = Describe("GatewayClassBlueprint", func() {
+	It("accepts a blueprint using every field and defaults the group of a cluster-scoped kind to core", func(ctx SpecContext) {
+		Expect(k8s.Create(ctx, object(blueprintYAML))).To(Succeed())
+	})
+
+	It("stores clusterScopedKinds with the core group when the group is left out", func(ctx SpecContext) {
+		obj := object(blueprintYAML)
+		Expect(k8s.Create(ctx, obj)).To(Succeed())
+		var bp gatewrightv1alpha1.GatewayClassBlueprint
+		Expect(k8s.Get(ctx, types.NamespacedName{Name: obj.GetName()}, &bp)).To(Succeed())
+		Expect(bp.Spec.ClusterScopedKinds).To(ContainElement(gatewrightv1alpha1.GroupKind{Group: "", Kind: "Namespace"}))
+		Expect(string(bp.Spec.Values.Default.Raw)).To(MatchJSON(`{"replicas": 2, "tags": {"team": "none"}}`))
+	})
+
+	DescribeTable("refuses an invalid blueprint with a readable message",
+		func(ctx SpecContext, from, to string, want ...string) {
+			manifest := strings.Replace(blueprintYAML, from, to, 1)
+			Expect(manifest).NotTo(Equal(blueprintYAML), "the replacement must change the manifest")
+			refusedWith(k8s.Create(ctx, object(manifest)), want...)
+		},
+		Entry("a duplicate template name", "- name: lb-target-group", "- name: lb",
+			`spec.gatewayTemplate.resourceTemplates[1]: Duplicate value`, `"name":"lb"`),
+		Entry("a template name that is not a DNS label", "- name: lb-target-group", "- name: LB_TargetGroup",
+			`spec.gatewayTemplate.resourceTemplates[1].name`, `should match`),
+		Entry("values.default that is a string", "default: {replicas: 2, tags: {team: none}}", `default: "text"`,
+			`spec.values.default: Invalid value: "string": spec.values.default in body must be of type object`),
+		Entry("values.override that is a list", "override: {tags: {provider: acme}}", `override: [a, b]`,
+			`spec.values.override: Invalid value: "array": spec.values.override in body must be of type object`),
+		Entry("a valuesSchema that is a string", "valuesSchema:\n    type: object\n    properties:\n      replicas: {type: integer}", `valuesSchema: "integer"`,
+			`spec.valuesSchema: Invalid value: "string"`),
+		Entry("an empty template", "template: |\n        addresses: []", `template: ""`,
+			`spec.gatewayTemplate.status.template`),
+	)
+})
+
+const gatewayClassConfigYAML = `
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayClassConfig
+metadata:
+  generateName: gcc-
+  namespace: NAMESPACE
+spec:
+  targetRefs:
+  - {group: gateway.networking.k8s.io, kind: GatewayClass, name: internet}
+  - {group: "", kind: Namespace, name: NAMESPACE}
+  default: {replicas: 2}
+  override: {tags: {provider: acme}}
+`
+
+const gatewayConfigYAML = `
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayConfig
+metadata:
+  generateName: gwc-
+  namespace: NAMESPACE
+spec:
+  targetRefs:
+  - {group: gateway.networking.k8s.io, kind: Gateway, name: web}
+  - {group: gateway.networking.k8s.io, kind: HTTPRoute, name: shop}
+  - {group: "", kind: Namespace, name: NAMESPACE}
+  default: {replicas: 3, tags: {team: null}}
+`
+
+var _ = Describe("GatewayClassConfig", func() {
+	It("accepts targets of kind GatewayClass and Namespace", func(ctx SpecContext) {
+		Expect(k8s.Create(ctx, objectIn(newNamespace(ctx), gatewayClassConfigYAML))).To(Succeed())
+	})
+
+	DescribeTable("refuses an invalid config with a readable message",
+		func(ctx SpecContext, from, to string, want ...string) {
+			manifest := strings.Replace(gatewayClassConfigYAML, from, to, 1)
+			Expect(manifest).NotTo(Equal(gatewayClassConfigYAML), "the replacement must change the manifest")
+			refusedWith(k8s.Create(ctx, objectIn(newNamespace(ctx), manifest)), want...)
+		},
+		Entry("a default that is a string", "default: {replicas: 2}", `default: "text"`,
+			`spec.default: Invalid value: "string": spec.default in body must be of type object`),
+		Entry("an override that is a number", "override: {tags: {provider: acme}}", `override: 3`,
+			`spec.override: Invalid value: "integer": spec.override in body must be of type object`),
+		Entry("a target of kind Service", "kind: GatewayClass, name: internet", `kind: Service, name: internet`,
+			`a GatewayClassConfig may target only a GatewayClass (group gateway.networking.k8s.io) or a Namespace (group "")`),
+		Entry("a tenant kind (Gateway)", "kind: GatewayClass, name: internet", `kind: Gateway, name: internet`,
+			`a GatewayClassConfig may target only a GatewayClass`),
+		Entry("a GatewayClass in the core group", "{group: gateway.networking.k8s.io, kind: GatewayClass", `{group: "", kind: GatewayClass`,
+			`a GatewayClassConfig may target only a GatewayClass`),
+		Entry("empty targetRefs",
+			"targetRefs:\n  - {group: gateway.networking.k8s.io, kind: GatewayClass, name: internet}\n  - {group: \"\", kind: Namespace, name: NAMESPACE}",
+			"targetRefs: []",
+			`spec.targetRefs: Invalid value`, `should have at least 1 items`),
+		Entry("no targetRefs at all",
+			"targetRefs:\n  - {group: gateway.networking.k8s.io, kind: GatewayClass, name: internet}\n  - {group: \"\", kind: Namespace, name: NAMESPACE}",
+			"",
+			`spec.targetRefs: Required value`),
+		Entry("the same target twice", `{group: "", kind: Namespace, name: NAMESPACE}`, `{group: gateway.networking.k8s.io, kind: GatewayClass, name: internet}`,
+			`spec.targetRefs[1]: Duplicate value`),
+	)
+
+	It("refuses more than 16 targets", func(ctx SpecContext) {
+		refs := make([]string, 17)
+		for i := range refs {
+			refs[i] = "  - {group: gateway.networking.k8s.io, kind: GatewayClass, name: class-" + string(rune('a'+i)) + "}"
+		}
+		manifest := strings.Replace(gatewayClassConfigYAML,
+			"  - {group: gateway.networking.k8s.io, kind: GatewayClass, name: internet}", strings.Join(refs, "\n"), 1)
+		refusedWith(k8s.Create(ctx, objectIn(newNamespace(ctx), manifest)), `spec.targetRefs: Too many: 18: must have at most 16 items`)
+	})
+})
+
+var _ = Describe("GatewayConfig", func() {
+	It("accepts targets of kind Gateway, HTTPRoute and Namespace, and a null that unsets a default", func(ctx SpecContext) {
+		obj := objectIn(newNamespace(ctx), gatewayConfigYAML)
+		Expect(k8s.Create(ctx, obj)).To(Succeed())
+		var gwc gatewrightv1alpha1.GatewayConfig
+		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(obj), &gwc)).To(Succeed())
+		Expect(string(gwc.Spec.Default.Raw)).To(MatchJSON(`{"replicas": 3, "tags": {"team": null}}`))
+	})
+
+	It("accepts a config without targets, for use through a Gateway's infrastructure.parametersRef", func(ctx SpecContext) {
+		manifest := `
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayConfig
+metadata: {name: by-reference, namespace: NAMESPACE}
+spec:
+  default: {replicas: 3}
+`
+		Expect(k8s.Create(ctx, objectIn(newNamespace(ctx), manifest))).To(Succeed())
+	})
+
+	DescribeTable("refuses an invalid config with a readable message",
+		func(ctx SpecContext, from, to string, want ...string) {
+			manifest := strings.Replace(gatewayConfigYAML, from, to, 1)
+			Expect(manifest).NotTo(Equal(gatewayConfigYAML), "the replacement must change the manifest")
+			refusedWith(k8s.Create(ctx, objectIn(newNamespace(ctx), manifest)), want...)
+		},
+		Entry("a default that is a string", "default: {replicas: 3, tags: {team: null}}", `default: "text"`,
+			`spec.default: Invalid value: "string": spec.default in body must be of type object`),
+		Entry("a target of kind Service", "kind: HTTPRoute, name: shop", `kind: Service, name: shop`,
+			`a GatewayConfig may target only a Gateway or an HTTPRoute (group gateway.networking.k8s.io) or a Namespace (group "")`),
+		Entry("a provider kind (GatewayClass)", "kind: Gateway, name: web", `kind: GatewayClass, name: web`,
+			`a GatewayConfig may target only a Gateway or an HTTPRoute`),
+	)
+})
