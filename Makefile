@@ -70,7 +70,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
 .PHONY: docker-build
 docker-build: ## Build the container image $(IMG) (needs a Docker engine).
-	docker build --build-arg VERSION=$(VERSION) -t $(IMG) .
+	docker build --build-arg VERSION=$(VERSION) --build-arg COMMIT=$$(git rev-parse --short HEAD) -t $(IMG) .
 
 .PHONY: help
 help: ## Show this help.

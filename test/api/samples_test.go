@@ -1,38 +1,24 @@
 package api
 
 import (
-	"bytes"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/gatewright/gatewright/internal/manifest"
 	"github.com/gatewright/gatewright/test/testenv"
 )
 
-// readManifests decodes every YAML document of a file.
 func readManifests(path string) []*unstructured.Unstructured {
 	data, err := os.ReadFile(path)
 	Expect(err).NotTo(HaveOccurred())
-	decoder := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
-	var objs []*unstructured.Unstructured
-	for {
-		u := &unstructured.Unstructured{}
-		err := decoder.Decode(&u.Object)
-		if errors.Is(err, io.EOF) {
-			return objs
-		}
-		Expect(err).NotTo(HaveOccurred(), path)
-		if len(u.Object) > 0 {
-			objs = append(objs, u)
-		}
-	}
+	objs, err := manifest.Decode(data)
+	Expect(err).NotTo(HaveOccurred(), path)
+	return objs
 }
 
 var _ = Describe("Samples", Ordered, func() {
