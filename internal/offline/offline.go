@@ -1,0 +1,172 @@
+// Package offline reads Gateway API and Gatewright objects from YAML files, so that the
+// offline commands (values, render) run the same values and render code as the
+// controller on objects that come from files instead of the API server.
+package offline
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/manifest"
+	"github.com/gatewright/gatewright/internal/values"
+)
+
+// Set holds the objects read from files. Namespaced objects without a namespace are
+// put in "default", as kubectl would.
+type Set struct {
+	Blueprints          []gatewrightv1alpha1.GatewayClassBlueprint
+	GatewayClasses      []gatewayv1.GatewayClass
+	Gateways            []gatewayv1.Gateway
+	HTTPRoutes          []gatewayv1.HTTPRoute
+	GatewayClassConfigs []gatewrightv1alpha1.GatewayClassConfig
+	GatewayConfigs      []gatewrightv1alpha1.GatewayConfig
+}
+
+// Load reads every .yaml, .yml and .json file of the given files and folders (folders
+// recursively, in name order).
+func Load(paths ...string) (*Set, error) {
+	set := &Set{}
+	for _, root := range paths {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() || (path != root && !isManifest(path)) {
+				return nil
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			if err := set.Add(data); err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return set, nil
+}
+
+func isManifest(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
+}
+
+// Add reads the objects of a YAML stream. Kinds Gatewright does not read are skipped.
+func (s *Set) Add(data []byte) error {
+	objs, err := manifest.Decode(data)
+	if err != nil {
+		return err
+	}
+	for _, obj := range objs {
+		if err := s.add(obj); err != nil {
+			return fmt.Errorf("%s %s: %w", obj.GetKind(), obj.GetName(), err)
+		}
+	}
+	return nil
+}
+
+func (s *Set) add(obj *unstructured.Unstructured) error {
+	group := obj.GroupVersionKind().Group
+	switch {
+	case group == gatewrightv1alpha1.GroupVersion.Group && obj.GetKind() == gatewrightv1alpha1.KindGatewayClassBlueprint:
+		return appendAs(obj, &s.Blueprints, false)
+	case group == gatewrightv1alpha1.GroupVersion.Group && obj.GetKind() == gatewrightv1alpha1.KindGatewayClassConfig:
+		return appendAs(obj, &s.GatewayClassConfigs, true)
+	case group == gatewrightv1alpha1.GroupVersion.Group && obj.GetKind() == gatewrightv1alpha1.KindGatewayConfig:
+		return appendAs(obj, &s.GatewayConfigs, true)
+	case group == gatewayv1.GroupName && obj.GetKind() == "GatewayClass":
+		return appendAs(obj, &s.GatewayClasses, false)
+	case group == gatewayv1.GroupName && obj.GetKind() == "Gateway":
+		return appendAs(obj, &s.Gateways, true)
+	case group == gatewayv1.GroupName && obj.GetKind() == "HTTPRoute":
+		return appendAs(obj, &s.HTTPRoutes, true)
+	}
+	return nil
+}
+
+func appendAs[T any](obj *unstructured.Unstructured, list *[]T, namespaced bool) error {
+	if namespaced && obj.GetNamespace() == "" {
+		obj.SetNamespace("default")
+	}
+	var typed T
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(obj.Object, &typed, true); err != nil {
+		return err
+	}
+	*list = append(*list, typed)
+	return nil
+}
+
+// Gateway finds a Gateway by namespace and name.
+func (s *Set) Gateway(namespace, name string) (*gatewayv1.Gateway, error) {
+	for i := range s.Gateways {
+		if gw := &s.Gateways[i]; gw.Namespace == namespace && gw.Name == name {
+			return gw, nil
+		}
+	}
+	return nil, fmt.Errorf("no Gateway %s/%s in the input", namespace, name)
+}
+
+// HTTPRoute finds an HTTPRoute by namespace and name.
+func (s *Set) HTTPRoute(namespace, name string) (*gatewayv1.HTTPRoute, error) {
+	for i := range s.HTTPRoutes {
+		if route := &s.HTTPRoutes[i]; route.Namespace == namespace && route.Name == name {
+			return route, nil
+		}
+	}
+	return nil, fmt.Errorf("no HTTPRoute %s/%s in the input", namespace, name)
+}
+
+// Inputs resolves the class and blueprint of gw and returns the values inputs for it.
+func (s *Set) Inputs(controllerNamespace string, gw *gatewayv1.Gateway) (values.Inputs, error) {
+	blueprint, err := s.blueprintOf(gw)
+	if err != nil {
+		return values.Inputs{}, err
+	}
+	return values.Inputs{
+		ControllerNamespace: controllerNamespace,
+		Blueprint:           blueprint,
+		GatewayClassConfigs: s.GatewayClassConfigs,
+		GatewayConfigs:      s.GatewayConfigs,
+	}, nil
+}
+
+func (s *Set) blueprintOf(gw *gatewayv1.Gateway) (*gatewrightv1alpha1.GatewayClassBlueprint, error) {
+	className := string(gw.Spec.GatewayClassName)
+	var class *gatewayv1.GatewayClass
+	for i := range s.GatewayClasses {
+		if s.GatewayClasses[i].Name == className {
+			class = &s.GatewayClasses[i]
+		}
+	}
+	switch {
+	case class == nil:
+		return nil, fmt.Errorf("Gateway %s/%s: no GatewayClass %s in the input", gw.Namespace, gw.Name, className)
+	case class.Spec.ControllerName != gatewrightv1alpha1.ControllerName:
+		return nil, fmt.Errorf("GatewayClass %s: controllerName is %s, not %s", className, class.Spec.ControllerName, gatewrightv1alpha1.ControllerName)
+	}
+	ref := class.Spec.ParametersRef
+	if ref == nil || string(ref.Group) != gatewrightv1alpha1.GroupVersion.Group || string(ref.Kind) != gatewrightv1alpha1.KindGatewayClassBlueprint {
+		return nil, fmt.Errorf("GatewayClass %s: parametersRef must name a %s", className, gatewrightv1alpha1.KindGatewayClassBlueprint)
+	}
+	for i := range s.Blueprints {
+		if s.Blueprints[i].Name == ref.Name {
+			return &s.Blueprints[i], nil
+		}
+	}
+	return nil, fmt.Errorf("GatewayClass %s: no GatewayClassBlueprint %s in the input", className, ref.Name)
+}
