@@ -23,6 +23,6 @@ GatewayClassConfigs and GatewayConfigs.`,
 		SilenceUsage:  true,
 		SilenceErrors: false,
 	}
-	root.AddCommand(newDevCommand())
+	root.AddCommand(newDevCommand(), newValuesCommand())
 	return root
 }

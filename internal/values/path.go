@@ -1,12 +1,9 @@
 package values
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 )
-
-var plainKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 
 // renderPath writes a path the way a template author reads it: dotted, with keys that
 // are not plain words quoted in brackets (labels["app.kubernetes.io/name"]).
@@ -14,7 +11,7 @@ func renderPath(path []string) string {
 	var b strings.Builder
 	for i, key := range path {
 		switch {
-		case !plainKey.MatchString(key):
+		case !plainKey(key):
 			b.WriteString("[" + strconv.Quote(key) + "]")
 		case i > 0:
 			b.WriteString("." + key)
@@ -23,4 +20,20 @@ func renderPath(path []string) string {
 		}
 	}
 	return b.String()
+}
+
+// plainKey matches [A-Za-z_][A-Za-z0-9_-]*.
+func plainKey(key string) bool {
+	if key == "" {
+		return false
+	}
+	for i, r := range key {
+		switch {
+		case r == '_', 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z':
+		case i > 0 && (r == '-' || '0' <= r && r <= '9'):
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -6,8 +6,8 @@ type Leaf struct {
 	Path  string `json:"path"`
 	Value any    `json:"value,omitempty"`
 	// Unset is true when the key is absent because a null in Origin removed it.
-	Unset  bool   `json:"unset,omitempty"`
-	Origin Origin `json:"origin"`
+	Unset bool `json:"unset,omitempty"`
+	Origin
 }
 
 func provenance(t *tree) []Leaf {

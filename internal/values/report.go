@@ -1,5 +1,7 @@
 package values
 
+import "sort"
+
 // State sums up how much of a policy took effect, in the terms of Gateway API policy
 // status: Programmed (all of it), PartiallyProgrammed, or Overridden (none of it).
 type State string
@@ -66,51 +68,64 @@ func reports(merged *tree, layers []layer, decoded [][]decodedPolicy) []PolicyRe
 			}
 			index[p.source] = len(out)
 			report := PolicyReport{Source: p.source, Levels: []Level{l.level}}
-			for _, half := range []struct {
-				as    Half
-				patch map[string]any
-			}{{Default, decoded[i][j].defaults}, {Override, decoded[i][j].overrides}} {
-				patchLeaves(half.patch, func(path []string, value any) {
-					report.Leaves++
-					if by, overridden := overriddenBy(merged, path, value, p.source, half.as); overridden {
-						report.Overridden = append(report.Overridden, OverriddenLeaf{Path: renderPath(path), As: half.as, By: by})
-					}
-				})
-			}
+			report.compare(decoded[i][j].defaults, Default, merged, nil)
+			report.compare(decoded[i][j].overrides, Override, merged, nil)
 			out = append(out, report)
 		}
 	}
 	return out
 }
 
-// overriddenBy tells whether the leaf at path that source set as half lost, and to whom.
-func overriddenBy(merged *tree, path []string, value any, source Source, half Half) (Origin, bool) {
-	e, complete := merged.lookup(path)
-	if e == nil {
-		return Origin{}, false
+// compare walks the half of the report's policy alongside the merged tree, counting
+// the leaves of the patch and noting those whose value came from elsewhere.
+func (r *PolicyReport) compare(patch map[string]any, half Half, node *tree, path []string) {
+	for _, key := range sortedKeys(patch) {
+		value, at := patch[key], append(path[:len(path):len(path)], key)
+		var e *entry
+		if node != nil {
+			e = node.fields[key]
+		}
+		object, isObject := value.(map[string]any)
+		switch {
+		case isObject && len(object) > 0 && e != nil && e.object != nil:
+			r.compare(object, half, e.object, at)
+		case isObject && len(object) > 0:
+			// Something else replaced or unset the whole object: every leaf in it lost.
+			eachLeaf(object, at, func(leaf []string) { r.count(leaf, half, e) })
+		case e == nil, e.origin.Source == r.Source && e.origin.As == half:
+			r.Leaves++
+		case isObject && e.object != nil:
+			r.Leaves++ // an empty object merges into any object: it cannot lose
+		default:
+			r.count(at, half, e)
+		}
 	}
-	if complete && e.origin.Source == source && e.origin.As == half {
-		return Origin{}, false
-	}
-	// An empty object merges into whatever object is there: it cannot lose.
-	if object, ok := value.(map[string]any); ok && len(object) == 0 && complete && e.object != nil {
-		return Origin{}, false
-	}
-	return e.origin, true
 }
 
-// patchLeaves visits every scalar, list, null and empty object of a patch, sorted by path.
-func patchLeaves(patch map[string]any, visit func(path []string, value any)) {
-	t := newTree()
-	t.apply(patch, Origin{})
-	t.leaves(nil, func(path []string, e *entry) {
-		switch {
-		case e.deleted:
-			visit(path, nil)
-		case e.object != nil:
-			visit(path, map[string]any{})
-		default:
-			visit(path, e.value)
+// count adds a leaf that lost to by.
+func (r *PolicyReport) count(path []string, half Half, by *entry) {
+	r.Leaves++
+	if by != nil {
+		r.Overridden = append(r.Overridden, OverriddenLeaf{Path: renderPath(path), As: half, By: by.origin})
+	}
+}
+
+func eachLeaf(patch map[string]any, path []string, visit func(path []string)) {
+	for _, key := range sortedKeys(patch) {
+		at := append(path[:len(path):len(path)], key)
+		if object, ok := patch[key].(map[string]any); ok && len(object) > 0 {
+			eachLeaf(object, at, visit)
+			continue
 		}
-	})
+		visit(at)
+	}
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for key := range m {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -70,25 +70,3 @@ func (t *tree) leaves(prefix []string, visit func(path []string, e *entry)) {
 		visit(path, e)
 	}
 }
-
-// lookup follows path and returns the deepest entry on it: the entry at path itself,
-// or the scalar, list or tombstone that stands where an object on the way should be.
-// It returns nil when nothing on the way was ever set.
-func (t *tree) lookup(path []string) (e *entry, complete bool) {
-	node := t
-	for i, key := range path {
-		next := node.fields[key]
-		if next == nil {
-			return e, false
-		}
-		e = next
-		if i == len(path)-1 {
-			return e, true
-		}
-		if next.object == nil {
-			return e, false
-		}
-		node = next.object
-	}
-	return e, len(path) == 0
-}

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"sigs.k8s.io/yaml"
+
+	"github.com/gatewright/gatewright/internal/offline"
+	"github.com/gatewright/gatewright/internal/values"
+)
+
+const defaultControllerNamespace = "gatewright-system"
+
+type valuesOptions struct {
+	files               []string
+	gateway             string
+	route               string
+	controllerNamespace string
+	output              string
+	provenance          bool
+}
+
+func newValuesCommand() *cobra.Command {
+	opts := valuesOptions{controllerNamespace: defaultControllerNamespace}
+	cmd := &cobra.Command{
+		Use:   "values -f PATH... --gateway NS/NAME [--route NS/NAME]",
+		Short: "Print the effective values of a Gateway or HTTPRoute, computed from YAML files",
+		Long: `values computes the .Values a blueprint would render with for a Gateway (or for an
+HTTPRoute attached to it), from the GatewayClassBlueprint, GatewayClasses, Gateways,
+HTTPRoutes, GatewayClassConfigs and GatewayConfigs in the given files and folders. It runs
+the same code as the controller. Objects without a creationTimestamp count as equally old.
+
+With --provenance it prints, for every leaf, its value, the object that set it, whether as
+default or override, and the level of the precedence chain (1 blueprint ... 8 HTTPRoute).`,
+		Example: `  gatewright values -f samples/ --gateway team-a/web
+  gatewright values -f samples/ --gateway team-a/web --provenance
+  gatewright values -f samples/ --gateway team-a/web --route team-a/shop -o json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runValues(cmd.OutOrStdout(), opts)
+		},
+	}
+	cmd.Flags().StringSliceVarP(&opts.files, "filename", "f", nil, "YAML files or folders to read (repeatable)")
+	cmd.Flags().StringVar(&opts.gateway, "gateway", "", "the Gateway, as NAMESPACE/NAME")
+	cmd.Flags().StringVar(&opts.route, "route", "", "an HTTPRoute attached to the Gateway, as NAMESPACE/NAME")
+	cmd.Flags().StringVar(&opts.controllerNamespace, "controller-namespace", opts.controllerNamespace, "the namespace whose GatewayClassConfigs are global")
+	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "yaml or json (default: YAML values, or a table with --provenance)")
+	cmd.Flags().BoolVar(&opts.provenance, "provenance", false, "print where every value came from")
+	_ = cmd.MarkFlagRequired("filename")
+	_ = cmd.MarkFlagRequired("gateway")
+	return cmd
+}
+
+func runValues(out io.Writer, opts valuesOptions) error {
+	if opts.output != "" && opts.output != "yaml" && opts.output != "json" {
+		return fmt.Errorf("--output must be yaml or json, not %q", opts.output)
+	}
+	set, err := offline.Load(opts.files...)
+	if err != nil {
+		return err
+	}
+	res, err := offlineValues(set, opts.controllerNamespace, opts.gateway, opts.route)
+	if err != nil {
+		return err
+	}
+	if opts.provenance {
+		return printProvenance(out, res.Provenance, opts.output)
+	}
+	return printObject(out, res.Values, opts.output)
+}
+
+// offlineValues computes the values of a Gateway, or of an HTTPRoute on it, from set.
+func offlineValues(set *offline.Set, controllerNamespace, gateway, route string) (*values.Result, error) {
+	gwNamespace, gwName := splitName(gateway)
+	gw, err := set.Gateway(gwNamespace, gwName)
+	if err != nil {
+		return nil, err
+	}
+	in, err := set.Inputs(controllerNamespace, gw)
+	if err != nil {
+		return nil, err
+	}
+	if route == "" {
+		return in.ForGateway(gw)
+	}
+	routeNamespace, routeName := splitName(route)
+	r, err := set.HTTPRoute(routeNamespace, routeName)
+	if err != nil {
+		return nil, err
+	}
+	if !offline.RouteReferencesGateway(r, gw) {
+		return nil, fmt.Errorf("HTTPRoute %s/%s has no parentRef to Gateway %s/%s", r.Namespace, r.Name, gw.Namespace, gw.Name)
+	}
+	return in.ForHTTPRoute(gw, r)
+}
+
+// splitName reads NAMESPACE/NAME; a bare NAME is in the default namespace.
+func splitName(ref string) (namespace, name string) {
+	if namespace, name, ok := strings.Cut(ref, "/"); ok {
+		return namespace, name
+	}
+	return "default", ref
+}
+
+func printObject(out io.Writer, obj any, format string) error {
+	var data []byte
+	var err error
+	if format == "json" {
+		data, err = json.MarshalIndent(obj, "", "  ")
+		data = append(data, '\n')
+	} else {
+		data, err = yaml.Marshal(obj)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = out.Write(data)
+	return err
+}
+
+func printProvenance(out io.Writer, leaves []values.Leaf, format string) error {
+	if format != "" {
+		if leaves == nil {
+			leaves = []values.Leaf{}
+		}
+		return printObject(out, leaves, format)
+	}
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "PATH\tVALUE\tSOURCE\tAS\tLEVEL")
+	for _, leaf := range leaves {
+		value := "<unset>"
+		if !leaf.Unset {
+			raw, err := json.Marshal(leaf.Value)
+			if err != nil {
+				return err
+			}
+			value = string(raw)
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\n", leaf.Path, value, leaf.Source, leaf.As, leaf.Level)
+	}
+	return w.Flush()
+}

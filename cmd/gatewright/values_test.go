@@ -1,0 +1,81 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+// golden compares got with testdata/<name>, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cmd/gatewright -update to create it)", err)
+	}
+	if !bytes.Equal(want, got) {
+		t.Errorf("output differs from %s (run with -update after checking the diff):\n--- want\n%s\n--- got\n%s", path, want, got)
+	}
+}
+
+func TestValuesCommand(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		golden string
+	}{
+		{"samples gateway as YAML", []string{"-f", "../../samples", "--gateway", "team-a/web"}, "values/samples.yaml.out"},
+		{"samples gateway provenance table", []string{"-f", "../../samples", "--gateway", "team-a/web", "--provenance"}, "values/samples-provenance.out"},
+		{"route chain as JSON", []string{"-f", "testdata/values/route-chain.yaml", "--gateway", "team-a/web", "--route", "team-b/shop", "-o", "json"}, "values/route-chain.json.out"},
+		{"route chain provenance as JSON", []string{"-f", "testdata/values/route-chain.yaml", "--gateway", "team-a/web", "--route", "team-b/shop", "--provenance", "-o", "json"}, "values/route-chain-provenance.json.out"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			cmd := newRootCommand()
+			cmd.SetOut(&out)
+			cmd.SetArgs(append([]string{"values"}, tt.args...))
+			if err := cmd.Execute(); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tt.golden, out.Bytes())
+		})
+	}
+}
+
+func TestValuesCommandErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"an unknown Gateway", []string{"-f", "../../samples", "--gateway", "team-a/nope"}, "no Gateway team-a/nope in the input"},
+		{"an unknown HTTPRoute", []string{"-f", "testdata/values/route-chain.yaml", "--gateway", "team-a/web", "--route", "team-b/missing"}, "no HTTPRoute team-b/missing"},
+		{"a route not attached to the Gateway", []string{"-f", "testdata/values/route-chain.yaml", "--gateway", "team-a/web", "--route", "team-b/elsewhere"}, "HTTPRoute team-b/elsewhere has no parentRef to Gateway team-a/web"},
+		{"an unknown output format", []string{"-f", "../../samples", "--gateway", "team-a/web", "-o", "xml"}, "--output must be yaml or json"},
+		{"a missing file", []string{"-f", "testdata/nothing-here", "--gateway", "team-a/web"}, "nothing-here"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := newRootCommand()
+			cmd.SetOut(&bytes.Buffer{})
+			cmd.SetErr(&bytes.Buffer{})
+			cmd.SetArgs(append([]string{"values"}, tt.args...))
+			err := cmd.Execute()
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want an error containing %q", err, tt.want)
+			}
+		})
+	}
+}
