@@ -23,6 +23,6 @@ GatewayClassConfigs and GatewayConfigs.`,
 		SilenceUsage:  true,
 		SilenceErrors: false,
 	}
-	root.AddCommand(newDevCommand(), newValuesCommand())
+	root.AddCommand(newDevCommand(), newValuesCommand(), newRenderCommand())
 	return root
 }

@@ -147,12 +147,7 @@ func (s *Set) Inputs(controllerNamespace string, gw *gatewayv1.Gateway) (values.
 
 func (s *Set) blueprintOf(gw *gatewayv1.Gateway) (*gatewrightv1alpha1.GatewayClassBlueprint, error) {
 	className := string(gw.Spec.GatewayClassName)
-	var class *gatewayv1.GatewayClass
-	for i := range s.GatewayClasses {
-		if s.GatewayClasses[i].Name == className {
-			class = &s.GatewayClasses[i]
-		}
-	}
+	class := s.class(gw)
 	switch {
 	case class == nil:
 		return nil, fmt.Errorf("Gateway %s/%s: no GatewayClass %s in the input", gw.Namespace, gw.Name, className)

@@ -1,0 +1,144 @@
+package offline
+
+import (
+	"fmt"
+	"io"
+	"sort"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+	"sigs.k8s.io/yaml"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/render"
+)
+
+// Rendered is the output of one template run: a Gateway's, or an HTTPRoute's on it.
+type Rendered struct {
+	Gateway string // namespace/name
+	Route   string // namespace/name, empty for the Gateway's own objects
+	Objects []*unstructured.Unstructured
+}
+
+// Render renders every Gateway of a Gatewright class in the set (or only the Gateway
+// namespace/name when given) and the HTTPRoutes whose parentRefs name it, as the
+// controller would with every dependency ready. Any error stops it.
+func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
+	gateways, err := s.gatewaysToRender(only)
+	if err != nil {
+		return nil, err
+	}
+	parsed := map[string]*render.Blueprint{}
+	var out []Rendered
+	for _, gw := range gateways {
+		in, err := s.Inputs(controllerNamespace, gw)
+		if err != nil {
+			return nil, err
+		}
+		bp, ok := parsed[in.Blueprint.Name]
+		if !ok {
+			if bp, err = render.Parse(in.Blueprint); err != nil {
+				return nil, err
+			}
+			parsed[in.Blueprint.Name] = bp
+		}
+		gwValues, err := in.ForGateway(gw)
+		if err != nil {
+			return nil, fmt.Errorf("Gateway %s/%s: %w", gw.Namespace, gw.Name, err)
+		}
+		routes := s.routesOf(gw)
+		renderInput := render.Input{Values: gwValues.Values, Gateway: gw, GatewayClass: s.class(gw), HTTPRoutes: routes}
+		gwOut, err := bp.Gateway(renderInput)
+		if err != nil {
+			return nil, fmt.Errorf("Gateway %s/%s: %w", gw.Namespace, gw.Name, err)
+		}
+		gwName := gw.Namespace + "/" + gw.Name
+		out = append(out, Rendered{Gateway: gwName, Objects: gwOut.Objects})
+
+		for i := range routes {
+			route := &routes[i]
+			routeValues, err := in.ForHTTPRoute(gw, route)
+			if err != nil {
+				return nil, fmt.Errorf("HTTPRoute %s/%s on Gateway %s: %w", route.Namespace, route.Name, gwName, err)
+			}
+			renderInput.Values = routeValues.Values
+			routeOut, err := bp.HTTPRoute(renderInput, route)
+			if err != nil {
+				return nil, fmt.Errorf("HTTPRoute %s/%s on Gateway %s: %w", route.Namespace, route.Name, gwName, err)
+			}
+			out = append(out, Rendered{Gateway: gwName, Route: route.Namespace + "/" + route.Name, Objects: routeOut.Objects})
+		}
+	}
+	return out, nil
+}
+
+// gatewaysToRender returns the Gateways of Gatewright's classes, sorted, or the one named.
+func (s *Set) gatewaysToRender(only string) ([]*gatewayv1.Gateway, error) {
+	var gateways []*gatewayv1.Gateway
+	for i := range s.Gateways {
+		gw := &s.Gateways[i]
+		if only != "" {
+			if gw.Namespace+"/"+gw.Name == only {
+				return []*gatewayv1.Gateway{gw}, nil
+			}
+			continue
+		}
+		if class := s.class(gw); class != nil && class.Spec.ControllerName == gatewrightv1alpha1.ControllerName {
+			gateways = append(gateways, gw)
+		}
+	}
+	if only != "" {
+		return nil, fmt.Errorf("no Gateway %s in the input", only)
+	}
+	sort.Slice(gateways, func(i, j int) bool {
+		return gateways[i].Namespace+"/"+gateways[i].Name < gateways[j].Namespace+"/"+gateways[j].Name
+	})
+	return gateways, nil
+}
+
+// routesOf returns the HTTPRoutes whose parentRefs name gw, sorted by namespace/name.
+func (s *Set) routesOf(gw *gatewayv1.Gateway) []gatewayv1.HTTPRoute {
+	var routes []gatewayv1.HTTPRoute
+	for i := range s.HTTPRoutes {
+		if RouteReferencesGateway(&s.HTTPRoutes[i], gw) {
+			routes = append(routes, s.HTTPRoutes[i])
+		}
+	}
+	sort.Slice(routes, func(i, j int) bool {
+		return routes[i].Namespace+"/"+routes[i].Name < routes[j].Namespace+"/"+routes[j].Name
+	})
+	return routes
+}
+
+func (s *Set) class(gw *gatewayv1.Gateway) *gatewayv1.GatewayClass {
+	for i := range s.GatewayClasses {
+		if s.GatewayClasses[i].Name == string(gw.Spec.GatewayClassName) {
+			return &s.GatewayClasses[i]
+		}
+	}
+	return nil
+}
+
+// WriteStream writes rendered objects as one YAML stream, each document headed by a
+// comment saying where it came from.
+func WriteStream(w io.Writer, rendered []Rendered) error {
+	for _, r := range rendered {
+		source := "Gateway " + r.Gateway
+		set := "gateway"
+		if r.Route != "" {
+			source = "HTTPRoute " + r.Route + " on Gateway " + r.Gateway
+			set = "httproute"
+		}
+		for _, obj := range r.Objects {
+			data, err := yaml.Marshal(obj.Object)
+			if err != nil {
+				return err
+			}
+			template := obj.GetLabels()[gatewrightv1alpha1.LabelTemplate]
+			if _, err := fmt.Fprintf(w, "---\n# Source: %s, template %s/%s\n%s", source, set, template, data); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

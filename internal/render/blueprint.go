@@ -1,0 +1,112 @@
+package render
+
+import (
+	"errors"
+	"text/template"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/values"
+)
+
+// Names of the parsed templates that are not resource templates.
+const (
+	helpersTemplate = "helpers"
+	statusTemplate  = "gateway/status"
+)
+
+// Blueprint is a GatewayClassBlueprint parsed for rendering: immutable and safe for
+// concurrent renders.
+type Blueprint struct {
+	name          string
+	templates     *template.Template // every template of the blueprint, and the helpers
+	gateway       []resourceTemplate // in dependency order
+	route         []resourceTemplate
+	hasStatus     bool
+	clusterScoped map[schema.GroupKind]bool
+}
+
+// Name of the blueprint.
+func (b *Blueprint) Name() string { return b.name }
+
+// HasRouteTemplates tells whether the blueprint renders anything per HTTPRoute.
+func (b *Blueprint) HasRouteTemplates() bool { return len(b.route) > 0 }
+
+// Parse parses every template of bp and checks its dependsOn graph.
+func Parse(bp *gatewrightv1alpha1.GatewayClassBlueprint) (*Blueprint, error) {
+	b := &Blueprint{name: bp.Name, clusterScoped: map[schema.GroupKind]bool{}}
+	for _, gk := range bp.Spec.ClusterScopedKinds {
+		b.clusterScoped[schema.GroupKind{Group: string(gk.Group), Kind: string(gk.Kind)}] = true
+	}
+
+	var err error
+	if b.gateway, err = dependencyOrder("gateway", bp.Spec.GatewayTemplate.ResourceTemplates); err != nil {
+		return nil, b.named(err)
+	}
+	var routeTemplates []gatewrightv1alpha1.ResourceTemplate
+	if bp.Spec.HTTPRouteTemplate != nil {
+		routeTemplates = bp.Spec.HTTPRouteTemplate.ResourceTemplates
+	}
+	if b.route, err = dependencyOrder("httproute", routeTemplates); err != nil {
+		return nil, b.named(err)
+	}
+
+	b.templates = template.New(helpersTemplate).Option("missingkey=zero").Funcs(baseFunctions())
+	if _, err := b.templates.Parse(bp.Spec.Helpers); err != nil {
+		return nil, templateError(b.name, helpersTemplate, err)
+	}
+	sources := map[string]string{}
+	for _, t := range bp.Spec.GatewayTemplate.ResourceTemplates {
+		sources["gateway/"+t.Name] = t.Template
+	}
+	for _, t := range routeTemplates {
+		sources["httproute/"+t.Name] = t.Template
+	}
+	if status := bp.Spec.GatewayTemplate.Status; status != nil {
+		sources[statusTemplate] = status.Template
+		b.hasStatus = true
+	}
+	for _, id := range append(ids(b.gateway, b.route), statusTemplate) {
+		source, ok := sources[id]
+		if !ok {
+			continue
+		}
+		if _, err := b.templates.New(id).Parse(source); err != nil {
+			return nil, templateError(b.name, id, err)
+		}
+	}
+	return b, nil
+}
+
+func ids(sets ...[]resourceTemplate) []string {
+	var out []string
+	for _, set := range sets {
+		for _, t := range set {
+			out = append(out, t.id)
+		}
+	}
+	return out
+}
+
+func (b *Blueprint) named(err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		e.Blueprint = b.name
+	}
+	return err
+}
+
+// Validate checks everything that makes a blueprint usable: its templates and helpers
+// parse, its dependsOn graph is sound and its valuesSchema is a valid schema.
+func Validate(bp *gatewrightv1alpha1.GatewayClassBlueprint) error {
+	if _, err := Parse(bp); err != nil {
+		return err
+	}
+	if bp.Spec.ValuesSchema != nil {
+		if _, err := values.CompileSchema(bp.Spec.ValuesSchema); err != nil {
+			return &Error{Blueprint: bp.Name, Message: err.Error()}
+		}
+	}
+	return nil
+}

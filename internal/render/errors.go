@@ -1,0 +1,69 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Error is a render failure, placed as precisely as the cause allows.
+type Error struct {
+	Blueprint string
+	// Template is "gateway/<name>", "httproute/<name>", "gateway/status" or "helpers".
+	Template string
+	// Line is the line in the template's source, 0 when the cause has none (such as
+	// rendered output that is not valid YAML).
+	Line    int
+	Message string
+}
+
+func (e *Error) Error() string {
+	place := "GatewayClassBlueprint " + e.Blueprint
+	if e.Template != "" {
+		place += ", template " + e.Template
+	}
+	if e.Line > 0 {
+		place += ", line " + strconv.Itoa(e.Line)
+	}
+	return place + ": " + e.Message
+}
+
+// templateLocation matches the start of text/template errors:
+// "template: NAME:LINE:COL: ..." (exec) or "template: NAME:LINE: ..." (parse).
+var templateLocation = regexp.MustCompile(`^template: (.+?):(\d+)(?::\d+)?: (.*)$`)
+
+// executingPrefix matches `executing "NAME" at <...>: ` in exec errors.
+var executingPrefix = regexp.MustCompile(`^executing "[^"]*" at <.*?>: `)
+
+// templateError turns a text/template error into an Error. The place is where the
+// error surfaced in the template being rendered; the message keeps the inner places of
+// nested includes.
+func templateError(blueprint, template string, err error) *Error {
+	var author *authorError
+	if errors.As(err, &author) {
+		e := locate(blueprint, template, err.Error())
+		e.Message = author.message
+		return e
+	}
+	return locate(blueprint, template, err.Error())
+}
+
+func locate(blueprint, template, text string) *Error {
+	e := &Error{Blueprint: blueprint, Template: template, Message: text}
+	m := templateLocation.FindStringSubmatch(text)
+	if m == nil {
+		return e
+	}
+	e.Template = m[1]
+	e.Line, _ = strconv.Atoi(m[2])
+	e.Message = executingPrefix.ReplaceAllString(m[3], "")
+	e.Message = strings.TrimPrefix(e.Message, "error calling ")
+	return e
+}
+
+// objectError is an Error about one rendered object.
+func objectError(blueprint, template string, kind, name, format string, args ...any) *Error {
+	return &Error{Blueprint: blueprint, Template: template, Message: fmt.Sprintf("%s %q: ", kind, name) + fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,168 @@
+package render
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"text/template"
+
+	"github.com/Masterminds/sprig/v3"
+	"sigs.k8s.io/yaml"
+)
+
+// removedFunctions are sprig functions a blueprint cannot call. Templates are rendered
+// again and again by a controller: anything that reads the environment, the network or
+// the clock, or that is random, would leak controller state or make every render differ
+// (and so rewrite the objects every time).
+var removedFunctions = []string{
+	"env", "expandenv", "getHostByName", // the environment and the network
+	"now", "ago", "date", "dateInZone", "date_in_zone", "dateModify", "date_modify", "htmlDate", "htmlDateInZone", // the clock
+	"randAlphaNum", "randAlpha", "randAscii", "randNumeric", "randBytes", "randInt", "uuidv4", "shuffle", // randomness
+	"genPrivateKey", "genCA", "genCAWithKey", "genSelfSignedCert", "genSelfSignedCertWithKey",
+	"genSignedCert", "genSignedCertWithKey", "bcrypt", "htpasswd", "encryptAES", // random keys, salts and IVs
+}
+
+// maxIncludeDepth bounds include and tpl recursion, as Helm does.
+const maxIncludeDepth = 1000
+
+// baseFunctions is the function map templates are parsed with. include and tpl are
+// placeholders here; every render binds its own (see bindFunctions).
+func baseFunctions() template.FuncMap {
+	funcs := sprig.TxtFuncMap()
+	for _, name := range removedFunctions {
+		delete(funcs, name)
+	}
+	helm := template.FuncMap{
+		"toYaml":        toYAML,
+		"fromYaml":      fromYAML,
+		"fromYamlArray": fromYAMLArray,
+		"toJson":        toJSON,
+		"fromJson":      fromJSON,
+		"fromJsonArray": fromJSONArray,
+		"required":      required,
+		"fail":          fail,
+		"include":       func(string, any) (string, error) { return "", errors.New("include is not bound") },
+		"tpl":           func(string, any) (string, error) { return "", errors.New("tpl is not bound") },
+	}
+	for name, fn := range helm {
+		funcs[name] = fn
+	}
+	return funcs
+}
+
+// bindFunctions gives t (a per-render clone of the parsed templates) include and tpl
+// functions that execute on t itself, with one recursion bound for the whole render.
+func bindFunctions(t *template.Template) {
+	(&binder{}).bind(t)
+}
+
+type binder struct{ depth int }
+
+func (b *binder) bind(t *template.Template) {
+	t.Funcs(template.FuncMap{
+		"include": func(name string, data any) (string, error) {
+			return b.nested("include "+name, func(out *strings.Builder) error {
+				return t.ExecuteTemplate(out, name, data)
+			})
+		},
+		// tpl renders a string as a template, with the blueprint's named templates in
+		// scope; templates it defines are visible to its own includes.
+		"tpl": func(text string, data any) (string, error) {
+			return b.nested("tpl", func(out *strings.Builder) error {
+				inner, err := t.Clone()
+				if err != nil {
+					return err
+				}
+				b.bind(inner)
+				if inner, err = inner.New(t.Name() + "/tpl").Parse(text); err != nil {
+					return err
+				}
+				return inner.Execute(out, data)
+			})
+		},
+	})
+}
+
+func (b *binder) nested(what string, run func(*strings.Builder) error) (string, error) {
+	if b.depth >= maxIncludeDepth {
+		return "", fmt.Errorf("%s: nested more than %d deep", what, maxIncludeDepth)
+	}
+	b.depth++
+	defer func() { b.depth-- }()
+	var out strings.Builder
+	err := run(&out)
+	return strings.ReplaceAll(out.String(), noValue, ""), err
+}
+
+// noValue is what text/template prints for a missing map key; like Helm, Gatewright
+// renders it as nothing.
+const noValue = "<no value>"
+
+// authorError carries the message a template author gave to required or fail.
+type authorError struct{ message string }
+
+func (e *authorError) Error() string { return e.message }
+
+func required(message string, value any) (any, error) {
+	if value == nil {
+		return nil, &authorError{message}
+	}
+	if s, ok := value.(string); ok && s == "" {
+		return nil, &authorError{message}
+	}
+	return value, nil
+}
+
+func fail(message string) (string, error) { return "", &authorError{message} }
+
+// The YAML and JSON functions behave as Helm's: errors inside a template do not abort
+// it but show up in the output (toYaml gives "", fromYaml an "Error" key).
+
+func toYAML(v any) string {
+	data, err := yaml.Marshal(v)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(string(data), "\n")
+}
+
+func fromYAML(s string) map[string]any {
+	m := map[string]any{}
+	if err := yaml.Unmarshal([]byte(s), &m); err != nil {
+		m["Error"] = err.Error()
+	}
+	return m
+}
+
+func fromYAMLArray(s string) []any {
+	a := []any{}
+	if err := yaml.Unmarshal([]byte(s), &a); err != nil {
+		a = []any{err.Error()}
+	}
+	return a
+}
+
+func toJSON(v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return ""
+	}
+	return string(data)
+}
+
+func fromJSON(s string) map[string]any {
+	m := map[string]any{}
+	if err := json.Unmarshal([]byte(s), &m); err != nil {
+		m["Error"] = err.Error()
+	}
+	return m
+}
+
+func fromJSONArray(s string) []any {
+	a := []any{}
+	if err := json.Unmarshal([]byte(s), &a); err != nil {
+		a = []any{err.Error()}
+	}
+	return a
+}

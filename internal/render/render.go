@@ -1,0 +1,234 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+	"text/template"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// Input is what a render needs besides the blueprint.
+type Input struct {
+	// Values are the effective values (internal/values), handed to templates as .Values.
+	Values       map[string]any
+	Gateway      *gatewayv1.Gateway
+	GatewayClass *gatewayv1.GatewayClass
+	// HTTPRoutes are the routes attached to the Gateway, .HTTPRoutes in gateway templates.
+	HTTPRoutes []gatewayv1.HTTPRoute
+	// Live holds, per template name, the objects that template produced as they are in
+	// the cluster now: .Resources.<template>, and what dependsOn waits for.
+	Live map[string][]*unstructured.Unstructured
+	// IsReady tells whether a live object is ready. When nil the render is offline:
+	// every dependency counts as ready and .Resources holds the rendered objects.
+	IsReady func(*unstructured.Unstructured) bool
+	// IsNamespaced tells whether a kind is namespaced, from the cluster's API. When nil,
+	// clusterScopedKinds and the well-known cluster-scoped kinds decide.
+	IsNamespaced func(schema.GroupVersionKind) (bool, error)
+}
+
+// Output is the result of a render.
+type Output struct {
+	// Objects to apply, in dependency order, then document order.
+	Objects []*unstructured.Unstructured
+	// Waiting lists the templates not rendered yet because a dependency is not ready.
+	Waiting []Waiting
+	// StatusRendered is true when the status template ran (it runs once every
+	// template is rendered and ready); Addresses is what it gave.
+	StatusRendered bool
+	Addresses      []gatewayv1.GatewayStatusAddress
+}
+
+// Waiting says that a template waits for the objects of another to be ready.
+type Waiting struct {
+	Template string
+	For      string
+}
+
+func (w Waiting) String() string { return fmt.Sprintf("template %s is waiting for %s", w.Template, w.For) }
+
+// Gateway renders the gateway templates for in.Gateway, and the status template once
+// every object is ready.
+func (b *Blueprint) Gateway(in Input) (*Output, error) {
+	routes := make([]any, len(in.HTTPRoutes))
+	for i := range in.HTTPRoutes {
+		routes[i] = toMap(&in.HTTPRoutes[i])
+	}
+	data := b.context(in, b.gateway)
+	data["HTTPRoutes"] = routes
+	res, err := b.renderSet(b.gateway, data, in, newPlacement(in.Gateway, nil, in.IsNamespaced))
+	if err != nil {
+		return nil, err
+	}
+	out := &Output{Objects: res.objects, Waiting: res.waiting}
+	// The status reports provisioned infrastructure, so it waits for every object to be
+	// ready; offline there is nothing provisioned to report.
+	if b.hasStatus && in.IsReady != nil && len(res.waiting) == 0 && allReady(res.ready) {
+		addresses, err := b.status(res.templates, data)
+		if err != nil {
+			return nil, err
+		}
+		out.StatusRendered, out.Addresses = true, addresses
+	}
+	return out, nil
+}
+
+// HTTPRoute renders the route templates for route, attached to in.Gateway. in.Live
+// holds the live objects of this route's templates.
+func (b *Blueprint) HTTPRoute(in Input, route *gatewayv1.HTTPRoute) (*Output, error) {
+	data := b.context(in, b.route)
+	data["HTTPRoute"] = toMap(route)
+	res, err := b.renderSet(b.route, data, in, newPlacement(in.Gateway, route, in.IsNamespaced))
+	if err != nil {
+		return nil, err
+	}
+	return &Output{Objects: res.objects, Waiting: res.waiting}, nil
+}
+
+// context is the data every template of a set sees.
+func (b *Blueprint) context(in Input, set []resourceTemplate) map[string]any {
+	resources := make(map[string]any, len(set))
+	for _, rt := range set {
+		live := make([]any, 0, len(in.Live[rt.name]))
+		if in.IsReady != nil {
+			for _, obj := range in.Live[rt.name] {
+				live = append(live, obj.DeepCopy().Object)
+			}
+		}
+		resources[rt.name] = live
+	}
+	return map[string]any{
+		"Values":       runtime.DeepCopyJSON(orEmpty(in.Values)),
+		"Gateway":      toMap(in.Gateway),
+		"GatewayClass": toMap(in.GatewayClass),
+		"Resources":    resources,
+		"Blueprint":    b.name,
+	}
+}
+
+// setResult is the state of one set's render.
+type setResult struct {
+	objects   []*unstructured.Unstructured
+	waiting   []Waiting
+	ready     map[string]bool
+	templates *template.Template
+}
+
+func allReady(ready map[string]bool) bool {
+	for _, ok := range ready {
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// renderSet executes the templates of a set in dependency order. A template whose
+// dependencies are not all rendered and ready waits; any error discards everything.
+func (b *Blueprint) renderSet(set []resourceTemplate, data map[string]any, in Input, p placement) (*setResult, error) {
+	t, err := b.templates.Clone()
+	if err != nil {
+		return nil, err
+	}
+	bindFunctions(t)
+	res := &setResult{ready: map[string]bool{}, templates: t}
+	seen := map[string]string{} // object identity -> template
+	for _, rt := range set {
+		if dep := firstNotReady(rt.dependsOn, res.ready); dep != "" {
+			res.waiting = append(res.waiting, Waiting{Template: rt.name, For: dep})
+			continue
+		}
+		text, err := execute(t, rt.id, data)
+		if err != nil {
+			return nil, templateError(b.name, rt.id, err)
+		}
+		objs, err := b.objects(rt, text, p)
+		if err != nil {
+			return nil, err
+		}
+		for _, obj := range objs {
+			id := identity(obj)
+			if other, dup := seen[id]; dup {
+				return nil, objectError(b.name, rt.id, obj.GetKind(), obj.GetName(), "is also rendered by template %s", other)
+			}
+			seen[id] = rt.id
+		}
+		res.objects = append(res.objects, objs...)
+		res.ready[rt.name] = in.ready(rt.name, objs)
+		if in.IsReady == nil {
+			rendered := make([]any, len(objs))
+			for i, obj := range objs {
+				rendered[i] = obj.DeepCopy().Object
+			}
+			data["Resources"].(map[string]any)[rt.name] = rendered
+		}
+	}
+	return res, nil
+}
+
+func firstNotReady(deps []string, ready map[string]bool) string {
+	for _, dep := range deps {
+		if !ready[dep] {
+			return dep
+		}
+	}
+	return ""
+}
+
+// ready tells whether every object a template rendered is live and ready.
+func (in Input) ready(template string, rendered []*unstructured.Unstructured) bool {
+	if in.IsReady == nil {
+		return true
+	}
+	live := map[string]*unstructured.Unstructured{}
+	for _, obj := range in.Live[template] {
+		live[identity(obj)] = obj
+	}
+	for _, obj := range rendered {
+		current, ok := live[identity(obj)]
+		if !ok || !in.IsReady(current) {
+			return false
+		}
+	}
+	return true
+}
+
+// identity names an object by group, kind, namespace and name.
+func identity(obj *unstructured.Unstructured) string {
+	gk := obj.GroupVersionKind().GroupKind()
+	return gk.Kind + "." + gk.Group + "/" + obj.GetNamespace() + "/" + obj.GetName()
+}
+
+func execute(t *template.Template, name string, data map[string]any) (text string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("template panicked: %v", r)
+		}
+	}()
+	var b strings.Builder
+	if err := t.ExecuteTemplate(&b, name, data); err != nil {
+		return "", err
+	}
+	return strings.ReplaceAll(b.String(), noValue, ""), nil
+}
+
+func toMap(obj runtime.Object) map[string]any {
+	if obj == nil {
+		return nil
+	}
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		panic(err) // typed API objects always convert
+	}
+	return m
+}
+
+func orEmpty(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
