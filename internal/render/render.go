@@ -48,7 +48,9 @@ type Waiting struct {
 	For      string
 }
 
-func (w Waiting) String() string { return fmt.Sprintf("template %s is waiting for %s", w.Template, w.For) }
+func (w Waiting) String() string {
+	return fmt.Sprintf("template %s is waiting for %s", w.Template, w.For)
+}
 
 // Gateway renders the gateway templates for in.Gateway, and the status template once
 // every object is ready.
