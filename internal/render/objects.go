@@ -1,9 +1,6 @@
 package render
 
 import (
-	"fmt"
-	"strings"
-
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -54,7 +51,7 @@ func newPlacement(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, isNamespace
 func (b *Blueprint) objects(rt resourceTemplate, rendered string, p placement) ([]*unstructured.Unstructured, error) {
 	objs, err := manifest.Decode([]byte(rendered))
 	if err != nil {
-		return nil, &Error{Blueprint: b.name, Template: rt.id, Message: "the rendered output is not valid YAML: " + err.Error() + excerpt(rendered, err)}
+		return nil, &Error{Blueprint: b.name, Template: rt.id, Message: "the rendered output is not valid YAML: " + err.Error()}
 	}
 	for _, obj := range objs {
 		if err := b.place(obj, rt, p); err != nil {
@@ -121,27 +118,4 @@ func groupKindString(gk schema.GroupKind) string {
 		return gk.Kind
 	}
 	return gk.Kind + "." + gk.Group
-}
-
-// excerpt quotes the rendered line a YAML error points at, since rendered output is not
-// what the author wrote.
-func excerpt(rendered string, err error) string {
-	var line int
-	if _, scanErr := fmt.Sscanf(lineOf(err.Error()), "%d", &line); scanErr != nil || line < 1 {
-		return ""
-	}
-	lines := strings.Split(rendered, "\n")
-	if line > len(lines) {
-		return ""
-	}
-	return fmt.Sprintf(" (rendered line %d: %q)", line, lines[line-1])
-}
-
-// lineOf finds the number after the last "line " in a YAML error message.
-func lineOf(message string) string {
-	i := strings.LastIndex(message, "line ")
-	if i < 0 {
-		return ""
-	}
-	return message[i+len("line "):]
 }

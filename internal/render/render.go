@@ -103,7 +103,7 @@ func (b *Blueprint) context(in Input, set []resourceTemplate) map[string]any {
 		resources[rt.name] = live
 	}
 	return map[string]any{
-		"Values":       runtime.DeepCopyJSON(orEmpty(in.Values)),
+		"Values":       copyValue(orEmpty(in.Values)),
 		"Gateway":      toMap(in.Gateway),
 		"GatewayClass": toMap(in.GatewayClass),
 		"Resources":    resources,
@@ -226,6 +226,27 @@ func toMap(obj runtime.Object) map[string]any {
 		panic(err) // typed API objects always convert
 	}
 	return m
+}
+
+// copyValue copies maps and lists, so that templates (sprig's set, for one) cannot
+// change the caller's values.
+func copyValue(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, item := range v {
+			out[k] = copyValue(item)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, item := range v {
+			out[i] = copyValue(item)
+		}
+		return out
+	default:
+		return v
+	}
 }
 
 func orEmpty(m map[string]any) map[string]any {

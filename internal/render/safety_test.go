@@ -1,0 +1,72 @@
+package render_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/render"
+)
+
+// A tenant controls values. A template that prints a value unquoted lets the value
+// carry YAML of its own: a newline, a document separator and a whole new object. The
+// renderer must never let such an object through.
+func TestYAMLInjectionThroughValuesNeverYieldsTheInjectedObject(t *testing.T) {
+	clusterRoleBinding := "x\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata: {name: pwned}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin}\nsubjects: [{kind: ServiceAccount, name: default, namespace: team-a}]\n"
+	roleInKubeSystem := "x\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: pwned, namespace: kube-system}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: admin}\n"
+	unquoted := configMap + "data:\n  owner: {{ .Values.owner }}\n"
+	tests := []struct {
+		name  string
+		owner string
+		want  string
+	}{
+		{"a ClusterRoleBinding is refused as a cluster-scoped kind the blueprint does not allow", clusterRoleBinding,
+			"ClusterRoleBinding.rbac.authorization.k8s.io is cluster-scoped and not in the blueprint's clusterScopedKinds"},
+		{"a RoleBinding in another namespace is refused by the namespace rule", roleInKubeSystem,
+			"must be in namespace team-a, not kube-system"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := renderGateway(t, gatewayTemplates(t, unquoted), map[string]any{"owner": tt.owner})
+			var renderErr *render.Error
+			if !errors.As(err, &renderErr) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want a render error containing %q", err, tt.want)
+			}
+			if out != nil {
+				t.Fatalf("objects escaped: %v", out.Objects)
+			}
+		})
+	}
+
+	t.Run("quoting the value keeps it a string", func(t *testing.T) {
+		quoted := configMap + "data:\n  owner: {{ .Values.owner | quote }}\n"
+		out, err := renderGateway(t, gatewayTemplates(t, quoted), map[string]any{"owner": clusterRoleBinding})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out.Objects) != 1 || out.Objects[0].GetKind() != "ConfigMap" {
+			t.Fatalf("got %v, want the ConfigMap alone", out.Objects)
+		}
+		if got, _, _ := unstructured.NestedString(out.Objects[0].Object, "data", "owner"); got != clusterRoleBinding {
+			t.Errorf("owner = %q, want the value verbatim", got)
+		}
+	})
+}
+
+func TestClusterScopedKindsTheBlueprintAllows(t *testing.T) {
+	bp := gatewayTemplates(t, "apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a-dns}\n")
+	if _, err := renderGateway(t, bp, nil); err == nil {
+		t.Fatal("a Namespace rendered without clusterScopedKinds")
+	}
+	bp.Spec.ClusterScopedKinds = []gatewrightv1alpha1.GroupKind{{Group: "", Kind: "Namespace"}}
+	out, err := renderGateway(t, bp, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ns := out.Objects[0].GetNamespace(); ns != "" {
+		t.Errorf("cluster-scoped object got namespace %q", ns)
+	}
+}
