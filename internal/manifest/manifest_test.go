@@ -3,6 +3,8 @@ package manifest
 import (
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestDecode(t *testing.T) {
@@ -44,12 +46,12 @@ stringData:
 		{
 			name:    "a document that is a list is refused",
 			input:   "- a\n- b\n",
-			wantErr: "document 1 (line 1): a document must be an object, not !!seq",
+			wantErr: "document 1: a document must be an object, not a list",
 		},
 		{
 			name:    "an object without kind is refused",
 			input:   "apiVersion: v1\nmetadata: {name: a}\n",
-			wantErr: "document 1 (line 1): an object needs apiVersion and kind",
+			wantErr: "document 1: an object needs apiVersion and kind",
 		},
 		{
 			name:    "a duplicate key is refused rather than silently resolved",
@@ -85,16 +87,20 @@ stringData:
 	}
 }
 
-func TestDecodeKeepsIntegersAsInt64(t *testing.T) {
-	objs, err := Decode([]byte("apiVersion: apps/v1\nkind: Deployment\nspec: {replicas: 3, ratio: 0.5}\n"))
+func TestDecodeResolvesScalarsAsKubernetesDoes(t *testing.T) {
+	objs, err := Decode([]byte("apiVersion: v1\nkind: X\nspec: {replicas: 3, ratio: 0.5, on: yes, date: 2026-01-02, 80: http, name: '007'}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := objs[0].Object["spec"].(map[string]any)
-	if _, ok := spec["replicas"].(int64); !ok {
-		t.Errorf("replicas is %T, want int64", spec["replicas"])
+	want := map[string]any{"replicas": int64(3), "ratio": 0.5, "true": true, "date": "2026-01-02", "80": "http", "name": "007"}
+	if diff := cmp.Diff(want, objs[0].Object["spec"]); diff != "" {
+		t.Errorf("spec (-want +got):\n%s", diff)
 	}
-	if _, ok := spec["ratio"].(float64); !ok {
-		t.Errorf("ratio is %T, want float64", spec["ratio"])
+}
+
+func TestDecodeRefusesValuesJSONCannotHold(t *testing.T) {
+	_, err := Decode([]byte("apiVersion: v1\nkind: X\nspec: {limit: .inf}\n"))
+	if err == nil || !strings.Contains(err.Error(), "spec: limit: +Inf cannot be represented in JSON") {
+		t.Fatalf("got %v", err)
 	}
 }

@@ -70,12 +70,12 @@ func TestRenderErrors(t *testing.T) {
 		{
 			name:     "output that is not YAML names the template",
 			template: configMap + "data:\n  a: [unclosed\n",
-			want:     render.Error{Template: "gateway/first", Message: "the rendered output is not valid YAML: document 1: yaml: line 5: did not find expected ',' or ']'"},
+			want:     render.Error{Template: "gateway/first", Message: "the rendered output is not valid YAML: document 1: yaml: line 6: did not find expected ',' or ']'"},
 		},
 		{
 			name:     "a document that is not an object is refused",
 			template: "- a\n- b\n",
-			want:     render.Error{Template: "gateway/first", Message: "the rendered output is not valid YAML: document 1 (line 1): a document must be an object, not !!seq"},
+			want:     render.Error{Template: "gateway/first", Message: "the rendered output is not valid YAML: document 1: a document must be an object, not a list"},
 		},
 		{
 			name:     "an object without a name is refused",
