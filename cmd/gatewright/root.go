@@ -23,6 +23,6 @@ GatewayClassConfigs and GatewayConfigs.`,
 		SilenceUsage:  true,
 		SilenceErrors: false,
 	}
-	root.AddCommand(newDevCommand(), newValuesCommand(), newRenderCommand())
+	root.AddCommand(newDevCommand(), newValuesCommand(), newRenderCommand(), newLintCommand())
 	return root
 }

@@ -79,3 +79,54 @@ func TestValuesCommandErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestRenderCommand(t *testing.T) {
+	var out bytes.Buffer
+	cmd := newRootCommand()
+	cmd.SetOut(&out)
+	cmd.SetArgs([]string{"render", "-f", "../../samples"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "render/samples.out.yaml", out.Bytes())
+}
+
+func TestRenderCommandFailsOnBadInput(t *testing.T) {
+	tests := []struct {
+		name string
+		file string
+		want string
+	}{
+		{"a template reading the environment", "testdata/render/env.yaml", `GatewayClassBlueprint leaky, template gateway/config, line 7: function "env" not defined`},
+		{"values that break the schema", "testdata/render/schema.yaml", "values do not match the valuesSchema of GatewayClassBlueprint strict: replicas: should be less than or equal to 5, got 9 (set by GatewayConfig team-a/web as default at level 6)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			cmd := newRootCommand()
+			cmd.SetOut(&out)
+			cmd.SetErr(&bytes.Buffer{})
+			cmd.SetArgs([]string{"render", "-f", tt.file})
+			err := cmd.Execute()
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want an error containing %q", err, tt.want)
+			}
+			if out.Len() != 0 {
+				t.Errorf("a failed render printed objects:\n%s", out.String())
+			}
+		})
+	}
+}
+
+func TestLintCommand(t *testing.T) {
+	var out bytes.Buffer
+	cmd := newRootCommand()
+	cmd.SetOut(&out)
+	cmd.SetErr(&bytes.Buffer{})
+	cmd.SetArgs([]string{"lint", "--strict", "-f", "testdata/render/env.yaml", "-f", "../../samples/provider/blueprint.yaml"})
+	err := cmd.Execute()
+	if err == nil {
+		t.Fatal("lint passed a blueprint that does not parse")
+	}
+	golden(t, "lint/output.out", out.Bytes())
+}

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gatewright/gatewright/internal/offline"
 	"github.com/gatewright/gatewright/internal/render"
 )
 
@@ -229,3 +230,33 @@ gatewayTemplate: {}`,
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestSampleBlueprintStatusReportsTheServiceAddress(t *testing.T) {
+	set, err := offline.Load("../../samples/provider/blueprint.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := render.Parse(&set.Blueprints[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := testInput(map[string]any{"replicas": int64(1), "service": map[string]any{"type": "LoadBalancer"}})
+	service := live("v1", "Service", "web-proxy", map[string]any{"loadBalancer": map[string]any{"ingress": []any{
+		map[string]any{"ip": "192.0.2.10"}, map[string]any{"hostname": "lb.example.com"}}}})
+	service.SetNamespace("team-a")
+	deployment := live("apps/v1", "Deployment", "web-proxy", nil)
+	deployment.SetNamespace("team-a")
+	in.Live = map[string][]*unstructured.Unstructured{"service": {service}, "deployment": {deployment}}
+	in.IsReady = func(*unstructured.Unstructured) bool { return true }
+	out, err := parsed.Gateway(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []gatewayv1.GatewayStatusAddress{
+		{Type: ptr(gatewayv1.IPAddressType), Value: "192.0.2.10"},
+		{Type: ptr(gatewayv1.HostnameAddressType), Value: "lb.example.com"},
+	}
+	if diff := cmp.Diff(want, out.Addresses); diff != "" {
+		t.Errorf("addresses (-want +got):\n%s", diff)
+	}
+}
