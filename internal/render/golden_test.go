@@ -2,16 +2,13 @@ package render_test
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gatewright/gatewright/internal/offline"
+	"github.com/gatewright/gatewright/test/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.out.yaml from the current renderer")
 
 // TestGolden renders every testdata/<case>.in.yaml (a blueprint, classes, Gateways,
 // routes and policies) as `gatewright render` does and compares the stream with
@@ -24,20 +21,7 @@ func TestGolden(t *testing.T) {
 	for _, input := range inputs {
 		name := strings.TrimSuffix(filepath.Base(input), ".in.yaml")
 		t.Run(name, func(t *testing.T) {
-			got := renderFiles(t, input)
-			want := filepath.Join("testdata", name+".out.yaml")
-			if *update {
-				if err := os.WriteFile(want, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			expected, err := os.ReadFile(want)
-			if err != nil {
-				t.Fatalf("%v (go test ./internal/render -update creates it)", err)
-			}
-			if !bytes.Equal(expected, got) {
-				t.Errorf("render differs from %s (check, then go test ./internal/render -update):\n%s", want, got)
-			}
+			golden.Check(t, filepath.Join("testdata", name+".out.yaml"), renderFiles(t, input))
 		})
 	}
 }

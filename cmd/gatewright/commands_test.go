@@ -2,32 +2,12 @@ package main
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gatewright/gatewright/test/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata")
-
-// golden compares got with testdata/<name>, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./cmd/gatewright -update to create it)", err)
-	}
-	if !bytes.Equal(want, got) {
-		t.Errorf("output differs from %s (run with -update after checking the diff):\n--- want\n%s\n--- got\n%s", path, want, got)
-	}
-}
 
 func TestValuesCommand(t *testing.T) {
 	tests := []struct {
@@ -49,7 +29,7 @@ func TestValuesCommand(t *testing.T) {
 			if err := cmd.Execute(); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, tt.golden, out.Bytes())
+			golden.Check(t, filepath.Join("testdata", tt.golden), out.Bytes())
 		})
 	}
 }
@@ -88,7 +68,7 @@ func TestRenderCommand(t *testing.T) {
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "render/samples.out.yaml", out.Bytes())
+	golden.Check(t, "testdata/render/samples.out.yaml", out.Bytes())
 }
 
 func TestRenderCommandFailsOnBadInput(t *testing.T) {
@@ -128,5 +108,5 @@ func TestLintCommand(t *testing.T) {
 	if err == nil {
 		t.Fatal("lint passed a blueprint that does not parse")
 	}
-	golden(t, "lint/output.out", out.Bytes())
+	golden.Check(t, "testdata/lint/output.out", out.Bytes())
 }
