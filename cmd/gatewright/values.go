@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/yaml"
 
+	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/offline"
 	"github.com/gatewright/gatewright/internal/values"
 )
@@ -93,7 +94,7 @@ func offlineValues(set *offline.Set, controllerNamespace, gateway, route string)
 	if err != nil {
 		return nil, err
 	}
-	if !offline.RouteReferencesGateway(r, gw) {
+	if len(attach.ParentRefsTo(r, gw)) == 0 {
 		return nil, fmt.Errorf("HTTPRoute %s/%s has no parentRef to Gateway %s/%s", r.Namespace, r.Name, gw.Namespace, gw.Name)
 	}
 	return in.ForHTTPRoute(gw, r)

@@ -165,24 +165,3 @@ func (s *Set) blueprintOf(gw *gatewayv1.Gateway) (*gatewrightv1alpha1.GatewayCla
 	}
 	return nil, fmt.Errorf("GatewayClass %s: no GatewayClassBlueprint %s in the input", className, ref.Name)
 }
-
-// RouteReferencesGateway tells whether one of route's parentRefs names gw.
-func RouteReferencesGateway(route *gatewayv1.HTTPRoute, gw *gatewayv1.Gateway) bool {
-	for _, ref := range route.Spec.ParentRefs {
-		namespace := route.Namespace
-		if ref.Namespace != nil {
-			namespace = string(*ref.Namespace)
-		}
-		group, kind := gatewayv1.GroupName, "Gateway"
-		if ref.Group != nil {
-			group = string(*ref.Group)
-		}
-		if ref.Kind != nil {
-			kind = string(*ref.Kind)
-		}
-		if group == gatewayv1.GroupName && kind == "Gateway" && namespace == gw.Namespace && string(ref.Name) == gw.Name {
-			return true
-		}
-	}
-	return false
-}

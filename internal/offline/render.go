@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/render"
 )
 
@@ -100,7 +101,7 @@ func (s *Set) gatewaysToRender(only string) ([]*gatewayv1.Gateway, error) {
 func (s *Set) routesOf(gw *gatewayv1.Gateway) []gatewayv1.HTTPRoute {
 	var routes []gatewayv1.HTTPRoute
 	for i := range s.HTTPRoutes {
-		if RouteReferencesGateway(&s.HTTPRoutes[i], gw) {
+		if len(attach.ParentRefsTo(&s.HTTPRoutes[i], gw)) > 0 {
 			routes = append(routes, s.HTTPRoutes[i])
 		}
 	}

@@ -1,0 +1,204 @@
+package apply
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/fluxcd/pkg/ssa"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+)
+
+// FieldManager is the server-side apply field manager of every object Gatewright applies.
+const FieldManager = "gatewright"
+
+// Owner is the Gateway or HTTPRoute objects are applied for.
+type Owner struct {
+	Object client.Object
+	GVK    schema.GroupVersionKind
+	// Labels mark an object as rendered for this owner; the renderer stamps them.
+	Labels map[string]string
+}
+
+func (o Owner) String() string {
+	return o.GVK.Kind + " " + o.Object.GetNamespace() + "/" + o.Object.GetName()
+}
+
+// owns tells whether obj carries the owner's labels.
+func (o Owner) owns(obj client.Object) bool {
+	labels := obj.GetLabels()
+	if labels[gatewrightv1alpha1.LabelManagedBy] != gatewrightv1alpha1.ManagedByValue {
+		return false
+	}
+	for k, v := range o.Labels {
+		if labels[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// ConflictError says that an object to apply exists and belongs to someone else.
+type ConflictError struct {
+	Object Entry
+	Owner  string
+}
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("%s exists and is not managed by Gatewright for %s: refusing to take it over", e.Object, e.Owner)
+}
+
+// Applier applies, prunes and deletes objects.
+type Applier struct {
+	client    client.Client // reads from the cache, which holds the objects Gatewright manages
+	apiReader client.Reader // reads from the API server, for objects the cache does not hold
+	resources *ssa.ResourceManager
+}
+
+// New returns an Applier. c should read from a cache that holds Gatewright's objects;
+// apiReader reads from the API server directly.
+func New(c client.Client, apiReader client.Reader) *Applier {
+	return &Applier{
+		client:    c,
+		apiReader: apiReader,
+		resources: ssa.NewResourceManager(c, nil, ssa.Owner{Field: FieldManager, Group: gatewrightv1alpha1.GroupVersion.Group}),
+	}
+}
+
+// Result is what one Apply did.
+type Result struct {
+	// Applied lists the objects applied this round.
+	Applied Inventory
+	// Changed lists the objects created or changed (the rest were already as rendered).
+	Changed []string
+	// Pruned lists the objects deleted because they are no longer rendered.
+	Pruned []string
+}
+
+// Apply applies objs for owner, then deletes the objects of previous that objs no
+// longer contain, except those keep says to keep (the objects of templates that wait
+// for a dependency). It prunes only when every apply succeeded.
+func (a *Applier) Apply(ctx context.Context, owner Owner, objs []*unstructured.Unstructured, previous Inventory, keep func(Entry) bool) (*Result, error) {
+	for _, obj := range objs {
+		if err := a.checkOwnership(ctx, owner, obj); err != nil {
+			return nil, err
+		}
+		setOwnerReference(owner, obj)
+	}
+	result := &Result{Applied: InventoryOf(objs)}
+	if len(objs) > 0 {
+		changes, err := a.resources.ApplyAllStaged(ctx, objs, ssa.DefaultApplyOptions())
+		if err != nil {
+			return nil, err
+		}
+		for _, change := range changes.Entries {
+			if change.Action == ssa.CreatedAction || change.Action == ssa.ConfiguredAction {
+				result.Changed = append(result.Changed, change.String())
+			}
+		}
+	}
+	for _, stale := range previous.Without(result.Applied) {
+		if keep != nil && keep(stale) {
+			continue
+		}
+		deleted, err := a.delete(ctx, owner, stale)
+		if err != nil {
+			return nil, err
+		}
+		if deleted {
+			result.Pruned = append(result.Pruned, stale.String())
+		}
+	}
+	return result, nil
+}
+
+// DeleteAll deletes every object of inv that still belongs to owner.
+func (a *Applier) DeleteAll(ctx context.Context, owner Owner, inv Inventory) error {
+	var errs []error
+	for _, e := range inv {
+		if _, err := a.delete(ctx, owner, e); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Live returns the objects of inv as they are now, by template. Objects that are gone
+// are left out.
+func (a *Applier) Live(ctx context.Context, inv Inventory) (map[string][]*unstructured.Unstructured, error) {
+	live := map[string][]*unstructured.Unstructured{}
+	for _, e := range inv {
+		obj := e.object()
+		if err := a.client.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
+			if apierrors.IsNotFound(err) {
+				continue
+			}
+			return nil, fmt.Errorf("reading %s: %w", e, err)
+		}
+		live[e.Template] = append(live[e.Template], obj)
+	}
+	return live, nil
+}
+
+// checkOwnership refuses an object that exists and is not owner's.
+func (a *Applier) checkOwnership(ctx context.Context, owner Owner, obj *unstructured.Unstructured) error {
+	existing := &unstructured.Unstructured{}
+	existing.SetGroupVersionKind(obj.GroupVersionKind())
+	err := a.client.Get(ctx, client.ObjectKeyFromObject(obj), existing)
+	if apierrors.IsNotFound(err) {
+		// The cache holds only Gatewright's objects: ask the API server whether
+		// someone else's is there.
+		err = a.apiReader.Get(ctx, client.ObjectKeyFromObject(obj), existing)
+	}
+	switch {
+	case apierrors.IsNotFound(err):
+		return nil
+	case err != nil:
+		return fmt.Errorf("reading %s %s: %w", obj.GetKind(), client.ObjectKeyFromObject(obj), err)
+	case !owner.owns(existing):
+		return &ConflictError{Object: InventoryOf([]*unstructured.Unstructured{obj})[0], Owner: owner.String()}
+	}
+	return nil
+}
+
+// delete removes the object of e if it still carries owner's labels: an inventory is
+// never a licence to delete someone else's object.
+func (a *Applier) delete(ctx context.Context, owner Owner, e Entry) (bool, error) {
+	obj := e.object()
+	if err := a.apiReader.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
+		if apierrors.IsNotFound(err) {
+			return false, nil
+		}
+		return false, fmt.Errorf("reading %s: %w", e, err)
+	}
+	if !owner.owns(obj) || obj.GetDeletionTimestamp() != nil {
+		return false, nil
+	}
+	if err := a.client.Delete(ctx, obj, client.PropagationPolicy(metav1.DeletePropagationBackground)); err != nil && !apierrors.IsNotFound(err) {
+		return false, fmt.Errorf("deleting %s: %w", e, err)
+	}
+	return true, nil
+}
+
+// setOwnerReference makes owner the controller of obj when Kubernetes allows it: for
+// namespaced objects in the owner's namespace.
+func setOwnerReference(owner Owner, obj *unstructured.Unstructured) {
+	if obj.GetNamespace() == "" || obj.GetNamespace() != owner.Object.GetNamespace() {
+		return
+	}
+	yes := true
+	obj.SetOwnerReferences([]metav1.OwnerReference{{
+		APIVersion:         owner.GVK.GroupVersion().String(),
+		Kind:               owner.GVK.Kind,
+		Name:               owner.Object.GetName(),
+		UID:                owner.Object.GetUID(),
+		Controller:         &yes,
+		BlockOwnerDeletion: &yes,
+	}})
+}
