@@ -23,6 +23,6 @@ GatewayClassConfigs and GatewayConfigs.`,
 		SilenceUsage:  true,
 		SilenceErrors: false,
 	}
-	root.AddCommand(newDevCommand(), newValuesCommand(), newRenderCommand(), newLintCommand())
+	root.AddCommand(newDevCommand(), newValuesCommand(), newRenderCommand(), newLintCommand(), newControllerCommand())
 	return root
 }

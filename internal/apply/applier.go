@@ -93,7 +93,7 @@ func (a *Applier) Apply(ctx context.Context, owner Owner, objs []*unstructured.U
 	}
 	result := &Result{Applied: InventoryOf(objs)}
 	if len(objs) > 0 {
-		changes, err := a.resources.ApplyAllStaged(ctx, objs, ssa.DefaultApplyOptions())
+		changes, err := a.resources.ApplyAll(ctx, objs, ssa.DefaultApplyOptions())
 		if err != nil {
 			return nil, err
 		}

@@ -103,6 +103,10 @@ func Validate(bp *gatewrightv1alpha1.GatewayClassBlueprint) error {
 	if _, err := Parse(bp); err != nil {
 		return err
 	}
+	return validateSchema(bp)
+}
+
+func validateSchema(bp *gatewrightv1alpha1.GatewayClassBlueprint) error {
 	if bp.Spec.ValuesSchema != nil {
 		if _, err := values.CompileSchema(bp.Spec.ValuesSchema); err != nil {
 			return &Error{Blueprint: bp.Name, Message: err.Error()}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"flag"
+
+	"github.com/spf13/cobra"
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"github.com/gatewright/gatewright/controllers"
+)
+
+type controllerOptions struct {
+	controllerNamespace string
+	metricsAddress      string
+	probeAddress        string
+	leaderElection      bool
+	zap                 zap.Options
+}
+
+func newControllerCommand() *cobra.Command {
+	opts := controllerOptions{controllerNamespace: defaultControllerNamespace, metricsAddress: ":8080", probeAddress: ":8081"}
+	cmd := &cobra.Command{
+		Use:   "controller",
+		Short: "Run the Gatewright controller",
+		Long: `controller runs the reconcilers for the GatewayClasses whose controllerName is
+gatewright.dev/gateway-controller, against the cluster of the current kubeconfig (or the
+in-cluster configuration).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts.zap)))
+			cfg, err := ctrl.GetConfig()
+			if err != nil {
+				return err
+			}
+			return runController(cmd.Context(), cfg, opts)
+		},
+	}
+	flags := cmd.Flags()
+	flags.StringVar(&opts.controllerNamespace, "controller-namespace", opts.controllerNamespace, "the namespace whose GatewayClassConfigs are global")
+	flags.StringVar(&opts.metricsAddress, "metrics-bind-address", opts.metricsAddress, "address of the Prometheus metrics endpoint (0 disables it)")
+	flags.StringVar(&opts.probeAddress, "health-probe-bind-address", opts.probeAddress, "address of the /healthz and /readyz endpoints")
+	flags.BoolVar(&opts.leaderElection, "leader-elect", false, "elect a leader, so that only one of several replicas reconciles")
+	zapFlags := flag.NewFlagSet("zap", flag.ContinueOnError)
+	opts.zap.BindFlags(zapFlags)
+	flags.AddGoFlagSet(zapFlags)
+	return cmd
+}
+
+// runController runs the manager until ctx ends.
+func runController(ctx context.Context, cfg *rest.Config, opts controllerOptions) error {
+	options := controllers.ManagerOptions()
+	options.Metrics = metricsserver.Options{BindAddress: opts.metricsAddress}
+	options.HealthProbeBindAddress = opts.probeAddress
+	options.LeaderElection = opts.leaderElection
+	options.LeaderElectionID = "gatewright.dev"
+	options.LeaderElectionNamespace = opts.controllerNamespace
+	mgr, err := ctrl.NewManager(cfg, options)
+	if err != nil {
+		return err
+	}
+	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
+		return err
+	}
+	if err := mgr.AddReadyzCheck("readyz", healthz.Ping); err != nil {
+		return err
+	}
+	if err := controllers.Setup(ctx, mgr, controllers.Options{ControllerNamespace: opts.controllerNamespace}); err != nil {
+		return err
+	}
+	return mgr.Start(ctx)
+}

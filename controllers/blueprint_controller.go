@@ -1,0 +1,56 @@
+package controllers
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/render"
+)
+
+// BlueprintReconciler sets Accepted on GatewayClassBlueprints.
+type BlueprintReconciler struct {
+	client.Client
+	Blueprints *render.Cache
+}
+
+// +kubebuilder:rbac:groups=gatewright.dev,resources=gatewayclassblueprints,verbs=get;list;watch
+// +kubebuilder:rbac:groups=gatewright.dev,resources=gatewayclassblueprints/status,verbs=get;update;patch
+
+func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	bp := &gatewrightv1alpha1.GatewayClassBlueprint{}
+	if err := r.Get(ctx, req.NamespacedName, bp); err != nil {
+		if apierrors.IsNotFound(err) {
+			return ctrl.Result{}, nil
+		}
+		return ctrl.Result{}, err
+	}
+	original := bp.DeepCopy()
+	condition := metav1.Condition{
+		Type: "Accepted", Status: metav1.ConditionTrue, Reason: "Accepted",
+		Message: "the templates parse, dependsOn is sound and valuesSchema is valid", ObservedGeneration: bp.Generation,
+	}
+	if err := r.Blueprints.Validate(bp); err != nil {
+		condition.Status, condition.Reason, condition.Message = metav1.ConditionFalse, gatewrightv1alpha1.ReasonInvalidTemplates, err.Error()
+	}
+	meta.SetStatusCondition(&bp.Status.Conditions, condition)
+	if equality.Semantic.DeepEqual(original.Status, bp.Status) {
+		return ctrl.Result{}, nil
+	}
+	return ctrl.Result{}, r.Status().Patch(ctx, bp, client.MergeFrom(original))
+}
+
+func (r *BlueprintReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&gatewrightv1alpha1.GatewayClassBlueprint{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Named("gatewayclassblueprint").
+		Complete(r)
+}

@@ -1,0 +1,96 @@
+package controllers
+
+import (
+	"context"
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/values"
+)
+
+// gatewayInputs is everything a Gateway's render reads.
+type gatewayInputs struct {
+	class  *gatewayv1.GatewayClass
+	values values.Inputs
+	// routes are the HTTPRoutes attached to at least one listener, by namespace/name;
+	// attached maps each listener to the number of routes on it.
+	routes   []gatewayv1.HTTPRoute
+	attached map[gatewayv1.SectionName]int32
+}
+
+// loadInputs reads the blueprint, the policies that may apply and the routes.
+func (r *GatewayReconciler) loadInputs(ctx context.Context, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass) (*gatewayInputs, error) {
+	bp, err := blueprintOf(ctx, r.Client, class)
+	if err != nil {
+		return nil, err
+	}
+	in := &gatewayInputs{class: class, values: values.Inputs{ControllerNamespace: r.ControllerNamespace, Blueprint: bp}}
+	for _, namespace := range uniqueNamespaces(r.ControllerNamespace, gw.Namespace) {
+		var classConfigs gatewrightv1alpha1.GatewayClassConfigList
+		if err := r.List(ctx, &classConfigs, client.InNamespace(namespace)); err != nil {
+			return nil, err
+		}
+		in.values.GatewayClassConfigs = append(in.values.GatewayClassConfigs, classConfigs.Items...)
+	}
+	var configs gatewrightv1alpha1.GatewayConfigList
+	if err := r.List(ctx, &configs, client.InNamespace(gw.Namespace)); err != nil {
+		return nil, err
+	}
+	in.values.GatewayConfigs = configs.Items
+	in.routes, in.attached, err = r.attachedRoutes(ctx, gw)
+	return in, err
+}
+
+// attachedRoutes lists the HTTPRoutes attached to gw by the Gateway API rules.
+func (r *GatewayReconciler) attachedRoutes(ctx context.Context, gw *gatewayv1.Gateway) ([]gatewayv1.HTTPRoute, map[gatewayv1.SectionName]int32, error) {
+	var routes gatewayv1.HTTPRouteList
+	if err := r.List(ctx, &routes); err != nil {
+		return nil, nil, err
+	}
+	attached := map[gatewayv1.SectionName]int32{}
+	var out []gatewayv1.HTTPRoute
+	namespaceLabels := map[string]map[string]string{}
+	for i := range routes.Items {
+		route := &routes.Items[i]
+		if len(attach.ParentRefsTo(route, gw)) == 0 {
+			continue
+		}
+		labels, ok := namespaceLabels[route.Namespace]
+		if !ok {
+			var ns corev1.Namespace
+			if err := r.Get(ctx, client.ObjectKey{Name: route.Namespace}, &ns); client.IgnoreNotFound(err) != nil {
+				return nil, nil, err
+			}
+			labels = ns.Labels
+			namespaceLabels[route.Namespace] = labels
+		}
+		listeners := attach.Listeners(gw, route, labels)
+		for _, l := range listeners {
+			attached[l]++
+		}
+		if len(listeners) > 0 {
+			out = append(out, *route)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Namespace+"/"+out[i].Name < out[j].Namespace+"/"+out[j].Name
+	})
+	return out, attached, nil
+}
+
+func uniqueNamespaces(namespaces ...string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, ns := range namespaces {
+		if !seen[ns] {
+			seen[ns] = true
+			out = append(out, ns)
+		}
+	}
+	return out
+}

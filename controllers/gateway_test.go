@@ -1,0 +1,200 @@
+package controllers_test
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// configBlueprint renders a ConfigMap whose data comes from values, and a ClusterIP
+// Service; both are ready as soon as they exist.
+const configBlueprint = `
+values:
+  default: {greeting: hello, port: 8080}
+gatewayTemplate:
+  resourceTemplates:
+  - name: config
+    template: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: {{ .Gateway.metadata.name }}-config}
+      data:
+        greeting: {{ .Values.greeting | quote }}
+  - name: service
+    dependsOn: [config]
+    template: |
+      apiVersion: v1
+      kind: Service
+      metadata: {name: {{ .Gateway.metadata.name }}-proxy}
+      spec:
+        selector: {app: proxy}
+        ports: [{name: http, port: {{ .Values.port | int }}}]
+`
+
+var _ = Describe("Gateway", func() {
+	var w world
+	BeforeEach(func(ctx SpecContext) {
+		w = newWorld(ctx)
+		w.classAndBlueprint(ctx, configBlueprint)
+		Eventually(w.classCondition(ctx)).Should(HavePrefix("True/Accepted"))
+	})
+
+	It("renders, applies with owner references and becomes Programmed once its objects are ready", func(ctx SpecContext) {
+		w.gateway(ctx, "web")
+		Eventually(w.gatewayCondition(ctx, "web", "Accepted")).Should(Equal("True/Accepted: "))
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(Equal("True/Programmed: 2 object(s) applied and ready"))
+
+		cm, err := w.configMap(ctx, "web-config")()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(cm.Data).To(Equal(map[string]string{"greeting": "hello"}))
+		Expect(cm.Labels).To(HaveKeyWithValue("app.kubernetes.io/managed-by", "gatewright"))
+		Expect(cm.Labels).To(HaveKeyWithValue("gateway.networking.k8s.io/gateway-name", "web"))
+		gw := w.getGateway(ctx, "web")
+		Expect(cm.OwnerReferences).To(ConsistOf(HaveField("UID", gw.UID)))
+		Expect(cm.ManagedFields).To(ContainElement(HaveField("Manager", "gatewright")))
+
+		svc := &corev1.Service{}
+		Expect(k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "web-proxy"}, svc)).To(Succeed())
+		Expect(svc.Spec.Ports[0].Port).To(BeEquivalentTo(8080))
+
+		Expect(gw.Status.Listeners).To(ConsistOf(And(HaveField("Name", gatewayv1.SectionName("http")), HaveField("AttachedRoutes", int32(0)))))
+	})
+
+	It("renders again when the tenant's GatewayConfig changes, and when a provider override binds it", func(ctx SpecContext) {
+		w.gateway(ctx, "web")
+		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("hello")))
+		w.apply(ctx, `
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayConfig
+metadata: {name: web, namespace: NAMESPACE}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: web}]
+  default: {greeting: tenant}
+`)
+		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("tenant")))
+		w.apply(ctx, `
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayClassConfig
+metadata: {name: CLASS, namespace: gatewright-system}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: GatewayClass, name: CLASS}]
+  override: {greeting: provider}
+`)
+		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("provider")))
+	})
+
+	It("prunes the objects of a template removed from the blueprint", func(ctx SpecContext) {
+		w.gateway(ctx, "web")
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/"))
+		w.classAndBlueprint(ctx, `
+values:
+  default: {greeting: hello}
+gatewayTemplate:
+  resourceTemplates:
+  - name: config
+    template: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: {{ .Gateway.metadata.name }}-config}
+      data: {greeting: {{ .Values.greeting | quote }}}
+`)
+		Eventually(func() bool {
+			err := k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "web-proxy"}, &corev1.Service{})
+			return apierrors.IsNotFound(err)
+		}).Should(BeTrue())
+		Expect(w.configMap(ctx, "web-config")()).NotTo(BeNil())
+	})
+
+	It("keeps what was applied when the blueprint breaks, says where, and recovers when fixed", func(ctx SpecContext) {
+		w.gateway(ctx, "web")
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/"))
+		w.classAndBlueprint(ctx, `
+values:
+  default: {greeting: hello}
+gatewayTemplate:
+  resourceTemplates:
+  - name: config
+    template: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: {{ .Gateway.metadata.name }}-config}
+      data: {greeting: {{ required "greeting2 is required" .Values.greeting2 | quote }}}
+`)
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(Equal("False/Invalid: GatewayClassBlueprint " + w.blueprint +
+			", template gateway/config, line 4: greeting2 is required; the objects applied before are left as they are"))
+		Consistently(func() error {
+			return k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "web-proxy"}, &corev1.Service{})
+		}).Should(Succeed())
+
+		w.classAndBlueprint(ctx, configBlueprint)
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/Programmed"))
+	})
+
+	It("corrects drift on a rendered object", func(ctx SpecContext) {
+		w.gateway(ctx, "web")
+		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("hello")))
+		cm, _ := w.configMap(ctx, "web-config")()
+		cm.Data["greeting"] = "drifted"
+		Expect(k8s.Update(ctx, cm)).To(Succeed())
+		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("hello")))
+	})
+
+	It("refuses to take over an object it does not own, and changes nothing of it", func(ctx SpecContext) {
+		Expect(k8s.Create(ctx, &corev1.ConfigMap{
+			ObjectMeta: metav1.ObjectMeta{Name: "web-config", Namespace: w.namespace},
+			Data:       map[string]string{"greeting": "someone else's"},
+		})).To(Succeed())
+		w.gateway(ctx, "web")
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(ContainSubstring(
+			"False/Invalid: apply failed, nothing was pruned: ConfigMap " + w.namespace + "/web-config exists and is not managed by Gatewright for Gateway " + w.namespace + "/web"))
+		Consistently(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("someone else's")))
+	})
+
+	It("writes nothing once a Gateway is programmed", func(ctx SpecContext) {
+		w.gateway(ctx, "web")
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/"))
+		versions := func() []string {
+			gw := w.getGateway(ctx, "web")
+			cm, _ := w.configMap(ctx, "web-config")()
+			svc := &corev1.Service{}
+			Expect(k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "web-proxy"}, svc)).To(Succeed())
+			return []string{gw.ResourceVersion, cm.ResourceVersion, svc.ResourceVersion}
+		}
+		before := versions()
+		Consistently(versions, "3s").Should(Equal(before))
+	})
+
+	It("deletes cluster-scoped objects through its finalizer when the Gateway goes", func(ctx SpecContext) {
+		w.classAndBlueprint(ctx, `
+clusterScopedKinds: [{group: rbac.authorization.k8s.io, kind: ClusterRole}]
+gatewayTemplate:
+  resourceTemplates:
+  - name: role
+    template: |
+      apiVersion: rbac.authorization.k8s.io/v1
+      kind: ClusterRole
+      metadata: {name: {{ .Gateway.metadata.namespace }}-{{ .Gateway.metadata.name }}-reader}
+      rules: [{apiGroups: [""], resources: [configmaps], verbs: [get]}]
+`)
+		w.gateway(ctx, "web")
+		role := &rbacv1.ClusterRole{}
+		Eventually(func() error {
+			return k8s.Get(ctx, client.ObjectKey{Name: w.namespace + "-web-reader"}, role)
+		}).Should(Succeed())
+		Expect(w.getGateway(ctx, "web").Finalizers).To(ContainElement("gatewright.dev/cleanup"))
+
+		Expect(k8s.Delete(ctx, w.getGateway(ctx, "web"))).To(Succeed())
+		Eventually(func() bool {
+			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKey{Name: w.namespace + "-web-reader"}, role))
+		}).Should(BeTrue())
+		Eventually(func() bool {
+			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "web"}, &gatewayv1.Gateway{}))
+		}).Should(BeTrue())
+	})
+})
+

@@ -1,0 +1,148 @@
+package controllers
+
+import (
+	"context"
+	"sync"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	"sigs.k8s.io/controller-runtime/pkg/source"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/attach"
+)
+
+// gatewayPredicates: a Gateway is reconciled when its spec changes or it is being
+// deleted (both bump the generation), not when Gatewright writes its status or its
+// inventory annotation.
+func gatewayPredicates() builder.Predicates {
+	return builder.WithPredicates(predicate.GenerationChangedPredicate{})
+}
+
+func mapTo(fn handler.MapFunc) handler.EventHandler {
+	return handler.EnqueueRequestsFromMapFunc(fn)
+}
+
+func (r *GatewayReconciler) gatewaysOfClass(ctx context.Context, obj client.Object) []reconcile.Request {
+	return requestsFor(r.gatewayNames(ctx, client.MatchingFields{indexGatewayClassName: obj.GetName()}))
+}
+
+func (r *GatewayReconciler) gatewaysOfBlueprint(ctx context.Context, obj client.Object) []reconcile.Request {
+	var requests []reconcile.Request
+	for _, class := range classesUsing(ctx, r.Client, obj.GetName()) {
+		requests = append(requests, requestsFor(r.gatewayNames(ctx, client.MatchingFields{indexGatewayClassName: class.Name}))...)
+	}
+	return requests
+}
+
+// gatewaysOfClassConfig: a config in the controller namespace may reach the Gateways
+// of its target classes everywhere; elsewhere only the Gateways of its namespace.
+func (r *GatewayReconciler) gatewaysOfClassConfig(ctx context.Context, obj client.Object) []reconcile.Request {
+	if obj.GetNamespace() != r.ControllerNamespace {
+		return r.gatewaysInNamespaceOf(ctx, obj)
+	}
+	var requests []reconcile.Request
+	for _, ref := range obj.(*gatewrightv1alpha1.GatewayClassConfig).Spec.TargetRefs {
+		if ref.Kind == "GatewayClass" {
+			requests = append(requests, requestsFor(r.gatewayNames(ctx, client.MatchingFields{indexGatewayClassName: string(ref.Name)}))...)
+		}
+	}
+	return append(requests, r.gatewaysInNamespaceOf(ctx, obj)...)
+}
+
+func (r *GatewayReconciler) gatewaysInNamespaceOf(ctx context.Context, obj client.Object) []reconcile.Request {
+	return requestsFor(r.gatewayNames(ctx, client.InNamespace(obj.GetNamespace())))
+}
+
+// gatewaysOfRoute: the Gateways a route names in its parentRefs. A route that drops a
+// parentRef is seen in the update's old object.
+func (r *GatewayReconciler) gatewaysOfRoute(_ context.Context, obj client.Object) []reconcile.Request {
+	route := obj.(*gatewayv1.HTTPRoute)
+	var names []types.NamespacedName
+	for _, ref := range route.Spec.ParentRefs {
+		gw := &gatewayv1.Gateway{}
+		gw.Namespace, gw.Name = route.Namespace, string(ref.Name)
+		if ref.Namespace != nil {
+			gw.Namespace = string(*ref.Namespace)
+		}
+		if len(attach.ParentRefsTo(route, gw)) > 0 {
+			names = append(names, types.NamespacedName{Namespace: gw.Namespace, Name: gw.Name})
+		}
+	}
+	return requestsFor(names)
+}
+
+func (r *GatewayReconciler) gatewayNames(ctx context.Context, opts ...client.ListOption) []types.NamespacedName {
+	var gateways gatewayv1.GatewayList
+	if err := r.List(ctx, &gateways, opts...); err != nil {
+		return nil
+	}
+	names := make([]types.NamespacedName, len(gateways.Items))
+	for i, gw := range gateways.Items {
+		names[i] = types.NamespacedName{Namespace: gw.Namespace, Name: gw.Name}
+	}
+	return names
+}
+
+// gatewayOfObject maps a rendered object to its Gateway, by the labels the renderer
+// stamped. Objects rendered for routes belong to the route reconciler.
+func (r *GatewayReconciler) gatewayOfObject(_ context.Context, obj client.Object) []reconcile.Request {
+	labels := obj.GetLabels()
+	name, namespace := labels[gatewayv1.GatewayNameLabelKey], labels[gatewrightv1alpha1.LabelGatewayNamespace]
+	if name == "" || namespace == "" || labels[gatewrightv1alpha1.LabelHTTPRouteName] != "" {
+		return nil
+	}
+	return []reconcile.Request{{NamespacedName: types.NamespacedName{Namespace: namespace, Name: name}}}
+}
+
+// objectWatches starts a watch for each kind of object Gatewright renders, the first
+// time it renders one, so that drift and readiness changes trigger a reconcile.
+type objectWatches struct {
+	controller controller.Controller
+	cache      cache.Cache
+	mapper     handler.MapFunc
+	mu         sync.Mutex
+	watched    map[schema.GroupVersionKind]bool
+}
+
+func newObjectWatches(c controller.Controller, cache cache.Cache, mapper handler.MapFunc) *objectWatches {
+	return &objectWatches{controller: c, cache: cache, mapper: mapper, watched: map[schema.GroupVersionKind]bool{}}
+}
+
+func (w *objectWatches) ensure(_ context.Context, objs []*unstructured.Unstructured) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, obj := range objs {
+		gvk := obj.GroupVersionKind()
+		if w.watched[gvk] {
+			continue
+		}
+		watched := &unstructured.Unstructured{}
+		watched.SetGroupVersionKind(gvk)
+		if err := w.controller.Watch(source.Kind[client.Object](w.cache, watched, handler.EnqueueRequestsFromMapFunc(w.mapper), ignoreOwnNoise{})); err != nil {
+			return err
+		}
+		w.watched[gvk] = true
+	}
+	return nil
+}
+
+// ignoreOwnNoise drops resyncs (updates that carry no new resourceVersion).
+type ignoreOwnNoise struct{}
+
+func (ignoreOwnNoise) Create(event.CreateEvent) bool   { return true }
+func (ignoreOwnNoise) Delete(event.DeleteEvent) bool   { return true }
+func (ignoreOwnNoise) Generic(event.GenericEvent) bool { return false }
+func (ignoreOwnNoise) Update(e event.UpdateEvent) bool {
+	return e.ObjectOld.GetResourceVersion() != e.ObjectNew.GetResourceVersion()
+}

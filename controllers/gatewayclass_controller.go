@@ -1,0 +1,117 @@
+package controllers
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/render"
+)
+
+// GatewayClassReconciler sets Accepted on the GatewayClasses Gatewright implements.
+type GatewayClassReconciler struct {
+	client.Client
+	Blueprints *render.Cache
+}
+
+// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=gatewayclasses,verbs=get;list;watch
+// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=gatewayclasses/status,verbs=get;update;patch
+
+func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	class := &gatewayv1.GatewayClass{}
+	if err := r.Get(ctx, req.NamespacedName, class); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if class.Spec.ControllerName != gatewrightv1alpha1.ControllerName {
+		return ctrl.Result{}, nil
+	}
+	original := class.DeepCopy()
+	condition := metav1.Condition{
+		Type:               string(gatewayv1.GatewayClassConditionStatusAccepted),
+		Status:             metav1.ConditionTrue,
+		Reason:             string(gatewayv1.GatewayClassReasonAccepted),
+		ObservedGeneration: class.Generation,
+	}
+	bp, err := blueprintOf(ctx, r.Client, class)
+	if err == nil {
+		if err = r.Blueprints.Validate(bp); err != nil {
+			err = fmt.Errorf("GatewayClassBlueprint %s is not accepted: %w", bp.Name, err)
+		}
+	}
+	if err != nil {
+		var invalid *invalidParametersError
+		if !asInvalidParameters(err, &invalid) {
+			return ctrl.Result{}, err
+		}
+		condition.Status, condition.Reason, condition.Message = metav1.ConditionFalse, string(gatewayv1.GatewayClassReasonInvalidParameters), err.Error()
+	} else {
+		condition.Message = "implemented by GatewayClassBlueprint " + bp.Name
+	}
+	meta.SetStatusCondition(&class.Status.Conditions, condition)
+	if equality.Semantic.DeepEqual(original.Status, class.Status) {
+		return ctrl.Result{}, nil
+	}
+	return ctrl.Result{}, r.Status().Patch(ctx, class, client.MergeFrom(original))
+}
+
+func (r *GatewayClassReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&gatewayv1.GatewayClass{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, handler.EnqueueRequestsFromMapFunc(r.classesOfBlueprint),
+			builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Named("gatewayclass").
+		Complete(r)
+}
+
+func (r *GatewayClassReconciler) classesOfBlueprint(ctx context.Context, obj client.Object) []reconcile.Request {
+	return requestsFor(classesUsing(ctx, r.Client, obj.GetName()))
+}
+
+// classesUsing lists the names of Gatewright's GatewayClasses that use blueprint.
+func classesUsing(ctx context.Context, c client.Reader, blueprint string) []types.NamespacedName {
+	var classes gatewayv1.GatewayClassList
+	if err := c.List(ctx, &classes); err != nil {
+		return nil
+	}
+	var out []types.NamespacedName
+	for _, class := range classes.Items {
+		if ref := class.Spec.ParametersRef; class.Spec.ControllerName == gatewrightv1alpha1.ControllerName && ref != nil && ref.Name == blueprint {
+			out = append(out, types.NamespacedName{Name: class.Name})
+		}
+	}
+	return out
+}
+
+// invalidParametersError is a GatewayClass or Gateway reference that cannot be used.
+type invalidParametersError struct{ message string }
+
+func (e *invalidParametersError) Error() string { return e.message }
+
+// blueprintOf returns the blueprint a GatewayClass names in spec.parametersRef.
+func blueprintOf(ctx context.Context, c client.Reader, class *gatewayv1.GatewayClass) (*gatewrightv1alpha1.GatewayClassBlueprint, error) {
+	ref := class.Spec.ParametersRef
+	if ref == nil || string(ref.Group) != gatewrightv1alpha1.GroupVersion.Group || string(ref.Kind) != gatewrightv1alpha1.KindGatewayClassBlueprint {
+		return nil, &invalidParametersError{"spec.parametersRef must name a GatewayClassBlueprint (group gatewright.dev)"}
+	}
+	bp := &gatewrightv1alpha1.GatewayClassBlueprint{}
+	if err := c.Get(ctx, types.NamespacedName{Name: ref.Name}, bp); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, &invalidParametersError{fmt.Sprintf("GatewayClassBlueprint %s not found", ref.Name)}
+		}
+		return nil, err
+	}
+	return bp, nil
+}

@@ -1,0 +1,85 @@
+package controllers_test
+
+import (
+	"context"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+)
+
+func (w world) classCondition(ctx context.Context) func() string {
+	return func() string {
+		class := &gatewayv1.GatewayClass{}
+		if err := k8s.Get(ctx, client.ObjectKey{Name: w.class}, class); err != nil {
+			return err.Error()
+		}
+		return conditionString(class.Status.Conditions, "Accepted", class.Generation)
+	}
+}
+
+func (w world) blueprintCondition(ctx context.Context) func() string {
+	return func() string {
+		bp := &gatewrightv1alpha1.GatewayClassBlueprint{}
+		if err := k8s.Get(ctx, client.ObjectKey{Name: w.blueprint}, bp); err != nil {
+			return err.Error()
+		}
+		return conditionString(bp.Status.Conditions, "Accepted", bp.Generation)
+	}
+}
+
+var _ = Describe("GatewayClass and GatewayClassBlueprint", func() {
+	It("accepts a class whose blueprint is sound", func(ctx SpecContext) {
+		w := newWorld(ctx)
+		w.classAndBlueprint(ctx, `
+gatewayTemplate:
+  resourceTemplates:
+  - {name: config, template: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"}
+`)
+		Eventually(w.classCondition(ctx)).Should(Equal("True/Accepted: implemented by GatewayClassBlueprint " + w.blueprint))
+		Eventually(w.blueprintCondition(ctx)).Should(HavePrefix("True/Accepted"))
+	})
+
+	It("refuses a class whose blueprint is missing, and accepts it once the blueprint appears", func(ctx SpecContext) {
+		w := newWorld(ctx)
+		w.apply(ctx, `
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: CLASS}
+spec:
+  controllerName: gatewright.dev/gateway-controller
+  parametersRef: {group: gatewright.dev, kind: GatewayClassBlueprint, name: BLUEPRINT}
+`)
+		Eventually(w.classCondition(ctx)).Should(Equal("False/InvalidParameters: GatewayClassBlueprint " + w.blueprint + " not found"))
+		w.classAndBlueprint(ctx, "gatewayTemplate: {}\n")
+		Eventually(w.classCondition(ctx)).Should(HavePrefix("True/Accepted"))
+	})
+
+	It("refuses a blueprint whose template does not parse, naming template and line, and the classes using it", func(ctx SpecContext) {
+		w := newWorld(ctx)
+		w.classAndBlueprint(ctx, `
+gatewayTemplate:
+  resourceTemplates:
+  - {name: config, template: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: {{ .Gateway.metadata.name }\n"}
+`)
+		want := "False/InvalidTemplates: GatewayClassBlueprint " + w.blueprint + `, template gateway/config, line 3: unexpected "}" in operand`
+		Eventually(w.blueprintCondition(ctx)).Should(Equal(want))
+		Eventually(w.classCondition(ctx)).Should(ContainSubstring("False/InvalidParameters: GatewayClassBlueprint " + w.blueprint + " is not accepted"))
+	})
+
+	It("leaves classes of other controllers alone", func(ctx SpecContext) {
+		w := newWorld(ctx)
+		w.apply(ctx, `
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: CLASS}
+spec:
+  controllerName: example.com/other
+`)
+		// The CRD's default status stays: Unknown/Pending, never observed.
+		Consistently(w.classCondition(ctx)).Should(Equal("stale (generation 1, observed 0)"))
+	})
+})

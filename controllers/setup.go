@@ -1,0 +1,83 @@
+// Package controllers holds the reconcilers: thin glue that reads the world, runs
+// internal/values, internal/render and internal/apply, and writes status. One file per
+// reconciler.
+package controllers
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/selection"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	corev1 "k8s.io/api/core/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/apply"
+	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/scheme"
+)
+
+// Options configure the reconcilers.
+type Options struct {
+	// ControllerNamespace holds the global GatewayClassConfigs.
+	ControllerNamespace string
+}
+
+// indexGatewayClassName indexes Gateways by spec.gatewayClassName.
+const indexGatewayClassName = "spec.gatewayClassName"
+
+// ManagerOptions are the manager options the reconcilers rely on: the scheme, and a
+// cache that serves unstructured objects too.
+func ManagerOptions() ctrl.Options {
+	return ctrl.Options{
+		Scheme: scheme.New(),
+		Cache:  cacheOptions(),
+		Client: client.Options{Cache: &client.CacheOptions{Unstructured: true}},
+	}
+}
+
+// cacheOptions make the manager's cache hold every object of the kinds Gatewright
+// reads, but of every other kind (the objects it renders) only those it manages.
+func cacheOptions() cache.Options {
+	managed, _ := labels.NewRequirement(gatewrightv1alpha1.LabelManagedBy, selection.Equals, []string{gatewrightv1alpha1.ManagedByValue})
+	all := cache.ByObject{Label: labels.Everything()}
+	return cache.Options{
+		DefaultLabelSelector: labels.NewSelector().Add(*managed),
+		ByObject: map[client.Object]cache.ByObject{
+			&gatewayv1.GatewayClass{}:                   all,
+			&gatewayv1.Gateway{}:                        all,
+			&gatewayv1.HTTPRoute{}:                      all,
+			&corev1.Namespace{}:                         all,
+			&gatewrightv1alpha1.GatewayClassBlueprint{}: all,
+			&gatewrightv1alpha1.GatewayClassConfig{}:    all,
+			&gatewrightv1alpha1.GatewayConfig{}:         all,
+		},
+	}
+}
+
+// Setup registers every reconciler with mgr.
+func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
+	if err := mgr.GetFieldIndexer().IndexField(ctx, &gatewayv1.Gateway{}, indexGatewayClassName, func(obj client.Object) []string {
+		return []string{string(obj.(*gatewayv1.Gateway).Spec.GatewayClassName)}
+	}); err != nil {
+		return err
+	}
+	blueprints := &render.Cache{}
+	if err := (&BlueprintReconciler{Client: mgr.GetClient(), Blueprints: blueprints}).SetupWithManager(mgr); err != nil {
+		return err
+	}
+	if err := (&GatewayClassReconciler{Client: mgr.GetClient(), Blueprints: blueprints}).SetupWithManager(mgr); err != nil {
+		return err
+	}
+	return (&GatewayReconciler{
+		Client:              mgr.GetClient(),
+		Applier:             apply.New(mgr.GetClient(), mgr.GetAPIReader()),
+		Blueprints:          blueprints,
+		Recorder:            mgr.GetEventRecorderFor("gatewright"),
+		ControllerNamespace: opts.ControllerNamespace,
+	}).SetupWithManager(mgr)
+}
