@@ -197,4 +197,3 @@ gatewayTemplate:
 		}).Should(BeTrue())
 	})
 })
-

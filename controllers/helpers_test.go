@@ -124,4 +124,3 @@ func (w world) configMap(ctx context.Context, name string) func() (*corev1.Confi
 func configMapData(key string) func(*corev1.ConfigMap) string {
 	return func(cm *corev1.ConfigMap) string { return cm.Data[key] }
 }
-
