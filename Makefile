@@ -39,8 +39,9 @@ generate: $(CONTROLLER_GEN) ## Generate the deepcopy functions of the API types.
 	$(CONTROLLER_GEN) object paths=./apis/...
 
 .PHONY: manifests
-manifests: $(CONTROLLER_GEN) ## Generate the Gatewright CRDs into config/crd/bases.
+manifests: $(CONTROLLER_GEN) ## Generate the Gatewright CRDs into config/crd/bases and the controller's ClusterRole into config/rbac.
 	$(CONTROLLER_GEN) crd paths=./apis/... output:crd:artifacts:config=config/crd/bases
+	$(CONTROLLER_GEN) rbac:roleName=gatewright-controller paths=./controllers/... output:rbac:artifacts:config=config/rbac
 
 .PHONY: gateway-api-crds
 gateway-api-crds: ## Copy the standard Gateway API CRDs of the version in go.mod into config/crd/gateway-api.

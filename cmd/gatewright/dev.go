@@ -27,11 +27,11 @@ func newDevCommand() *cobra.Command {
 	opts := devOptions{kubeconfig: filepath.Join(os.TempDir(), "gatewright-dev", "kubeconfig")}
 	cmd := &cobra.Command{
 		Use:   "dev",
-		Short: "Run a local control plane (kube-apiserver + etcd) with Gatewright's CRDs and samples",
+		Short: "Run Gatewright on a local control plane (kube-apiserver + etcd) with its CRDs and samples",
 		Long: `dev starts a local kube-apiserver and etcd, installs the Gateway API and Gatewright
 CRDs and the provider samples (a blueprint, the GatewayClasses internet and internal and
-their GatewayClassConfigs), writes a kubeconfig and waits until interrupted. Ctrl-C stops
-everything it started.
+their GatewayClassConfigs), writes a kubeconfig and runs the controller against it until
+interrupted. Ctrl-C stops everything it started.
 
 There is no kubelet: Pods never run, and nothing assigns addresses to LoadBalancer Services.`,
 		Args: cobra.NoArgs,
@@ -86,16 +86,30 @@ func runDev(ctx context.Context, out io.Writer, opts devOptions) (err error) {
 		}
 	}
 
+	controllerDone := make(chan error, 1)
+	go func() {
+		controllerDone <- runController(ctx, cfg, controllerOptions{
+			controllerNamespace: defaultControllerNamespace, metricsAddress: "0", probeAddress: "0",
+		})
+	}()
+
 	fmt.Fprintf(out, `
+The Gatewright controller is running against it (controller namespace %s).
+
 Next steps, in another terminal:
   export KUBECONFIG=%s
   kubectl get gatewayclasses,gatewright -A
   kubectl apply -f samples/tenant/
+  kubectl get gateway,configmap,service -n team-a
 
 Press Ctrl-C to stop.
-`, opts.kubeconfig)
-	<-ctx.Done()
-	return nil
+`, defaultControllerNamespace, opts.kubeconfig)
+	select {
+	case <-ctx.Done():
+		return <-controllerDone
+	case err := <-controllerDone:
+		return fmt.Errorf("the controller stopped: %w", err)
+	}
 }
 
 // applyEmbedded applies every object of every YAML file in fsys, in file name order.
