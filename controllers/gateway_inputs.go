@@ -25,25 +25,37 @@ type gatewayInputs struct {
 
 // loadInputs reads the blueprint, the policies that may apply and the routes.
 func (r *GatewayReconciler) loadInputs(ctx context.Context, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass) (*gatewayInputs, error) {
-	bp, err := blueprintOf(ctx, r.Client, class)
+	valueInputs, err := loadValueInputs(ctx, r.Client, r.ControllerNamespace, class, gw.Namespace)
 	if err != nil {
 		return nil, err
 	}
-	in := &gatewayInputs{class: class, values: values.Inputs{ControllerNamespace: r.ControllerNamespace, Blueprint: bp}}
-	for _, namespace := range uniqueNamespaces(r.ControllerNamespace, gw.Namespace) {
-		var classConfigs gatewrightv1alpha1.GatewayClassConfigList
-		if err := r.List(ctx, &classConfigs, client.InNamespace(namespace)); err != nil {
-			return nil, err
-		}
-		in.values.GatewayClassConfigs = append(in.values.GatewayClassConfigs, classConfigs.Items...)
-	}
-	var configs gatewrightv1alpha1.GatewayConfigList
-	if err := r.List(ctx, &configs, client.InNamespace(gw.Namespace)); err != nil {
-		return nil, err
-	}
-	in.values.GatewayConfigs = configs.Items
+	in := &gatewayInputs{class: class, values: valueInputs}
 	in.routes, in.attached, err = r.attachedRoutes(ctx, gw)
 	return in, err
+}
+
+// loadValueInputs reads the blueprint of class and the policies that may apply to the
+// Gateways of the given namespaces (and routes in them): those of the controller
+// namespace and of each namespace.
+func loadValueInputs(ctx context.Context, c client.Reader, controllerNamespace string, class *gatewayv1.GatewayClass, namespaces ...string) (values.Inputs, error) {
+	bp, err := blueprintOf(ctx, c, class)
+	if err != nil {
+		return values.Inputs{}, err
+	}
+	in := values.Inputs{ControllerNamespace: controllerNamespace, Blueprint: bp}
+	for _, namespace := range uniqueNamespaces(append([]string{controllerNamespace}, namespaces...)...) {
+		var classConfigs gatewrightv1alpha1.GatewayClassConfigList
+		if err := c.List(ctx, &classConfigs, client.InNamespace(namespace)); err != nil {
+			return values.Inputs{}, err
+		}
+		in.GatewayClassConfigs = append(in.GatewayClassConfigs, classConfigs.Items...)
+		var configs gatewrightv1alpha1.GatewayConfigList
+		if err := c.List(ctx, &configs, client.InNamespace(namespace)); err != nil {
+			return values.Inputs{}, err
+		}
+		in.GatewayConfigs = append(in.GatewayConfigs, configs.Items...)
+	}
+	return in, nil
 }
 
 // attachedRoutes lists the HTTPRoutes attached to gw by the Gateway API rules.
@@ -62,11 +74,10 @@ func (r *GatewayReconciler) attachedRoutes(ctx context.Context, gw *gatewayv1.Ga
 		}
 		labels, ok := namespaceLabels[route.Namespace]
 		if !ok {
-			var ns corev1.Namespace
-			if err := r.Get(ctx, client.ObjectKey{Name: route.Namespace}, &ns); client.IgnoreNotFound(err) != nil {
+			var err error
+			if labels, err = labelsOfNamespace(ctx, r.Client, route.Namespace); err != nil {
 				return nil, nil, err
 			}
-			labels = ns.Labels
 			namespaceLabels[route.Namespace] = labels
 		}
 		listeners := attach.Listeners(gw, route, labels)
@@ -81,6 +92,14 @@ func (r *GatewayReconciler) attachedRoutes(ctx context.Context, gw *gatewayv1.Ga
 		return out[i].Namespace+"/"+out[i].Name < out[j].Namespace+"/"+out[j].Name
 	})
 	return out, attached, nil
+}
+
+func labelsOfNamespace(ctx context.Context, c client.Reader, name string) (map[string]string, error) {
+	var ns corev1.Namespace
+	if err := c.Get(ctx, client.ObjectKey{Name: name}, &ns); client.IgnoreNotFound(err) != nil {
+		return nil, err
+	}
+	return ns.Labels, nil
 }
 
 func uniqueNamespaces(namespaces ...string) []string {

@@ -32,3 +32,11 @@ func asInvalidParameters(err error, target **invalidParametersError) bool {
 	}
 	return false
 }
+
+// isInputError tells whether err comes from the inputs (values, templates, references):
+// retrying cannot help until they change, and a change triggers a reconcile.
+func isInputError(err error) bool {
+	var invalid *invalidParametersError
+	var schemaErr *values.SchemaError
+	return asInvalidParameters(err, &invalid) || errors.As(err, &schemaErr)
+}

@@ -67,15 +67,25 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		return err
 	}
 	blueprints := &render.Cache{}
+	applier := apply.New(mgr.GetClient(), mgr.GetAPIReader())
 	if err := (&BlueprintReconciler{Client: mgr.GetClient(), Blueprints: blueprints}).SetupWithManager(mgr); err != nil {
 		return err
 	}
 	if err := (&GatewayClassReconciler{Client: mgr.GetClient(), Blueprints: blueprints}).SetupWithManager(mgr); err != nil {
 		return err
 	}
+	if err := (&HTTPRouteReconciler{
+		Client:              mgr.GetClient(),
+		Applier:             applier,
+		Blueprints:          blueprints,
+		Recorder:            mgr.GetEventRecorderFor("gatewright"),
+		ControllerNamespace: opts.ControllerNamespace,
+	}).SetupWithManager(mgr); err != nil {
+		return err
+	}
 	return (&GatewayReconciler{
 		Client:              mgr.GetClient(),
-		Applier:             apply.New(mgr.GetClient(), mgr.GetAPIReader()),
+		Applier:             applier,
 		Blueprints:          blueprints,
 		Recorder:            mgr.GetEventRecorderFor("gatewright"),
 		ControllerNamespace: opts.ControllerNamespace,

@@ -115,3 +115,34 @@ func (inv Inventory) Union(other Inventory) Inventory {
 	out.sort()
 	return out
 }
+
+// RouteInventoryAnnotation on an HTTPRoute lists, per parent Gateway
+// ("namespace/name"), the objects Gatewright applied for the route on that Gateway.
+const RouteInventoryAnnotation = "gatewright.dev/route-inventory"
+
+// RouteInventory holds an HTTPRoute's inventories by parent Gateway.
+type RouteInventory map[string]Inventory
+
+// Encode writes the route inventory for the annotation; keys come out sorted.
+func (ri RouteInventory) Encode() string {
+	if len(ri) == 0 {
+		return ""
+	}
+	data, _ := json.Marshal(ri) // maps of plain structs always marshal
+	return string(data)
+}
+
+// DecodeRouteInventory reads the annotation. An empty annotation is an empty inventory.
+func DecodeRouteInventory(annotation string) (RouteInventory, error) {
+	ri := RouteInventory{}
+	if annotation == "" {
+		return ri, nil
+	}
+	if err := json.Unmarshal([]byte(annotation), &ri); err != nil {
+		return nil, fmt.Errorf("annotation %s: %w", RouteInventoryAnnotation, err)
+	}
+	for _, inv := range ri {
+		inv.sort()
+	}
+	return ri, nil
+}

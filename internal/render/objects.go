@@ -34,6 +34,7 @@ func newPlacement(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, isNamespace
 	if route != nil {
 		p.namespace = route.Namespace
 		p.labels[gatewrightv1alpha1.LabelHTTPRouteName] = route.Name
+		p.labels[gatewrightv1alpha1.LabelHTTPRouteNamespace] = route.Namespace
 	}
 	if infra := gw.Spec.Infrastructure; infra != nil {
 		for k, v := range infra.Labels {

@@ -29,10 +29,11 @@ const (
 // Labels Gatewright puts on every object it renders, besides Gateway API's
 // gateway.networking.k8s.io/gateway-name and gateway-class-name.
 const (
-	LabelManagedBy        = "app.kubernetes.io/managed-by"
-	ManagedByValue        = "gatewright"
-	LabelGatewayNamespace = "gatewright.dev/gateway-namespace"
-	LabelHTTPRouteName    = "gatewright.dev/httproute-name"
+	LabelManagedBy          = "app.kubernetes.io/managed-by"
+	ManagedByValue          = "gatewright"
+	LabelGatewayNamespace   = "gatewright.dev/gateway-namespace"
+	LabelHTTPRouteName      = "gatewright.dev/httproute-name"
+	LabelHTTPRouteNamespace = "gatewright.dev/httproute-namespace"
 	// LabelTemplate names the resource template an object came from, so that live
 	// objects can be handed back to templates as .Resources.<template>.
 	LabelTemplate = "gatewright.dev/template"

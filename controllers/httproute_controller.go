@@ -1,0 +1,321 @@
+package controllers
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/record"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/apply"
+	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/render"
+)
+
+// HTTPRouteReconciler renders the route templates for each HTTPRoute on each parent
+// Gateway of Gatewright's classes, and writes Gatewright's RouteParentStatus entries.
+type HTTPRouteReconciler struct {
+	client.Client
+	Applier             *apply.Applier
+	Blueprints          *render.Cache
+	Recorder            record.EventRecorder
+	ControllerNamespace string
+
+	watches *objectWatches
+}
+
+// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes/finalizers,verbs=update
+
+func (r *HTTPRouteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	route := &gatewayv1.HTTPRoute{}
+	if err := r.Get(ctx, req.NamespacedName, route); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	previous, err := apply.DecodeRouteInventory(route.Annotations[apply.RouteInventoryAnnotation])
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	var parents []routeParent
+	if route.DeletionTimestamp.IsZero() {
+		if parents, err = r.parents(ctx, route); err != nil {
+			return ctrl.Result{}, err
+		}
+	}
+
+	inventory := apply.RouteInventory{}
+	statuses := map[string][]gatewayv1.RouteParentStatus{}
+	var errs []error
+	for _, parent := range parents {
+		inv, status, err := r.reconcileParent(ctx, route, parent, previous[parent.key()])
+		statuses[parent.key()] = status
+		if len(inv) > 0 {
+			inventory[parent.key()] = inv
+		}
+		errs = append(errs, err)
+	}
+	// Parents the route left, or that left Gatewright: their objects go.
+	for key, inv := range previous {
+		if _, still := statuses[key]; !still {
+			namespace, name, _ := strings.Cut(key, "/")
+			errs = append(errs, r.Applier.DeleteAll(ctx, routeOwner(route, namespace, name), inv))
+		}
+	}
+	if err := r.save(ctx, route, inventory); err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, errors.Join(append(errs, r.patchStatus(ctx, route, parents, statuses))...)
+}
+
+// routeParent is a Gateway of Gatewright's classes that the route names.
+type routeParent struct {
+	gateway *gatewayv1.Gateway
+	class   *gatewayv1.GatewayClass
+	refs    []gatewayv1.ParentReference
+}
+
+func (p routeParent) key() string { return p.gateway.Namespace + "/" + p.gateway.Name }
+
+// parents finds the Gateways of Gatewright's classes among the route's parentRefs.
+func (r *HTTPRouteReconciler) parents(ctx context.Context, route *gatewayv1.HTTPRoute) ([]routeParent, error) {
+	seen := map[types.NamespacedName]bool{}
+	var parents []routeParent
+	for _, ref := range route.Spec.ParentRefs {
+		key := types.NamespacedName{Namespace: route.Namespace, Name: string(ref.Name)}
+		if ref.Namespace != nil {
+			key.Namespace = string(*ref.Namespace)
+		}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		gw := &gatewayv1.Gateway{}
+		if err := r.Get(ctx, key, gw); err != nil {
+			if client.IgnoreNotFound(err) != nil {
+				return nil, err
+			}
+			continue
+		}
+		refs := attach.ParentRefsTo(route, gw)
+		if len(refs) == 0 || !gw.DeletionTimestamp.IsZero() {
+			continue
+		}
+		class := &gatewayv1.GatewayClass{}
+		if err := r.Get(ctx, client.ObjectKey{Name: string(gw.Spec.GatewayClassName)}, class); client.IgnoreNotFound(err) != nil {
+			return nil, err
+		}
+		if class.Spec.ControllerName == gatewrightv1alpha1.ControllerName {
+			parents = append(parents, routeParent{gateway: gw, class: class, refs: refs})
+		}
+	}
+	return parents, nil
+}
+
+// reconcileParent renders and applies the route's objects on one parent Gateway and
+// returns what is applied and the status of each parentRef naming it.
+func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewayv1.HTTPRoute, parent routeParent, previous apply.Inventory) (apply.Inventory, []gatewayv1.RouteParentStatus, error) {
+	namespaceLabels, err := labelsOfNamespace(ctx, r.Client, route.Namespace)
+	if err != nil {
+		return previous, nil, err
+	}
+	statuses := make([]gatewayv1.RouteParentStatus, len(parent.refs))
+	attached := false
+	for i, ref := range parent.refs {
+		single := route.DeepCopy()
+		single.Spec.ParentRefs = []gatewayv1.ParentReference{ref}
+		statuses[i] = routeParentStatus(route, ref, len(attach.Listeners(parent.gateway, single, namespaceLabels)) > 0)
+		attached = attached || len(attach.Listeners(parent.gateway, single, namespaceLabels)) > 0
+	}
+	owner := routeOwner(route, parent.gateway.Namespace, parent.gateway.Name)
+	if !attached {
+		return nil, statuses, r.Applier.DeleteAll(ctx, owner, previous)
+	}
+	if err := r.ensureFinalizer(ctx, route); err != nil {
+		return previous, statuses, err
+	}
+
+	out, err := r.render(ctx, route, parent, previous)
+	if err == nil {
+		var applied *apply.Result
+		if applied, err = r.Applier.Apply(ctx, owner, out.Objects, previous, keepWaiting(out.Waiting)); err == nil {
+			if len(applied.Changed) > 0 {
+				r.Recorder.Event(route, "Normal", "Applied", "applied "+strings.Join(applied.Changed, ", "))
+			}
+			if err := r.watches.ensure(ctx, out.Objects); err != nil {
+				return previous, statuses, err
+			}
+			return applied.Applied.Union(kept(previous, out.Waiting)), statuses, nil
+		}
+	}
+	r.Recorder.Event(route, "Warning", "RenderFailed", err.Error())
+	for i := range statuses {
+		setRouteCondition(&statuses[i], route, gatewayv1.RouteConditionAccepted, false, gatewayv1.RouteReasonUnsupportedValue,
+			"Gateway "+parent.key()+": "+err.Error()+"; the objects applied before are left as they are")
+	}
+	var conflict *apply.ConflictError
+	if errors.As(err, &conflict) || isInputError(err) {
+		err = nil // nothing to retry until the input changes
+	}
+	return previous, statuses, err
+}
+
+func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPRoute, parent routeParent, previous apply.Inventory) (*render.Output, error) {
+	in, err := loadValueInputs(ctx, r.Client, r.ControllerNamespace, parent.class, parent.gateway.Namespace, route.Namespace)
+	if err != nil {
+		return nil, err
+	}
+	vals, err := in.ForHTTPRoute(parent.gateway, route)
+	if err != nil {
+		return nil, err
+	}
+	parsed, err := r.Blueprints.Get(in.Blueprint)
+	if err != nil {
+		return nil, err
+	}
+	live, err := r.Applier.Live(ctx, previous)
+	if err != nil {
+		return nil, err
+	}
+	return parsed.HTTPRoute(render.Input{
+		Values: vals.Values, Gateway: parent.gateway, GatewayClass: parent.class,
+		Live: live, IsReady: apply.Ready, IsNamespaced: r.isNamespaced,
+	}, route)
+}
+
+func (r *HTTPRouteReconciler) isNamespaced(gvk schema.GroupVersionKind) (bool, error) {
+	return r.Client.IsObjectNamespaced(&unstructured.Unstructured{Object: map[string]any{"apiVersion": gvk.GroupVersion().String(), "kind": gvk.Kind}})
+}
+
+func routeParentStatus(route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference, attached bool) gatewayv1.RouteParentStatus {
+	status := gatewayv1.RouteParentStatus{ParentRef: ref, ControllerName: gatewrightv1alpha1.ControllerName}
+	if attached {
+		setRouteCondition(&status, route, gatewayv1.RouteConditionAccepted, true, gatewayv1.RouteReasonAccepted, "")
+	} else {
+		setRouteCondition(&status, route, gatewayv1.RouteConditionAccepted, false, gatewayv1.RouteReasonNotAllowedByListeners,
+			"no listener accepts this route (allowedRoutes, hostnames, sectionName or port)")
+	}
+	setRouteCondition(&status, route, gatewayv1.RouteConditionResolvedRefs, true, gatewayv1.RouteReasonResolvedRefs, "")
+	return status
+}
+
+func setRouteCondition(status *gatewayv1.RouteParentStatus, route *gatewayv1.HTTPRoute, t gatewayv1.RouteConditionType, ok bool, reason gatewayv1.RouteConditionReason, message string) {
+	s := metav1.ConditionFalse
+	if ok {
+		s = metav1.ConditionTrue
+	}
+	meta.SetStatusCondition(&status.Conditions, metav1.Condition{Type: string(t), Status: s, Reason: string(reason), Message: message, ObservedGeneration: route.Generation})
+}
+
+func (r *HTTPRouteReconciler) ensureFinalizer(ctx context.Context, route *gatewayv1.HTTPRoute) error {
+	if controllerutil.ContainsFinalizer(route, gatewayFinalizer) {
+		return nil
+	}
+	original := route.DeepCopy()
+	controllerutil.AddFinalizer(route, gatewayFinalizer)
+	return r.Patch(ctx, route, client.MergeFrom(original))
+}
+
+// save records the route inventory and lets go of the route once nothing is left.
+func (r *HTTPRouteReconciler) save(ctx context.Context, route *gatewayv1.HTTPRoute, inventory apply.RouteInventory) error {
+	original := route.DeepCopy()
+	if encoded := inventory.Encode(); encoded == "" {
+		delete(route.Annotations, apply.RouteInventoryAnnotation)
+	} else {
+		if route.Annotations == nil {
+			route.Annotations = map[string]string{}
+		}
+		route.Annotations[apply.RouteInventoryAnnotation] = encoded
+	}
+	if len(inventory) == 0 {
+		controllerutil.RemoveFinalizer(route, gatewayFinalizer)
+	}
+	if equality.Semantic.DeepEqual(original.ObjectMeta, route.ObjectMeta) {
+		return nil
+	}
+	return client.IgnoreNotFound(r.Patch(ctx, route, client.MergeFrom(original)))
+}
+
+// patchStatus replaces Gatewright's RouteParentStatus entries, keeping other
+// controllers' entries, with an optimistic lock so that none of theirs is lost.
+func (r *HTTPRouteReconciler) patchStatus(ctx context.Context, route *gatewayv1.HTTPRoute, parents []routeParent, statuses map[string][]gatewayv1.RouteParentStatus) error {
+	var parentsStatus []gatewayv1.RouteParentStatus
+	for _, s := range route.Status.Parents {
+		if s.ControllerName != gatewrightv1alpha1.ControllerName {
+			parentsStatus = append(parentsStatus, s)
+		}
+	}
+	for _, parent := range parents {
+		for _, s := range statuses[parent.key()] {
+			for _, old := range route.Status.Parents {
+				if old.ControllerName == s.ControllerName && equality.Semantic.DeepEqual(old.ParentRef, s.ParentRef) {
+					keepTransitionTimes(old.Conditions, s.Conditions)
+				}
+			}
+			parentsStatus = append(parentsStatus, s)
+		}
+	}
+	if parentsStatus == nil {
+		parentsStatus = []gatewayv1.RouteParentStatus{}
+	}
+	if equality.Semantic.DeepEqual(route.Status.Parents, parentsStatus) || (len(route.Status.Parents) == 0 && len(parentsStatus) == 0) {
+		return nil
+	}
+	original := route.DeepCopy()
+	route.Status.Parents = parentsStatus
+	return client.IgnoreNotFound(r.Status().Patch(ctx, route, client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{})))
+}
+
+// keepTransitionTimes carries lastTransitionTime over for conditions whose status did
+// not change, so that a status that says the same is the same.
+func keepTransitionTimes(old, updated []metav1.Condition) {
+	for i := range updated {
+		if c := meta.FindStatusCondition(old, updated[i].Type); c != nil && c.Status == updated[i].Status {
+			updated[i].LastTransitionTime = c.LastTransitionTime
+		}
+	}
+}
+
+// routeOwner is the apply.Owner of a route's objects on one Gateway.
+func routeOwner(route *gatewayv1.HTTPRoute, gatewayNamespace, gatewayName string) apply.Owner {
+	return apply.Owner{
+		Object: route,
+		GVK:    gatewayv1.SchemeGroupVersion.WithKind("HTTPRoute"),
+		Labels: map[string]string{
+			gatewayv1.GatewayNameLabelKey:              gatewayName,
+			gatewrightv1alpha1.LabelGatewayNamespace:   gatewayNamespace,
+			gatewrightv1alpha1.LabelHTTPRouteName:      route.Name,
+			gatewrightv1alpha1.LabelHTTPRouteNamespace: route.Namespace,
+		},
+	}
+}
+
+func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	c, err := ctrl.NewControllerManagedBy(mgr).
+		For(&gatewayv1.HTTPRoute{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Watches(&gatewayv1.Gateway{}, mapTo(r.routesOfGateway), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Watches(&gatewayv1.GatewayClass{}, mapTo(r.routesOfClass)).
+		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, mapTo(r.routesOfBlueprint)).
+		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, mapTo(r.routesNearPolicy)).
+		Watches(&gatewrightv1alpha1.GatewayConfig{}, mapTo(r.routesNearPolicy)).
+		Named("httproute").
+		Build(r)
+	if err != nil {
+		return err
+	}
+	r.watches = newObjectWatches(c, mgr.GetCache(), r.routeOfObject)
+	return nil
+}

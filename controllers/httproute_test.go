@@ -1,0 +1,150 @@
+package controllers_test
+
+import (
+	"context"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+const routeBlueprint = `
+values:
+  default: {timeout: 15s}
+gatewayTemplate:
+  resourceTemplates:
+  - name: config
+    template: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: {{ .Gateway.metadata.name }}-routes}
+      data:
+        routes: {{ len .HTTPRoutes | quote }}
+httpRouteTemplate:
+  resourceTemplates:
+  - name: route-config
+    template: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: {{ .HTTPRoute.metadata.name }}-on-{{ .Gateway.metadata.name }}}
+      data:
+        timeout: {{ .Values.timeout | quote }}
+`
+
+// routeParents returns the route's parent statuses written by Gatewright, as
+// "gateway: Accepted status/reason".
+func (w world) routeParents(ctx context.Context, namespace, name string) func() []string {
+	return func() []string {
+		route := &gatewayv1.HTTPRoute{}
+		if err := k8s.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, route); err != nil {
+			return []string{err.Error()}
+		}
+		var out []string
+		for _, p := range route.Status.Parents {
+			if p.ControllerName != "gatewright.dev/gateway-controller" {
+				continue
+			}
+			out = append(out, string(p.ParentRef.Name)+": "+conditionString(p.Conditions, "Accepted", route.Generation))
+		}
+		return out
+	}
+}
+
+func (w world) route(ctx context.Context, namespace, name, parentNamespace string) {
+	w.apply(ctx, `
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: `+name+`, namespace: `+namespace+`}
+spec:
+  parentRefs: [{name: web, namespace: `+parentNamespace+`}]
+`)
+}
+
+var _ = Describe("HTTPRoute", func() {
+	var w world
+	BeforeEach(func(ctx SpecContext) {
+		w = newWorld(ctx)
+		w.classAndBlueprint(ctx, routeBlueprint)
+		w.gateway(ctx, "web")
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/"))
+	})
+
+	It("renders route templates in the route's namespace, reports the parent and counts the route on the listener", func(ctx SpecContext) {
+		other := newWorld(ctx).namespace
+		w.route(ctx, other, "shop", w.namespace)
+		w.apply(ctx, `
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayConfig
+metadata: {name: shop, namespace: `+other+`}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: shop}]
+  default: {timeout: 30s}
+`)
+		Eventually(w.routeParents(ctx, other, "shop")).Should(Equal([]string{"web: True/Accepted: "}))
+		cm := &corev1.ConfigMap{}
+		Eventually(func() string {
+			if err := k8s.Get(ctx, client.ObjectKey{Namespace: other, Name: "shop-on-web"}, cm); err != nil {
+				return err.Error()
+			}
+			return cm.Data["timeout"]
+		}).Should(Equal("30s"))
+		route := &gatewayv1.HTTPRoute{}
+		Expect(k8s.Get(ctx, client.ObjectKey{Namespace: other, Name: "shop"}, route)).To(Succeed())
+		Expect(cm.OwnerReferences).To(ConsistOf(HaveField("UID", route.UID)))
+
+		Eventually(func() int32 { return w.getGateway(ctx, "web").Status.Listeners[0].AttachedRoutes }).Should(BeEquivalentTo(1))
+		Eventually(w.configMap(ctx, "web-routes")).Should(WithTransform(configMapData("routes"), Equal("1")))
+	})
+
+	It("does not attach where the listener does not allow the route's namespace", func(ctx SpecContext) {
+		w.apply(ctx, `
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: web, namespace: NAMESPACE}
+spec:
+  gatewayClassName: CLASS
+  listeners:
+  - {name: http, protocol: HTTP, port: 80, allowedRoutes: {namespaces: {from: Same}}}
+`)
+		other := newWorld(ctx).namespace
+		w.route(ctx, other, "shop", w.namespace)
+		Eventually(w.routeParents(ctx, other, "shop")).Should(Equal([]string{
+			"web: False/NotAllowedByListeners: no listener accepts this route (allowedRoutes, hostnames, sectionName or port)"}))
+		Consistently(func() bool {
+			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKey{Namespace: other, Name: "shop-on-web"}, &corev1.ConfigMap{}))
+		}).Should(BeTrue())
+	})
+
+	It("removes its objects and its status when the route leaves the Gateway, and lets go of a deleted route", func(ctx SpecContext) {
+		w.route(ctx, w.namespace, "shop", w.namespace)
+		Eventually(w.configMap(ctx, "shop-on-web")).Should(WithTransform(configMapData("timeout"), Equal("15s")))
+
+		w.apply(ctx, `
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop, namespace: NAMESPACE}
+spec:
+  parentRefs: [{name: elsewhere}]
+`)
+		Eventually(func() bool {
+			_, err := w.configMap(ctx, "shop-on-web")()
+			return apierrors.IsNotFound(err)
+		}).Should(BeTrue())
+		Eventually(w.routeParents(ctx, w.namespace, "shop")).Should(BeEmpty())
+
+		w.route(ctx, w.namespace, "shop", w.namespace)
+		Eventually(w.configMap(ctx, "shop-on-web")).Should(WithTransform(configMapData("timeout"), Equal("15s")))
+		Expect(k8s.Delete(ctx, &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: w.namespace, Name: "shop"}})).To(Succeed())
+		Eventually(func() bool {
+			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "shop"}, &gatewayv1.HTTPRoute{}))
+		}).Should(BeTrue())
+		Eventually(func() bool {
+			_, err := w.configMap(ctx, "shop-on-web")()
+			return apierrors.IsNotFound(err)
+		}).Should(BeTrue())
+	})
+})

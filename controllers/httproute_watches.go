@@ -1,0 +1,96 @@
+package controllers
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+)
+
+// routesReferencing lists the HTTPRoutes with a parentRef to a Gateway that matches.
+func (r *HTTPRouteReconciler) routesReferencing(ctx context.Context, matches func(namespace, name string) bool) []reconcile.Request {
+	var routes gatewayv1.HTTPRouteList
+	if err := r.List(ctx, &routes); err != nil {
+		return nil
+	}
+	var names []types.NamespacedName
+	for _, route := range routes.Items {
+		for _, ref := range route.Spec.ParentRefs {
+			namespace := route.Namespace
+			if ref.Namespace != nil {
+				namespace = string(*ref.Namespace)
+			}
+			if matches(namespace, string(ref.Name)) {
+				names = append(names, types.NamespacedName{Namespace: route.Namespace, Name: route.Name})
+				break
+			}
+		}
+	}
+	return requestsFor(names)
+}
+
+func (r *HTTPRouteReconciler) routesOfGateway(ctx context.Context, obj client.Object) []reconcile.Request {
+	return r.routesReferencing(ctx, func(namespace, name string) bool {
+		return namespace == obj.GetNamespace() && name == obj.GetName()
+	})
+}
+
+// routesOfClasses lists the routes on Gateways of the named classes.
+func (r *HTTPRouteReconciler) routesOfClasses(ctx context.Context, classes map[string]bool) []reconcile.Request {
+	var gateways gatewayv1.GatewayList
+	if err := r.List(ctx, &gateways); err != nil {
+		return nil
+	}
+	ofClass := map[types.NamespacedName]bool{}
+	for _, gw := range gateways.Items {
+		if classes[string(gw.Spec.GatewayClassName)] {
+			ofClass[types.NamespacedName{Namespace: gw.Namespace, Name: gw.Name}] = true
+		}
+	}
+	return r.routesReferencing(ctx, func(namespace, name string) bool {
+		return ofClass[types.NamespacedName{Namespace: namespace, Name: name}]
+	})
+}
+
+func (r *HTTPRouteReconciler) routesOfClass(ctx context.Context, obj client.Object) []reconcile.Request {
+	return r.routesOfClasses(ctx, map[string]bool{obj.GetName(): true})
+}
+
+func (r *HTTPRouteReconciler) routesOfBlueprint(ctx context.Context, obj client.Object) []reconcile.Request {
+	classes := map[string]bool{}
+	for _, class := range classesUsing(ctx, r.Client, obj.GetName()) {
+		classes[class.Name] = true
+	}
+	return r.routesOfClasses(ctx, classes)
+}
+
+// routesNearPolicy: a policy in the controller namespace may reach routes anywhere;
+// elsewhere it reaches the routes of its namespace and the routes on its namespace's
+// Gateways.
+func (r *HTTPRouteReconciler) routesNearPolicy(ctx context.Context, obj client.Object) []reconcile.Request {
+	if obj.GetNamespace() == r.ControllerNamespace {
+		return r.routesReferencing(ctx, func(string, string) bool { return true })
+	}
+	requests := r.routesReferencing(ctx, func(namespace, _ string) bool { return namespace == obj.GetNamespace() })
+	var routes gatewayv1.HTTPRouteList
+	if err := r.List(ctx, &routes, client.InNamespace(obj.GetNamespace())); err == nil {
+		for _, route := range routes.Items {
+			requests = append(requests, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: route.Namespace, Name: route.Name}})
+		}
+	}
+	return requests
+}
+
+// routeOfObject maps an object rendered for a route back to the route.
+func (r *HTTPRouteReconciler) routeOfObject(_ context.Context, obj client.Object) []reconcile.Request {
+	labels := obj.GetLabels()
+	name, namespace := labels[gatewrightv1alpha1.LabelHTTPRouteName], labels[gatewrightv1alpha1.LabelHTTPRouteNamespace]
+	if name == "" || namespace == "" {
+		return nil
+	}
+	return []reconcile.Request{{NamespacedName: types.NamespacedName{Namespace: namespace, Name: name}}}
+}
