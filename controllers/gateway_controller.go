@@ -75,7 +75,7 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	status.accepted()
 	status.attach(in.routes, in.attached)
 
-	out, err := r.render(ctx, gw, in, inventory)
+	out, err := r.render(ctx, gw, in, inventory, status)
 	if err != nil {
 		r.Recorder.Event(gw, "Warning", "RenderFailed", err.Error())
 		return status.invalid(err)
@@ -102,8 +102,11 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 
 // render computes the values and renders the blueprint, with the live objects of the
 // Gateway's inventory as .Resources.
-func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, in *gatewayInputs, inventory apply.Inventory) (*render.Output, error) {
+func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, in *gatewayInputs, inventory apply.Inventory, status *gatewayStatus) (*render.Output, error) {
 	vals, err := in.values.ForGateway(gw)
+	if vals != nil {
+		status.affected(vals.Policies)
+	}
 	if err != nil {
 		return nil, err
 	}

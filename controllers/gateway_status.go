@@ -13,8 +13,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/values"
 )
 
 // gatewayStatus builds a Gateway's status during a reconcile; it is written once, at
@@ -148,4 +150,34 @@ func (r *GatewayReconciler) patchStatus(ctx context.Context, gw *gatewayv1.Gatew
 	original.Status = s.original
 	gw.Status = s.status
 	return client.IgnoreNotFound(r.Status().Patch(ctx, gw, client.MergeFrom(original)))
+}
+
+// affected sets the gatewright.dev/...Affected conditions naming the policies that
+// took part in the Gateway's values, and removes them when none did.
+func (s *gatewayStatus) affected(policies []values.PolicyReport) {
+	for conditionType, kind := range map[string]string{
+		gatewrightv1alpha1.ConditionGatewayClassConfigAffected: gatewrightv1alpha1.KindGatewayClassConfig,
+		gatewrightv1alpha1.ConditionGatewayConfigAffected:      gatewrightv1alpha1.KindGatewayConfig,
+	} {
+		names := affectingPolicies(policies, kind)
+		if len(names) == 0 {
+			meta.RemoveStatusCondition(&s.status.Conditions, conditionType)
+			continue
+		}
+		meta.SetStatusCondition(&s.status.Conditions, metav1.Condition{
+			Type: conditionType, Status: metav1.ConditionTrue, Reason: "Affected",
+			Message: "values from " + strings.Join(names, ", "), ObservedGeneration: s.gw.Generation,
+		})
+	}
+}
+
+// affectingPolicies names, in chain order, the policies of a kind among reports.
+func affectingPolicies(reports []values.PolicyReport, kind string) []string {
+	var names []string
+	for _, report := range reports {
+		if report.Source.Kind == kind {
+			names = append(names, report.Source.Namespace+"/"+report.Source.Name)
+		}
+	}
+	return names
 }

@@ -3,6 +3,8 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"sort"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -61,10 +63,49 @@ func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req ctrl.Request
 		condition.Message = "implemented by GatewayClassBlueprint " + bp.Name
 	}
 	meta.SetStatusCondition(&class.Status.Conditions, condition)
+	if err := r.setAffected(ctx, class); err != nil {
+		return ctrl.Result{}, err
+	}
 	if equality.Semantic.DeepEqual(original.Status, class.Status) {
 		return ctrl.Result{}, nil
 	}
 	return ctrl.Result{}, r.Status().Patch(ctx, class, client.MergeFrom(original))
+}
+
+// setAffected names the GatewayClassConfigs that target the class.
+func (r *GatewayClassReconciler) setAffected(ctx context.Context, class *gatewayv1.GatewayClass) error {
+	var configs gatewrightv1alpha1.GatewayClassConfigList
+	if err := r.List(ctx, &configs); err != nil {
+		return err
+	}
+	var names []string
+	for _, gcc := range configs.Items {
+		for _, ref := range gcc.Spec.TargetRefs {
+			if ref.Kind == "GatewayClass" && string(ref.Name) == class.Name {
+				names = append(names, gcc.Namespace+"/"+gcc.Name)
+			}
+		}
+	}
+	if len(names) == 0 {
+		meta.RemoveStatusCondition(&class.Status.Conditions, gatewrightv1alpha1.ConditionGatewayClassConfigAffected)
+		return nil
+	}
+	sort.Strings(names)
+	meta.SetStatusCondition(&class.Status.Conditions, metav1.Condition{
+		Type: gatewrightv1alpha1.ConditionGatewayClassConfigAffected, Status: metav1.ConditionTrue, Reason: "Affected",
+		Message: "targeted by GatewayClassConfig " + strings.Join(names, ", "), ObservedGeneration: class.Generation,
+	})
+	return nil
+}
+
+func (r *GatewayClassReconciler) classesOfClassConfig(_ context.Context, obj client.Object) []reconcile.Request {
+	var names []types.NamespacedName
+	for _, ref := range obj.(*gatewrightv1alpha1.GatewayClassConfig).Spec.TargetRefs {
+		if ref.Kind == "GatewayClass" {
+			names = append(names, types.NamespacedName{Name: string(ref.Name)})
+		}
+	}
+	return requestsFor(names)
 }
 
 func (r *GatewayClassReconciler) SetupWithManager(mgr ctrl.Manager) error {
@@ -72,6 +113,7 @@ func (r *GatewayClassReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		For(&gatewayv1.GatewayClass{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, handler.EnqueueRequestsFromMapFunc(r.classesOfBlueprint),
 			builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, handler.EnqueueRequestsFromMapFunc(r.classesOfClassConfig)).
 		Named("gatewayclass").
 		Complete(r)
 }

@@ -74,6 +74,11 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	if err := (&GatewayClassReconciler{Client: mgr.GetClient(), Blueprints: blueprints}).SetupWithManager(mgr); err != nil {
 		return err
 	}
+	for _, kind := range []string{gatewrightv1alpha1.KindGatewayClassConfig, gatewrightv1alpha1.KindGatewayConfig} {
+		if err := (&PolicyReconciler{Client: mgr.GetClient(), ControllerNamespace: opts.ControllerNamespace, Kind: kind}).SetupWithManager(mgr); err != nil {
+			return err
+		}
+	}
 	if err := (&HTTPRouteReconciler{
 		Client:              mgr.GetClient(),
 		Applier:             applier,

@@ -1,0 +1,332 @@
+package controllers
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/values"
+)
+
+// conditionProgrammed says how much of a policy took effect on an ancestor.
+const conditionProgrammed = "Programmed"
+
+// PolicyReconciler writes status.ancestors of GatewayClassConfigs or GatewayConfigs:
+// per target, Accepted (Accepted, TargetNotFound, Invalid) and Programmed
+// (Programmed, PartiallyProgrammed, Overridden, naming the policies that won).
+type PolicyReconciler struct {
+	client.Client
+	ControllerNamespace string
+	// Kind is GatewayClassConfig or GatewayConfig.
+	Kind string
+}
+
+// +kubebuilder:rbac:groups=gatewright.dev,resources=gatewayclassconfigs/status;gatewayconfigs/status,verbs=get;update;patch
+
+// policy is a GatewayClassConfig or a GatewayConfig, seen the same way.
+type policy struct {
+	object  client.Object
+	targets []gatewayv1.LocalPolicyTargetReference
+	status  *gatewayv1.PolicyStatus
+}
+
+func (r *PolicyReconciler) newObject() client.Object {
+	if r.Kind == gatewrightv1alpha1.KindGatewayClassConfig {
+		return &gatewrightv1alpha1.GatewayClassConfig{}
+	}
+	return &gatewrightv1alpha1.GatewayConfig{}
+}
+
+func asPolicy(obj client.Object) policy {
+	switch p := obj.(type) {
+	case *gatewrightv1alpha1.GatewayClassConfig:
+		return policy{object: p, targets: p.Spec.TargetRefs, status: &p.Status}
+	case *gatewrightv1alpha1.GatewayConfig:
+		return policy{object: p, targets: p.Spec.TargetRefs, status: &p.Status}
+	}
+	panic(fmt.Sprintf("not a policy: %T", obj))
+}
+
+func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	obj := r.newObject()
+	if err := r.Get(ctx, req.NamespacedName, obj); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	original := obj.DeepCopyObject().(client.Object)
+	p := asPolicy(obj)
+	ancestors := make([]gatewayv1.PolicyAncestorStatus, 0, len(p.targets))
+	for _, target := range p.targets {
+		ancestor := gatewayv1.PolicyAncestorStatus{AncestorRef: ancestorRef(obj, target), ControllerName: gatewrightv1alpha1.ControllerName}
+		for _, old := range p.status.Ancestors {
+			if equality.Semantic.DeepEqual(old.AncestorRef, ancestor.AncestorRef) && old.ControllerName == ancestor.ControllerName {
+				ancestor.Conditions = old.Conditions
+			}
+		}
+		accepted := r.accepted(ctx, obj, target)
+		setPolicyCondition(&ancestor, obj, string(gatewayv1.PolicyConditionAccepted), accepted)
+		programmed := verdict{reason: "Pending", message: "the target is not accepted"}
+		if accepted.ok {
+			reports, err := r.reports(ctx, obj, target)
+			if err != nil {
+				return ctrl.Result{}, err
+			}
+			programmed = programmedVerdict(reports)
+		}
+		setPolicyCondition(&ancestor, obj, conditionProgrammed, programmed)
+		ancestors = append(ancestors, ancestor)
+	}
+	p.status.Ancestors = ancestors
+	if equality.Semantic.DeepEqual(asPolicy(original).status, p.status) {
+		return ctrl.Result{}, nil
+	}
+	return ctrl.Result{}, r.Status().Patch(ctx, obj, client.MergeFrom(original))
+}
+
+// verdict is a condition's status, reason and message.
+type verdict struct {
+	ok      bool
+	reason  string
+	message string
+}
+
+func setPolicyCondition(ancestor *gatewayv1.PolicyAncestorStatus, obj client.Object, conditionType string, v verdict) {
+	status := metav1.ConditionFalse
+	if v.ok {
+		status = metav1.ConditionTrue
+	}
+	meta.SetStatusCondition(&ancestor.Conditions, metav1.Condition{
+		Type: conditionType, Status: status, Reason: v.reason, Message: v.message, ObservedGeneration: obj.GetGeneration(),
+	})
+}
+
+func ancestorRef(obj client.Object, target gatewayv1.LocalPolicyTargetReference) gatewayv1.ParentReference {
+	group, kind := target.Group, target.Kind
+	ref := gatewayv1.ParentReference{Group: &group, Kind: &kind, Name: target.Name}
+	if target.Kind == "Gateway" || target.Kind == "HTTPRoute" {
+		namespace := gatewayv1.Namespace(obj.GetNamespace())
+		ref.Namespace = &namespace
+	}
+	return ref
+}
+
+// accepted checks the target exists and may be targeted by this policy.
+func (r *PolicyReconciler) accepted(ctx context.Context, obj client.Object, target gatewayv1.LocalPolicyTargetReference) verdict {
+	notFound := func(format string, args ...any) verdict {
+		return verdict{reason: string(gatewayv1.PolicyReasonTargetNotFound), message: fmt.Sprintf(format, args...)}
+	}
+	switch target.Kind {
+	case "Namespace":
+		if string(target.Name) != obj.GetNamespace() {
+			return verdict{reason: string(gatewayv1.PolicyReasonInvalid), message: fmt.Sprintf("a Namespace target must name the policy's own namespace %s, not %s", obj.GetNamespace(), target.Name)}
+		}
+	case "GatewayClass":
+		class := &gatewayv1.GatewayClass{}
+		if err := r.Get(ctx, client.ObjectKey{Name: string(target.Name)}, class); err != nil || class.Spec.ControllerName != gatewrightv1alpha1.ControllerName {
+			return notFound("no GatewayClass %s of Gatewright", target.Name)
+		}
+	case "Gateway":
+		if err := r.Get(ctx, client.ObjectKey{Namespace: obj.GetNamespace(), Name: string(target.Name)}, &gatewayv1.Gateway{}); err != nil {
+			return notFound("no Gateway %s in namespace %s", target.Name, obj.GetNamespace())
+		}
+	case "HTTPRoute":
+		if err := r.Get(ctx, client.ObjectKey{Namespace: obj.GetNamespace(), Name: string(target.Name)}, &gatewayv1.HTTPRoute{}); err != nil {
+			return notFound("no HTTPRoute %s in namespace %s", target.Name, obj.GetNamespace())
+		}
+	}
+	return verdict{ok: true, reason: string(gatewayv1.PolicyReasonAccepted)}
+}
+
+// reports computes the values of every Gateway (or route) the target reaches and
+// returns this policy's report from each.
+func (r *PolicyReconciler) reports(ctx context.Context, obj client.Object, target gatewayv1.LocalPolicyTargetReference) ([]values.PolicyReport, error) {
+	gateways, err := r.gatewaysReached(ctx, obj, target)
+	if err != nil {
+		return nil, err
+	}
+	source := values.Source{Kind: r.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}
+	var reports []values.PolicyReport
+	for i := range gateways {
+		gw := &gateways[i]
+		class := &gatewayv1.GatewayClass{}
+		if err := r.Get(ctx, client.ObjectKey{Name: string(gw.Spec.GatewayClassName)}, class); err != nil || class.Spec.ControllerName != gatewrightv1alpha1.ControllerName {
+			continue
+		}
+		routeNamespace := gw.Namespace
+		var route *gatewayv1.HTTPRoute
+		if target.Kind == "HTTPRoute" {
+			route = &gatewayv1.HTTPRoute{}
+			if err := r.Get(ctx, client.ObjectKey{Namespace: obj.GetNamespace(), Name: string(target.Name)}, route); err != nil {
+				continue
+			}
+			routeNamespace = route.Namespace
+		}
+		in, err := loadValueInputs(ctx, r.Client, r.ControllerNamespace, class, gw.Namespace, routeNamespace)
+		if err != nil {
+			continue // the Gateway reports a missing or broken blueprint itself
+		}
+		res := computeValues(in, gw, route)
+		if res == nil {
+			continue // the Gateway reports its values error itself
+		}
+		for _, report := range res.Policies {
+			if report.Source == source {
+				reports = append(reports, report)
+			}
+		}
+	}
+	return reports, nil
+}
+
+// computeValues returns the values of gw, or of route on it; nil when they cannot be
+// computed. A schema violation still yields the result, which is all reports need.
+func computeValues(in values.Inputs, gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) *values.Result {
+	if route != nil {
+		res, _ := in.ForHTTPRoute(gw, route)
+		return res
+	}
+	res, _ := in.ForGateway(gw)
+	return res
+}
+
+// gatewaysReached lists the Gateways whose values the target can reach.
+func (r *PolicyReconciler) gatewaysReached(ctx context.Context, obj client.Object, target gatewayv1.LocalPolicyTargetReference) ([]gatewayv1.Gateway, error) {
+	var gateways gatewayv1.GatewayList
+	switch target.Kind {
+	case "GatewayClass":
+		opts := []client.ListOption{client.MatchingFields{indexGatewayClassName: string(target.Name)}}
+		if obj.GetNamespace() != r.ControllerNamespace {
+			opts = append(opts, client.InNamespace(obj.GetNamespace()))
+		}
+		err := r.List(ctx, &gateways, opts...)
+		return gateways.Items, err
+	case "Namespace", "Gateway":
+		if err := r.List(ctx, &gateways, client.InNamespace(obj.GetNamespace())); err != nil {
+			return nil, err
+		}
+		if target.Kind == "Namespace" {
+			return gateways.Items, nil
+		}
+		for _, gw := range gateways.Items {
+			if gw.Name == string(target.Name) {
+				return []gatewayv1.Gateway{gw}, nil
+			}
+		}
+		return nil, nil
+	case "HTTPRoute":
+		route := &gatewayv1.HTTPRoute{}
+		if err := r.Get(ctx, client.ObjectKey{Namespace: obj.GetNamespace(), Name: string(target.Name)}, route); err != nil {
+			return nil, client.IgnoreNotFound(err)
+		}
+		var out []gatewayv1.Gateway
+		for _, ref := range route.Spec.ParentRefs {
+			gw := &gatewayv1.Gateway{}
+			key := types.NamespacedName{Namespace: route.Namespace, Name: string(ref.Name)}
+			if ref.Namespace != nil {
+				key.Namespace = string(*ref.Namespace)
+			}
+			if err := r.Get(ctx, key, gw); err == nil && len(attach.ParentRefsTo(route, gw)) > 0 {
+				out = append(out, *gw)
+			}
+		}
+		return out, nil
+	}
+	return nil, nil
+}
+
+// programmedVerdict sums up the reports of one policy over the Gateways it reaches.
+func programmedVerdict(reports []values.PolicyReport) verdict {
+	if len(reports) == 0 {
+		return verdict{reason: "Pending", message: "no Gateway of Gatewright takes values from this target yet"}
+	}
+	overridden, programmed := 0, 0
+	winners := map[string]bool{}
+	for _, report := range reports {
+		switch report.State() {
+		case values.Programmed:
+			programmed++
+		case values.Overridden:
+			overridden++
+		}
+		for _, by := range report.OverriddenBy() {
+			winners[by.String()] = true
+		}
+	}
+	by := make([]string, 0, len(winners))
+	for w := range winners {
+		by = append(by, w)
+	}
+	sort.Strings(by)
+	switch {
+	case programmed == len(reports):
+		return verdict{ok: true, reason: string(values.Programmed), message: fmt.Sprintf("in effect on %d Gateway(s) or route(s)", len(reports))}
+	case overridden == len(reports):
+		return verdict{reason: string(values.Overridden), message: "every value is overridden by " + orItself(by)}
+	default:
+		return verdict{ok: true, reason: string(values.PartiallyProgrammed), message: "some values are overridden by " + orItself(by)}
+	}
+}
+
+func orItself(by []string) string {
+	if len(by) == 0 {
+		return "the policy's own overrides"
+	}
+	return strings.Join(by, ", ")
+}
+
+func (r *PolicyReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		For(r.newObject(), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, handler.EnqueueRequestsFromMapFunc(r.policiesNear), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Watches(&gatewrightv1alpha1.GatewayConfig{}, handler.EnqueueRequestsFromMapFunc(r.policiesNear), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Watches(&gatewayv1.Gateway{}, handler.EnqueueRequestsFromMapFunc(r.policiesNear), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Watches(&gatewayv1.HTTPRoute{}, handler.EnqueueRequestsFromMapFunc(r.policiesNear), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Watches(&gatewayv1.GatewayClass{}, handler.EnqueueRequestsFromMapFunc(r.policiesNear), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, handler.EnqueueRequestsFromMapFunc(r.policiesNear), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Named(strings.ToLower(r.Kind)).
+		Complete(r)
+}
+
+// policiesNear: a change in a namespace can change which values of that namespace's
+// policies and the global ones win; a change in the controller namespace or to a
+// cluster-scoped object can change any policy's.
+func (r *PolicyReconciler) policiesNear(ctx context.Context, obj client.Object) []reconcile.Request {
+	if ns := obj.GetNamespace(); ns != "" && ns != r.ControllerNamespace {
+		return append(r.policies(ctx, client.InNamespace(ns)), r.policies(ctx, client.InNamespace(r.ControllerNamespace))...)
+	}
+	return r.policies(ctx)
+}
+
+func (r *PolicyReconciler) policies(ctx context.Context, opts ...client.ListOption) []reconcile.Request {
+	var names []types.NamespacedName
+	if r.Kind == gatewrightv1alpha1.KindGatewayClassConfig {
+		var list gatewrightv1alpha1.GatewayClassConfigList
+		if err := r.List(ctx, &list, opts...); err == nil {
+			for _, p := range list.Items {
+				names = append(names, types.NamespacedName{Namespace: p.Namespace, Name: p.Name})
+			}
+		}
+	} else {
+		var list gatewrightv1alpha1.GatewayConfigList
+		if err := r.List(ctx, &list, opts...); err == nil {
+			for _, p := range list.Items {
+				names = append(names, types.NamespacedName{Namespace: p.Namespace, Name: p.Name})
+			}
+		}
+	}
+	return requestsFor(names)
+}

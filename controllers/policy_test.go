@@ -1,0 +1,107 @@
+package controllers_test
+
+import (
+	"context"
+	"fmt"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+)
+
+// ancestors returns a policy's ancestor conditions as "Kind/name Type=Status/Reason: message".
+func ancestors(ctx context.Context, obj client.Object) func() []string {
+	return func() []string {
+		if err := k8s.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
+			return []string{err.Error()}
+		}
+		var status gatewayv1.PolicyStatus
+		switch p := obj.(type) {
+		case *gatewrightv1alpha1.GatewayClassConfig:
+			status = p.Status
+		case *gatewrightv1alpha1.GatewayConfig:
+			status = p.Status
+		}
+		var out []string
+		for _, a := range status.Ancestors {
+			for _, t := range []string{"Accepted", "Programmed"} {
+				out = append(out, fmt.Sprintf("%s/%s %s=%s", *a.AncestorRef.Kind, a.AncestorRef.Name, t, conditionString(a.Conditions, t, obj.GetGeneration())))
+			}
+		}
+		return out
+	}
+}
+
+var _ = Describe("Policy status", func() {
+	It("reports per target whether a policy is accepted and how much of it took effect, and marks the targets", func(ctx SpecContext) {
+		w := newWorld(ctx)
+		w.classAndBlueprint(ctx, configBlueprint)
+		w.gateway(ctx, "web")
+		w.apply(ctx, `
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayClassConfig
+metadata: {name: CLASS, namespace: gatewright-system}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: GatewayClass, name: CLASS}]
+  override: {greeting: provider}
+---
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayConfig
+metadata: {name: web, namespace: NAMESPACE}
+spec:
+  targetRefs:
+  - {group: gateway.networking.k8s.io, kind: Gateway, name: web}
+  - {group: gateway.networking.k8s.io, kind: Gateway, name: missing}
+  - {group: "", kind: Namespace, name: somewhere-else}
+  default: {greeting: tenant}
+---
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayConfig
+metadata: {name: port, namespace: NAMESPACE}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: web}]
+  default: {greeting: mine, port: 9090}
+`)
+		global := &gatewrightv1alpha1.GatewayClassConfig{}
+		global.Namespace, global.Name = controllerNamespace, w.class
+		Eventually(ancestors(ctx, global)).Should(Equal([]string{
+			"GatewayClass/" + w.class + " Accepted=True/Accepted: ",
+			"GatewayClass/" + w.class + " Programmed=True/Programmed: in effect on 1 Gateway(s) or route(s)",
+		}))
+
+		tenant := &gatewrightv1alpha1.GatewayConfig{}
+		tenant.Namespace, tenant.Name = w.namespace, "web"
+		overriddenBy := "GatewayClassConfig " + controllerNamespace + "/" + w.class
+		Eventually(ancestors(ctx, tenant)).Should(Equal([]string{
+			"Gateway/web Accepted=True/Accepted: ",
+			"Gateway/web Programmed=False/Overridden: every value is overridden by " + overriddenBy,
+			"Gateway/missing Accepted=False/TargetNotFound: no Gateway missing in namespace " + w.namespace,
+			"Gateway/missing Programmed=False/Pending: the target is not accepted",
+			"Namespace/somewhere-else Accepted=False/Invalid: a Namespace target must name the policy's own namespace " + w.namespace + ", not somewhere-else",
+			"Namespace/somewhere-else Programmed=False/Pending: the target is not accepted",
+		}))
+
+		port := &gatewrightv1alpha1.GatewayConfig{}
+		port.Namespace, port.Name = w.namespace, "port"
+		Eventually(ancestors(ctx, port)).Should(ContainElement(
+			"Gateway/web Programmed=True/PartiallyProgrammed: some values are overridden by " + overriddenBy))
+
+		Eventually(w.gatewayCondition(ctx, "web", gatewrightv1alpha1.ConditionGatewayConfigAffected)).Should(
+			Equal("True/Affected: values from " + w.namespace + "/port, " + w.namespace + "/web"))
+		Eventually(w.gatewayCondition(ctx, "web", gatewrightv1alpha1.ConditionGatewayClassConfigAffected)).Should(
+			Equal("True/Affected: values from " + controllerNamespace + "/" + w.class))
+		Eventually(func() string {
+			class := &gatewayv1.GatewayClass{}
+			Expect(k8s.Get(ctx, client.ObjectKey{Name: w.class}, class)).To(Succeed())
+			c := meta.FindStatusCondition(class.Status.Conditions, gatewrightv1alpha1.ConditionGatewayClassConfigAffected)
+			if c == nil {
+				return "<none>"
+			}
+			return c.Message
+		}).Should(Equal("targeted by GatewayClassConfig " + controllerNamespace + "/" + w.class))
+	})
+})
