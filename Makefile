@@ -24,6 +24,11 @@ run: testbin ## Run Gatewright on a local control plane (kube-apiserver + etcd),
 test: testbin ## Run every test, the envtest suites against a real kube-apiserver and etcd included.
 	go test $(GO_TEST_FLAGS) ./...
 
+.PHONY: bench
+bench: testbin ## Run the Go benchmarks and the controller harness (GATEWAYS=100 STEADY=60s).
+	go test ./internal/... -run '^$$' -bench . -benchmem
+	go run ./test/bench -gateways $(or $(GATEWAYS),100) -steady $(or $(STEADY),60s)
+
 ##@ Develop
 
 .PHONY: build

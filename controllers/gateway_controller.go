@@ -6,15 +6,18 @@ import (
 	"fmt"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
@@ -266,6 +269,7 @@ func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, mapTo(r.gatewaysOfClassConfig)).
 		Watches(&gatewrightv1alpha1.GatewayConfig{}, mapTo(r.gatewaysInNamespaceOf)).
 		Watches(&gatewayv1.HTTPRoute{}, mapTo(r.gatewaysOfRoute)).
+		Watches(&corev1.Namespace{}, mapTo(r.allGateways), builder.WithPredicates(predicate.LabelChangedPredicate{})).
 		Named("gateway").
 		WithOptions(controller.Options{MaxConcurrentReconciles: 4}).
 		Build(r)

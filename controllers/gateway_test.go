@@ -1,6 +1,8 @@
 package controllers_test
 
 import (
+	"strings"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
@@ -195,5 +197,80 @@ gatewayTemplate:
 		Eventually(func() bool {
 			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "web"}, &gatewayv1.Gateway{}))
 		}).Should(BeTrue())
+	})
+})
+
+var _ = Describe("Gateway values from every level of the chain", func() {
+	policy := func(kind, namespace, target, half, value string) string {
+		return `
+apiVersion: gatewright.dev/v1alpha1
+kind: ` + kind + `
+metadata: {name: level, namespace: ` + namespace + `}
+spec:
+  targetRefs: [` + target + `]
+  ` + half + `: {greeting: ` + value + `}
+`
+	}
+	classTarget := "{group: gateway.networking.k8s.io, kind: GatewayClass, name: CLASS}"
+	namespaceTarget := `{group: "", kind: Namespace, name: NAMESPACE}`
+	gatewayTarget := "{group: gateway.networking.k8s.io, kind: Gateway, name: web}"
+
+	DescribeTable("a change at the level re-renders the Gateway",
+		func(ctx SpecContext, manifest func(value string) string) {
+			w := newWorld(ctx)
+			w.classAndBlueprint(ctx, configBlueprint)
+			w.gateway(ctx, "web")
+			Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("hello")))
+			w.apply(ctx, manifest("first"))
+			Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("first")))
+			w.apply(ctx, manifest("second"))
+			Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("second")))
+		},
+		Entry("1: the blueprint's values", func(v string) string {
+			return "apiVersion: gatewright.dev/v1alpha1\nkind: GatewayClassBlueprint\nmetadata: {name: BLUEPRINT}\nspec:\n" +
+				indent(strings.Replace(configBlueprint, "greeting: hello", "greeting: "+v, 1), "  ")
+		}),
+		Entry("2: a global GatewayClassConfig", func(v string) string {
+			return policy("GatewayClassConfig", controllerNamespace, classTarget, "default", v)
+		}),
+		Entry("3: a GatewayClassConfig on the namespace", func(v string) string {
+			return policy("GatewayClassConfig", "NAMESPACE", namespaceTarget, "default", v)
+		}),
+		Entry("4: a GatewayClassConfig on the class in the namespace", func(v string) string {
+			return policy("GatewayClassConfig", "NAMESPACE", classTarget, "default", v)
+		}),
+		Entry("5: a GatewayConfig on the namespace", func(v string) string {
+			return policy("GatewayConfig", "NAMESPACE", namespaceTarget, "default", v)
+		}),
+		Entry("6: a GatewayConfig on the Gateway", func(v string) string {
+			return policy("GatewayConfig", "NAMESPACE", gatewayTarget, "default", v)
+		}),
+	)
+
+	It("cleans up when the Gateway moves to a class of another controller", func(ctx SpecContext) {
+		w := newWorld(ctx)
+		w.classAndBlueprint(ctx, configBlueprint)
+		w.gateway(ctx, "web")
+		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("hello")))
+		w.apply(ctx, `
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: CLASS-other}
+spec:
+  controllerName: example.com/other
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: web, namespace: NAMESPACE}
+spec:
+  gatewayClassName: CLASS-other
+  listeners:
+  - {name: http, protocol: HTTP, port: 80}
+`)
+		Eventually(func() bool {
+			_, err := w.configMap(ctx, "web-config")()
+			return apierrors.IsNotFound(err)
+		}).Should(BeTrue())
+		Eventually(func() []string { return w.getGateway(ctx, "web").Finalizers }).Should(BeEmpty())
 	})
 })

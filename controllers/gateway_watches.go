@@ -60,6 +60,12 @@ func (r *GatewayReconciler) gatewaysOfClassConfig(ctx context.Context, obj clien
 	return append(requests, r.gatewaysInNamespaceOf(ctx, obj)...)
 }
 
+// allGateways: a namespace's labels decide which listeners that select namespaces
+// accept its routes, on any Gateway.
+func (r *GatewayReconciler) allGateways(ctx context.Context, _ client.Object) []reconcile.Request {
+	return requestsFor(r.gatewayNames(ctx))
+}
+
 func (r *GatewayReconciler) gatewaysInNamespaceOf(ctx context.Context, obj client.Object) []reconcile.Request {
 	return requestsFor(r.gatewayNames(ctx, client.InNamespace(obj.GetNamespace())))
 }

@@ -144,11 +144,12 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 	if !attached {
 		return nil, statuses, r.Applier.DeleteAll(ctx, owner, previous)
 	}
-	if err := r.ensureFinalizer(ctx, route); err != nil {
-		return previous, statuses, err
-	}
 
 	out, err := r.render(ctx, route, parent, previous)
+	if err == nil && len(out.Objects) > 0 {
+		// The finalizer is in place before the first object exists.
+		err = r.ensureFinalizer(ctx, route)
+	}
 	if err == nil {
 		var applied *apply.Result
 		if applied, err = r.Applier.Apply(ctx, owner, out.Objects, previous, keepWaiting(out.Waiting)); err == nil {
