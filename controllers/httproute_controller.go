@@ -3,6 +3,7 @@ package controllers
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -23,6 +24,7 @@ import (
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/values"
 )
 
 // HTTPRouteReconciler renders the route templates for each HTTPRoute on each parent
@@ -145,7 +147,10 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 		return nil, statuses, r.Applier.DeleteAll(ctx, owner, previous)
 	}
 
-	out, err := r.render(ctx, route, parent, previous)
+	out, policies, err := r.render(ctx, route, parent, previous)
+	for i := range statuses {
+		setRouteAffected(&statuses[i], route, policies)
+	}
 	if err == nil && len(out.Objects) > 0 {
 		// The finalizer is in place before the first object exists.
 		err = r.ensureFinalizer(ctx, route)
@@ -174,27 +179,52 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 	return previous, statuses, err
 }
 
-func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPRoute, parent routeParent, previous apply.Inventory) (*render.Output, error) {
+// render computes the route's values on parent and renders its templates; it also
+// returns the policies that took part in the values.
+func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPRoute, parent routeParent, previous apply.Inventory) (*render.Output, []values.PolicyReport, error) {
 	in, err := loadValueInputs(ctx, r.Client, r.ControllerNamespace, parent.class, parent.gateway.Namespace, route.Namespace)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	vals, err := in.ForHTTPRoute(parent.gateway, route)
 	if err != nil {
-		return nil, err
+		if vals != nil {
+			return nil, vals.Policies, err
+		}
+		return nil, nil, err
 	}
 	parsed, err := r.Blueprints.Get(in.Blueprint)
 	if err != nil {
-		return nil, err
+		return nil, vals.Policies, err
 	}
 	live, err := r.Applier.Live(ctx, previous)
 	if err != nil {
-		return nil, err
+		return nil, vals.Policies, err
 	}
-	return parsed.HTTPRoute(render.Input{
+	out, err := parsed.HTTPRoute(render.Input{
 		Values: vals.Values, Gateway: parent.gateway, GatewayClass: parent.class,
 		Live: live, IsReady: apply.Ready, IsNamespaced: r.isNamespaced,
 	}, route)
+	return out, vals.Policies, err
+}
+
+// setRouteAffected names, in the route's parent status, the GatewayConfigs that target
+// the route or its namespace (levels 7 and 8).
+func setRouteAffected(status *gatewayv1.RouteParentStatus, route *gatewayv1.HTTPRoute, policies []values.PolicyReport) {
+	var names []string
+	for _, report := range policies {
+		if report.Source.Kind == gatewrightv1alpha1.KindGatewayConfig && slices.ContainsFunc(report.Levels, func(l values.Level) bool { return l >= values.LevelRouteNamespace }) {
+			names = append(names, report.Source.Namespace+"/"+report.Source.Name)
+		}
+	}
+	if len(names) == 0 {
+		meta.RemoveStatusCondition(&status.Conditions, gatewrightv1alpha1.ConditionGatewayConfigAffected)
+		return
+	}
+	meta.SetStatusCondition(&status.Conditions, metav1.Condition{
+		Type: gatewrightv1alpha1.ConditionGatewayConfigAffected, Status: metav1.ConditionTrue, Reason: "Affected",
+		Message: "values from " + strings.Join(names, ", "), ObservedGeneration: route.Generation,
+	})
 }
 
 func (r *HTTPRouteReconciler) isNamespaced(gvk schema.GroupVersionKind) (bool, error) {

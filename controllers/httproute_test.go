@@ -95,6 +95,10 @@ spec:
 		route := &gatewayv1.HTTPRoute{}
 		Expect(k8s.Get(ctx, client.ObjectKey{Namespace: other, Name: "shop"}, route)).To(Succeed())
 		Expect(cm.OwnerReferences).To(ConsistOf(HaveField("UID", route.UID)))
+		Eventually(func() string {
+			Expect(k8s.Get(ctx, client.ObjectKey{Namespace: other, Name: "shop"}, route)).To(Succeed())
+			return conditionString(route.Status.Parents[0].Conditions, "gatewright.dev/GatewayConfigAffected", route.Generation)
+		}).Should(Equal("True/Affected: values from " + other + "/shop"))
 
 		Eventually(func() int32 { return w.getGateway(ctx, "web").Status.Listeners[0].AttachedRoutes }).Should(BeEquivalentTo(1))
 		Eventually(w.configMap(ctx, "web-routes")).Should(WithTransform(configMapData("routes"), Equal("1")))

@@ -3,6 +3,7 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -69,8 +70,12 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	}
 	original := obj.DeepCopyObject().(client.Object)
 	p := asPolicy(obj)
-	ancestors := make([]gatewayv1.PolicyAncestorStatus, 0, len(p.targets))
-	for _, target := range p.targets {
+	targets, err := r.withReferencingGateways(ctx, obj, p.targets)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	ancestors := make([]gatewayv1.PolicyAncestorStatus, 0, len(targets))
+	for _, target := range targets {
 		ancestor := gatewayv1.PolicyAncestorStatus{AncestorRef: ancestorRef(obj, target), ControllerName: gatewrightv1alpha1.ControllerName}
 		for _, old := range p.status.Ancestors {
 			if equality.Semantic.DeepEqual(old.AncestorRef, ancestor.AncestorRef) && old.ControllerName == ancestor.ControllerName {
@@ -95,6 +100,31 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		return ctrl.Result{}, nil
 	}
 	return ctrl.Result{}, r.Status().Patch(ctx, obj, client.MergeFrom(original))
+}
+
+// withReferencingGateways adds, for a GatewayConfig, the Gateways that name it in
+// spec.infrastructure.parametersRef: they count as targets.
+func (r *PolicyReconciler) withReferencingGateways(ctx context.Context, obj client.Object, targets []gatewayv1.LocalPolicyTargetReference) ([]gatewayv1.LocalPolicyTargetReference, error) {
+	if r.Kind != gatewrightv1alpha1.KindGatewayConfig {
+		return targets, nil
+	}
+	var gateways gatewayv1.GatewayList
+	if err := r.List(ctx, &gateways, client.InNamespace(obj.GetNamespace())); err != nil {
+		return nil, err
+	}
+	out := append([]gatewayv1.LocalPolicyTargetReference{}, targets...)
+	for _, gw := range gateways.Items {
+		infra := gw.Spec.Infrastructure
+		if infra == nil || infra.ParametersRef == nil || infra.ParametersRef.Name != obj.GetName() ||
+			string(infra.ParametersRef.Group) != gatewrightv1alpha1.GroupVersion.Group || string(infra.ParametersRef.Kind) != gatewrightv1alpha1.KindGatewayConfig {
+			continue
+		}
+		target := gatewayv1.LocalPolicyTargetReference{Group: gatewayv1.GroupName, Kind: "Gateway", Name: gatewayv1.ObjectName(gw.Name)}
+		if !slices.Contains(out, target) {
+			out = append(out, target)
+		}
+	}
+	return out, nil
 }
 
 // verdict is a condition's status, reason and message.

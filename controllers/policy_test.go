@@ -104,4 +104,33 @@ spec:
 			return c.Message
 		}).Should(Equal("targeted by GatewayClassConfig " + controllerNamespace + "/" + w.class))
 	})
+
+	It("counts a Gateway that names a GatewayConfig in infrastructure.parametersRef as its target", func(ctx SpecContext) {
+		w := newWorld(ctx)
+		w.classAndBlueprint(ctx, configBlueprint)
+		w.apply(ctx, `
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayConfig
+metadata: {name: params, namespace: NAMESPACE}
+spec:
+  default: {greeting: by-reference}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: web, namespace: NAMESPACE}
+spec:
+  gatewayClassName: CLASS
+  infrastructure:
+    parametersRef: {group: gatewright.dev, kind: GatewayConfig, name: params}
+  listeners:
+  - {name: http, protocol: HTTP, port: 80}
+`)
+		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("by-reference")))
+		params := &gatewrightv1alpha1.GatewayConfig{}
+		params.Namespace, params.Name = w.namespace, "params"
+		Eventually(ancestors(ctx, params)).Should(Equal([]string{
+			"Gateway/web Accepted=True/Accepted: ",
+			"Gateway/web Programmed=True/Programmed: in effect on 1 Gateway(s) or route(s)",
+		}))
+	})
 })
