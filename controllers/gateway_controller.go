@@ -8,8 +8,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -64,7 +62,7 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	if !ours || !gw.DeletionTimestamp.IsZero() {
 		return ctrl.Result{}, r.cleanUp(ctx, gw, inventory)
 	}
-	if err := r.ensureFinalizer(ctx, gw); err != nil {
+	if err := ensureFinalizer(ctx, r.Client, gw); err != nil {
 		return ctrl.Result{}, err
 	}
 
@@ -128,7 +126,7 @@ func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, i
 		HTTPRoutes:   in.routes,
 		Live:         live,
 		IsReady:      apply.Ready,
-		IsNamespaced: r.isNamespaced,
+		IsNamespaced: namespacedBy(r.Client),
 	})
 }
 
@@ -176,15 +174,6 @@ func (r *GatewayReconciler) classOf(ctx context.Context, gw *gatewayv1.Gateway) 
 	return class, class.Spec.ControllerName == gatewrightv1alpha1.ControllerName, nil
 }
 
-func (r *GatewayReconciler) ensureFinalizer(ctx context.Context, gw *gatewayv1.Gateway) error {
-	if controllerutil.ContainsFinalizer(gw, gatewayFinalizer) {
-		return nil
-	}
-	original := gw.DeepCopy()
-	controllerutil.AddFinalizer(gw, gatewayFinalizer)
-	return r.Patch(ctx, gw, client.MergeFrom(original))
-}
-
 // cleanUp deletes what was rendered for a Gateway that is going away or no longer of
 // Gatewright's classes, then lets go of it.
 func (r *GatewayReconciler) cleanUp(ctx context.Context, gw *gatewayv1.Gateway, inventory apply.Inventory) error {
@@ -210,14 +199,7 @@ func (r *GatewayReconciler) saveInventory(ctx context.Context, gw *gatewayv1.Gat
 		return nil
 	}
 	original := gw.DeepCopy()
-	if encoded == "" {
-		delete(gw.Annotations, apply.InventoryAnnotation)
-	} else {
-		if gw.Annotations == nil {
-			gw.Annotations = map[string]string{}
-		}
-		gw.Annotations[apply.InventoryAnnotation] = encoded
-	}
+	setAnnotation(gw, apply.InventoryAnnotation, encoded)
 	return r.Patch(ctx, gw, client.MergeFrom(original))
 }
 
@@ -255,10 +237,6 @@ func kept(inv apply.Inventory, waiting []render.Waiting) apply.Inventory {
 		}
 	}
 	return out
-}
-
-func (r *GatewayReconciler) isNamespaced(gvk schema.GroupVersionKind) (bool, error) {
-	return r.Client.IsObjectNamespaced(&unstructured.Unstructured{Object: map[string]any{"apiVersion": gvk.GroupVersion().String(), "kind": gvk.Kind}})
 }
 
 func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {

@@ -1,9 +1,14 @@
 package controllers
 
 import (
+	"context"
 	"errors"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/gatewright/gatewright/internal/render"
@@ -39,4 +44,38 @@ func isInputError(err error) bool {
 	var invalid *invalidParametersError
 	var schemaErr *values.SchemaError
 	return asInvalidParameters(err, &invalid) || errors.As(err, &schemaErr)
+}
+
+// ensureFinalizer adds Gatewright's clean-up finalizer to obj, before anything is
+// rendered for it.
+func ensureFinalizer(ctx context.Context, c client.Client, obj client.Object) error {
+	if controllerutil.ContainsFinalizer(obj, gatewayFinalizer) {
+		return nil
+	}
+	original := obj.DeepCopyObject().(client.Object)
+	controllerutil.AddFinalizer(obj, gatewayFinalizer)
+	return c.Patch(ctx, obj, client.MergeFrom(original))
+}
+
+// setAnnotation sets key to value on obj, or removes it when value is empty.
+func setAnnotation(obj client.Object, key, value string) {
+	annotations := obj.GetAnnotations()
+	if value == "" {
+		delete(annotations, key)
+	} else {
+		if annotations == nil {
+			annotations = map[string]string{}
+		}
+		annotations[key] = value
+	}
+	obj.SetAnnotations(annotations)
+}
+
+// namespacedBy asks the cluster's REST mapper whether a kind is namespaced.
+func namespacedBy(c client.Client) func(schema.GroupVersionKind) (bool, error) {
+	return func(gvk schema.GroupVersionKind) (bool, error) {
+		obj := &unstructured.Unstructured{}
+		obj.SetGroupVersionKind(gvk)
+		return c.IsObjectNamespaced(obj)
+	}
 }

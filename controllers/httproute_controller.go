@@ -9,8 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -153,7 +151,7 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 	}
 	if err == nil && len(out.Objects) > 0 {
 		// The finalizer is in place before the first object exists.
-		err = r.ensureFinalizer(ctx, route)
+		err = ensureFinalizer(ctx, r.Client, route)
 	}
 	if err == nil {
 		var applied *apply.Result
@@ -203,7 +201,7 @@ func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPR
 	}
 	out, err := parsed.HTTPRoute(render.Input{
 		Values: vals.Values, Gateway: parent.gateway, GatewayClass: parent.class,
-		Live: live, IsReady: apply.Ready, IsNamespaced: r.isNamespaced,
+		Live: live, IsReady: apply.Ready, IsNamespaced: namespacedBy(r.Client),
 	}, route)
 	return out, vals.Policies, err
 }
@@ -227,10 +225,6 @@ func setRouteAffected(status *gatewayv1.RouteParentStatus, route *gatewayv1.HTTP
 	})
 }
 
-func (r *HTTPRouteReconciler) isNamespaced(gvk schema.GroupVersionKind) (bool, error) {
-	return r.Client.IsObjectNamespaced(&unstructured.Unstructured{Object: map[string]any{"apiVersion": gvk.GroupVersion().String(), "kind": gvk.Kind}})
-}
-
 func routeParentStatus(route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference, attached bool) gatewayv1.RouteParentStatus {
 	status := gatewayv1.RouteParentStatus{ParentRef: ref, ControllerName: gatewrightv1alpha1.ControllerName}
 	if attached {
@@ -251,26 +245,10 @@ func setRouteCondition(status *gatewayv1.RouteParentStatus, route *gatewayv1.HTT
 	meta.SetStatusCondition(&status.Conditions, metav1.Condition{Type: string(t), Status: s, Reason: string(reason), Message: message, ObservedGeneration: route.Generation})
 }
 
-func (r *HTTPRouteReconciler) ensureFinalizer(ctx context.Context, route *gatewayv1.HTTPRoute) error {
-	if controllerutil.ContainsFinalizer(route, gatewayFinalizer) {
-		return nil
-	}
-	original := route.DeepCopy()
-	controllerutil.AddFinalizer(route, gatewayFinalizer)
-	return r.Patch(ctx, route, client.MergeFrom(original))
-}
-
 // save records the route inventory and lets go of the route once nothing is left.
 func (r *HTTPRouteReconciler) save(ctx context.Context, route *gatewayv1.HTTPRoute, inventory apply.RouteInventory) error {
 	original := route.DeepCopy()
-	if encoded := inventory.Encode(); encoded == "" {
-		delete(route.Annotations, apply.RouteInventoryAnnotation)
-	} else {
-		if route.Annotations == nil {
-			route.Annotations = map[string]string{}
-		}
-		route.Annotations[apply.RouteInventoryAnnotation] = encoded
-	}
+	setAnnotation(route, apply.RouteInventoryAnnotation, inventory.Encode())
 	if len(inventory) == 0 {
 		controllerutil.RemoveFinalizer(route, gatewayFinalizer)
 	}
