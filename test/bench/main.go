@@ -13,9 +13,11 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/signal"
 	"runtime"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"go.uber.org/zap/zapcore"
@@ -143,7 +145,10 @@ func main() {
 }
 
 func run(gateways, namespaces int, steady, timeout time.Duration) error {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	// Interrupting the harness still stops the control plane it started.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	bin, err := controlplane.FindBinaries(testenv.RepoRoot())
 	if err != nil {
@@ -227,7 +232,11 @@ func run(gateways, namespaces int, steady, timeout time.Duration) error {
 	allProgrammed := time.Since(start)
 	writesToProgrammed, dryRunsToProgrammed, eventsToProgrammed := counter.writes.Load(), counter.dryRun.Load(), counter.events.Load()
 
-	time.Sleep(steady)
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(steady):
+	}
 	steadyWrites := counter.writes.Load() - writesToProgrammed
 	steadyDryRuns := counter.dryRun.Load() - dryRunsToProgrammed
 
