@@ -60,7 +60,8 @@ func (s *gatewayStatus) fail(err error) (ctrl.Result, error) {
 }
 
 // invalid reports values or render errors. Nothing was applied or pruned; the
-// Gateway's objects stay as they are until the input is fixed.
+// Gateway's objects stay as they are until the input is fixed (or, for a failure to
+// read the live objects, until the retry).
 func (s *gatewayStatus) invalid(err error) (ctrl.Result, error) {
 	var invalid *invalidParametersError
 	if errors.As(err, &invalid) {
@@ -68,7 +69,10 @@ func (s *gatewayStatus) invalid(err error) (ctrl.Result, error) {
 	}
 	s.set(gatewayv1.GatewayConditionProgrammed, false, gatewayv1.GatewayReasonInvalid, err.Error()+"; the objects applied before are left as they are")
 	s.setListeners(false, gatewayv1.ListenerReasonInvalid)
-	return ctrl.Result{}, nil
+	if isInputError(err) {
+		return ctrl.Result{}, nil // a change of the input triggers the next attempt
+	}
+	return ctrl.Result{}, err // reading live objects failed: retry
 }
 
 func (s *gatewayStatus) applyFailed(err error) (ctrl.Result, error) {
