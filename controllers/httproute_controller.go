@@ -137,8 +137,9 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 	for i, ref := range parent.refs {
 		single := route.DeepCopy()
 		single.Spec.ParentRefs = []gatewayv1.ParentReference{ref}
-		statuses[i] = routeParentStatus(route, ref, len(attach.Listeners(parent.gateway, single, namespaceLabels)) > 0)
-		attached = attached || len(attach.Listeners(parent.gateway, single, namespaceLabels)) > 0
+		accepted := len(attach.Listeners(parent.gateway, single, namespaceLabels)) > 0
+		statuses[i] = routeParentStatus(route, ref, accepted)
+		attached = attached || accepted
 	}
 	owner := routeOwner(route, parent.gateway.Namespace, parent.gateway.Name)
 	if !attached {
