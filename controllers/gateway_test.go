@@ -137,6 +137,16 @@ gatewayTemplate:
 		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/Programmed"))
 	})
 
+	It("removes a field the template stops rendering", func(ctx SpecContext) {
+		w.gateway(ctx, "web")
+		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("hello")))
+		w.classAndBlueprint(ctx, strings.Replace(configBlueprint, "        greeting: {{ .Values.greeting | quote }}", "        farewell: bye", 1))
+		Eventually(func() map[string]string {
+			cm, _ := w.configMap(ctx, "web-config")()
+			return cm.Data
+		}).Should(Equal(map[string]string{"farewell": "bye"}))
+	})
+
 	It("corrects drift on a rendered object", func(ctx SpecContext) {
 		w.gateway(ctx, "web")
 		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("hello")))

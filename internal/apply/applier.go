@@ -85,14 +85,20 @@ type Result struct {
 // longer contain, except those keep says to keep (the objects of templates that wait
 // for a dependency). It prunes only when every apply succeeded.
 func (a *Applier) Apply(ctx context.Context, owner Owner, objs []*unstructured.Unstructured, previous Inventory, keep func(Entry) bool) (*Result, error) {
+	upToDate := true
 	for _, obj := range objs {
-		if err := a.checkOwnership(ctx, owner, obj); err != nil {
+		existing, err := a.checkOwnership(ctx, owner, obj)
+		if err != nil {
 			return nil, err
 		}
 		setOwnerReference(owner, obj)
+		stampRenderedHash(obj)
+		upToDate = upToDate && existing != nil && matches(existing, obj)
 	}
 	result := &Result{Applied: InventoryOf(objs)}
-	if len(objs) > 0 {
+	// When every live object already is as rendered, even flux's server-side dry run
+	// is a request too many.
+	if !upToDate {
 		changes, err := a.resources.ApplyAll(ctx, objs, ssa.DefaultApplyOptions())
 		if err != nil {
 			return nil, err
@@ -146,8 +152,9 @@ func (a *Applier) Live(ctx context.Context, inv Inventory) (map[string][]*unstru
 	return live, nil
 }
 
-// checkOwnership refuses an object that exists and is not owner's.
-func (a *Applier) checkOwnership(ctx context.Context, owner Owner, obj *unstructured.Unstructured) error {
+// checkOwnership refuses an object that exists and is not owner's, and returns the
+// existing object (nil when there is none).
+func (a *Applier) checkOwnership(ctx context.Context, owner Owner, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	existing := &unstructured.Unstructured{}
 	existing.SetGroupVersionKind(obj.GroupVersionKind())
 	err := a.client.Get(ctx, client.ObjectKeyFromObject(obj), existing)
@@ -158,13 +165,13 @@ func (a *Applier) checkOwnership(ctx context.Context, owner Owner, obj *unstruct
 	}
 	switch {
 	case apierrors.IsNotFound(err):
-		return nil
+		return nil, nil
 	case err != nil:
-		return fmt.Errorf("reading %s %s: %w", obj.GetKind(), client.ObjectKeyFromObject(obj), err)
+		return nil, fmt.Errorf("reading %s %s: %w", obj.GetKind(), client.ObjectKeyFromObject(obj), err)
 	case !owner.owns(existing):
-		return &ConflictError{Object: InventoryOf([]*unstructured.Unstructured{obj})[0], Owner: owner.String()}
+		return nil, &ConflictError{Object: InventoryOf([]*unstructured.Unstructured{obj})[0], Owner: owner.String()}
 	}
-	return nil
+	return existing, nil
 }
 
 // delete removes the object of e if it still carries owner's labels: an inventory is

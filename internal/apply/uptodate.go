@@ -1,0 +1,66 @@
+package apply
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"reflect"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// RenderedHashAnnotation holds a hash of the object as rendered. A field the template
+// stopped rendering changes the hash, where comparing fields alone would not notice.
+const RenderedHashAnnotation = "gatewright.dev/rendered-hash"
+
+func stampRenderedHash(obj *unstructured.Unstructured) {
+	annotations := obj.GetAnnotations()
+	delete(annotations, RenderedHashAnnotation)
+	obj.SetAnnotations(annotations)
+	data, _ := json.Marshal(obj.Object) // rendered objects are JSON already
+	sum := sha256.Sum256(data)
+	if annotations == nil {
+		annotations = map[string]string{}
+	}
+	annotations[RenderedHashAnnotation] = hex.EncodeToString(sum[:16])
+	obj.SetAnnotations(annotations)
+}
+
+// matches tells whether live is as rendered: the same rendered hash, and every field of
+// rendered present in live with the same value (so a changed field, drift, does not
+// match). Fields only live has, such as defaults and status, do not matter.
+func matches(live, rendered *unstructured.Unstructured) bool {
+	if live.GetAnnotations()[RenderedHashAnnotation] != rendered.GetAnnotations()[RenderedHashAnnotation] {
+		return false
+	}
+	return contains(live.Object, rendered.Object)
+}
+
+func contains(live, rendered any) bool {
+	switch r := rendered.(type) {
+	case map[string]any:
+		l, ok := live.(map[string]any)
+		if !ok {
+			return false
+		}
+		for key, value := range r {
+			if !contains(l[key], value) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		l, ok := live.([]any)
+		if !ok || len(l) != len(r) {
+			return false
+		}
+		for i := range r {
+			if !contains(l[i], r[i]) {
+				return false
+			}
+		}
+		return true
+	default:
+		return reflect.DeepEqual(live, rendered)
+	}
+}
