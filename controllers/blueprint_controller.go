@@ -38,7 +38,7 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 		Type: "Accepted", Status: metav1.ConditionTrue, Reason: "Accepted",
 		Message: "the templates parse, dependsOn is sound and valuesSchema is valid", ObservedGeneration: bp.Generation,
 	}
-	if err := r.Blueprints.Validate(bp); err != nil {
+	if _, err := r.Blueprints.Get(bp); err != nil {
 		condition.Status, condition.Reason, condition.Message = metav1.ConditionFalse, gatewrightv1alpha1.ReasonInvalidTemplates, err.Error()
 	}
 	meta.SetStatusCondition(&bp.Status.Conditions, condition)

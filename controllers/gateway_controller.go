@@ -104,14 +104,15 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 // render computes the values and renders the blueprint, with the live objects of the
 // Gateway's inventory as .Resources.
 func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, in *gatewayInputs, inventory apply.Inventory, status *gatewayStatus) (*render.Output, error) {
+	parsed, err := r.Blueprints.Get(in.values.Blueprint)
+	if err != nil {
+		return nil, err
+	}
+	in.values.Schema = parsed.ValuesSchema()
 	vals, err := in.values.ForGateway(gw)
 	if vals != nil {
 		status.affected(vals.Policies)
 	}
-	if err != nil {
-		return nil, err
-	}
-	parsed, err := r.Blueprints.Get(in.values.Blueprint)
 	if err != nil {
 		return nil, err
 	}

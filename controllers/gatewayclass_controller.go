@@ -49,7 +49,7 @@ func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	}
 	bp, err := blueprintOf(ctx, r.Client, class)
 	if err == nil {
-		if err = r.Blueprints.Validate(bp); err != nil {
+		if _, err = r.Blueprints.Get(bp); err != nil {
 			err = fmt.Errorf("GatewayClassBlueprint %s is not accepted: %w", bp.Name, err)
 		}
 	}

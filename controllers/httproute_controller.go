@@ -185,16 +185,17 @@ func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPR
 	if err != nil {
 		return nil, nil, err
 	}
+	parsed, err := r.Blueprints.Get(in.Blueprint)
+	if err != nil {
+		return nil, nil, err
+	}
+	in.Schema = parsed.ValuesSchema()
 	vals, err := in.ForHTTPRoute(parent.gateway, route)
 	if err != nil {
 		if vals != nil {
 			return nil, vals.Policies, err
 		}
 		return nil, nil, err
-	}
-	parsed, err := r.Blueprints.Get(in.Blueprint)
-	if err != nil {
-		return nil, vals.Policies, err
 	}
 	live, err := r.Applier.Live(ctx, previous)
 	if err != nil {

@@ -43,6 +43,7 @@ func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 			}
 			parsed[in.Blueprint.Name] = bp
 		}
+		in.Schema = bp.ValuesSchema()
 		gwValues, err := in.ForGateway(gw)
 		if err != nil {
 			return nil, fmt.Errorf("Gateway %s/%s: %w", gw.Namespace, gw.Name, err)

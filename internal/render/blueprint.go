@@ -25,15 +25,21 @@ type Blueprint struct {
 	route         []resourceTemplate
 	hasStatus     bool
 	clusterScoped map[schema.GroupKind]bool
+	valuesSchema  *values.Schema // nil when the blueprint has none
 }
 
 // Name of the blueprint.
 func (b *Blueprint) Name() string { return b.name }
 
+// ValuesSchema is the blueprint's valuesSchema, compiled (nil when it has none), for
+// values.Inputs.Schema.
+func (b *Blueprint) ValuesSchema() *values.Schema { return b.valuesSchema }
+
 // HasRouteTemplates tells whether the blueprint renders anything per HTTPRoute.
 func (b *Blueprint) HasRouteTemplates() bool { return len(b.route) > 0 }
 
-// Parse parses every template of bp and checks its dependsOn graph.
+// Parse parses every template of bp, checks its dependsOn graph and compiles its
+// valuesSchema: a blueprint that parses is a usable blueprint.
 func Parse(bp *gatewrightv1alpha1.GatewayClassBlueprint) (*Blueprint, error) {
 	b := &Blueprint{name: bp.Name, clusterScoped: map[schema.GroupKind]bool{}}
 	for _, gk := range bp.Spec.ClusterScopedKinds {
@@ -76,6 +82,11 @@ func Parse(bp *gatewrightv1alpha1.GatewayClassBlueprint) (*Blueprint, error) {
 			return nil, templateError(b.name, id, err)
 		}
 	}
+	if bp.Spec.ValuesSchema != nil {
+		if b.valuesSchema, err = values.CompileSchema(bp.Spec.ValuesSchema); err != nil {
+			return nil, &Error{Blueprint: bp.Name, Message: err.Error()}
+		}
+	}
 	return b, nil
 }
 
@@ -100,17 +111,6 @@ func (b *Blueprint) named(err error) error {
 // Validate checks everything that makes a blueprint usable: its templates and helpers
 // parse, its dependsOn graph is sound and its valuesSchema is a valid schema.
 func Validate(bp *gatewrightv1alpha1.GatewayClassBlueprint) error {
-	if _, err := Parse(bp); err != nil {
-		return err
-	}
-	return validateSchema(bp)
-}
-
-func validateSchema(bp *gatewrightv1alpha1.GatewayClassBlueprint) error {
-	if bp.Spec.ValuesSchema != nil {
-		if _, err := values.CompileSchema(bp.Spec.ValuesSchema); err != nil {
-			return &Error{Blueprint: bp.Name, Message: err.Error()}
-		}
-	}
-	return nil
+	_, err := Parse(bp)
+	return err
 }

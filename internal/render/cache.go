@@ -37,14 +37,6 @@ func (c *Cache) Get(bp *gatewrightv1alpha1.GatewayClassBlueprint) (*Blueprint, e
 	return parsed, err
 }
 
-// Validate is Validate with the parse taken from the cache.
-func (c *Cache) Validate(bp *gatewrightv1alpha1.GatewayClassBlueprint) error {
-	if _, err := c.Get(bp); err != nil {
-		return err
-	}
-	return validateSchema(bp)
-}
-
 // Forget drops a deleted blueprint.
 func (c *Cache) Forget(uid types.UID) {
 	c.mu.Lock()

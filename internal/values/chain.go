@@ -15,6 +15,9 @@ type Inputs struct {
 	// ControllerNamespace holds the global GatewayClassConfigs.
 	ControllerNamespace string
 	Blueprint           *gatewrightv1alpha1.GatewayClassBlueprint
+	// Schema is the blueprint's valuesSchema, compiled. When nil and the blueprint has
+	// one, it is compiled for each computation; callers that compute often pass it.
+	Schema              *Schema
 	GatewayClassConfigs []gatewrightv1alpha1.GatewayClassConfig
 	GatewayConfigs      []gatewrightv1alpha1.GatewayConfig
 }

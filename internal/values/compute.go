@@ -70,7 +70,7 @@ func (in Inputs) compute(layers []layer) (*Result, error) {
 		Policies:   reports(merged, layers, decoded),
 	}
 	if in.Blueprint != nil && in.Blueprint.Spec.ValuesSchema != nil {
-		if err := checkValues(in.Blueprint, merged, result.Values); err != nil {
+		if err := in.checkValues(merged, result.Values); err != nil {
 			return result, err
 		}
 	}

@@ -14,8 +14,6 @@ import (
 	"k8s.io/kube-openapi/pkg/validation/spec"
 	"k8s.io/kube-openapi/pkg/validation/strfmt"
 	"k8s.io/kube-openapi/pkg/validation/validate"
-
-	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 )
 
 // Schema validates values against a blueprint's valuesSchema with the OpenAPI v3
@@ -128,10 +126,13 @@ func (e *SchemaError) Error() string {
 	return fmt.Sprintf("values do not match the valuesSchema of GatewayClassBlueprint %s: %s", e.Blueprint, strings.Join(parts, "; "))
 }
 
-func checkValues(bp *gatewrightv1alpha1.GatewayClassBlueprint, merged *tree, values map[string]any) error {
-	schema, err := CompileSchema(bp.Spec.ValuesSchema)
-	if err != nil {
-		return fmt.Errorf("GatewayClassBlueprint %s: %w", bp.Name, err)
+func (in Inputs) checkValues(merged *tree, values map[string]any) error {
+	bp, schema := in.Blueprint, in.Schema
+	if schema == nil {
+		var err error
+		if schema, err = CompileSchema(bp.Spec.ValuesSchema); err != nil {
+			return fmt.Errorf("GatewayClassBlueprint %s: %w", bp.Name, err)
+		}
 	}
 	violations := schema.violations(values)
 	if len(violations) == 0 {

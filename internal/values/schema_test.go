@@ -116,3 +116,23 @@ func TestCompileSchema(t *testing.T) {
 		})
 	}
 }
+
+func TestAPrecompiledSchemaIsUsed(t *testing.T) {
+	set := load(t, schemaBlueprint+"---\n"+policyAt(values.LevelGateway, "web", "{replicas: 3}", ""))
+	gw, err := set.Gateway("team-a", "web")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := set.Inputs(controllerNamespace, gw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stricter, err := values.CompileSchema(&apiextensionsv1.JSON{Raw: []byte(`{"type": "object", "properties": {"replicas": {"type": "integer", "maximum": 2}}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Schema = stricter
+	if _, err := in.ForGateway(gw); err == nil || !strings.Contains(err.Error(), "replicas: should be less than or equal to 2") {
+		t.Fatalf("got %v, want the precompiled schema's verdict", err)
+	}
+}
