@@ -29,6 +29,7 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	bp := &gatewrightv1alpha1.GatewayClassBlueprint{}
 	if err := r.Get(ctx, req.NamespacedName, bp); err != nil {
 		if apierrors.IsNotFound(err) {
+			r.Blueprints.Forget(req.Name)
 			return ctrl.Result{}, nil
 		}
 		return ctrl.Result{}, err

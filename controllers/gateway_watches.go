@@ -135,7 +135,7 @@ func (w *objectWatches) ensure(_ context.Context, objs []*unstructured.Unstructu
 		}
 		watched := &unstructured.Unstructured{}
 		watched.SetGroupVersionKind(gvk)
-		if err := w.controller.Watch(source.Kind[client.Object](w.cache, watched, handler.EnqueueRequestsFromMapFunc(w.mapper), ignoreOwnNoise{})); err != nil {
+		if err := w.controller.Watch(source.Kind[client.Object](w.cache, watched, handler.EnqueueRequestsFromMapFunc(w.mapper), skipResyncs{})); err != nil {
 			return err
 		}
 		w.watched[gvk] = true
@@ -143,12 +143,12 @@ func (w *objectWatches) ensure(_ context.Context, objs []*unstructured.Unstructu
 	return nil
 }
 
-// ignoreOwnNoise drops resyncs (updates that carry no new resourceVersion).
-type ignoreOwnNoise struct{}
+// skipResyncs drops resyncs (updates that carry no new resourceVersion).
+type skipResyncs struct{}
 
-func (ignoreOwnNoise) Create(event.CreateEvent) bool   { return true }
-func (ignoreOwnNoise) Delete(event.DeleteEvent) bool   { return true }
-func (ignoreOwnNoise) Generic(event.GenericEvent) bool { return false }
-func (ignoreOwnNoise) Update(e event.UpdateEvent) bool {
+func (skipResyncs) Create(event.CreateEvent) bool   { return true }
+func (skipResyncs) Delete(event.DeleteEvent) bool   { return true }
+func (skipResyncs) Generic(event.GenericEvent) bool { return false }
+func (skipResyncs) Update(e event.UpdateEvent) bool {
 	return e.ObjectOld.GetResourceVersion() != e.ObjectNew.GetResourceVersion()
 }

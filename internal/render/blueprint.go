@@ -28,15 +28,9 @@ type Blueprint struct {
 	valuesSchema  *values.Schema // nil when the blueprint has none
 }
 
-// Name of the blueprint.
-func (b *Blueprint) Name() string { return b.name }
-
 // ValuesSchema is the blueprint's valuesSchema, compiled (nil when it has none), for
 // values.Inputs.Schema.
 func (b *Blueprint) ValuesSchema() *values.Schema { return b.valuesSchema }
-
-// HasRouteTemplates tells whether the blueprint renders anything per HTTPRoute.
-func (b *Blueprint) HasRouteTemplates() bool { return len(b.route) > 0 }
 
 // Parse parses every template of bp, checks its dependsOn graph and compiles its
 // valuesSchema: a blueprint that parses is a usable blueprint.

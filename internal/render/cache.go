@@ -8,14 +8,15 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 )
 
-// Cache holds parsed blueprints by UID and generation: a blueprint is parsed once per
-// change, however many Gateways render it. It is safe for concurrent use.
+// Cache holds parsed blueprints by name, UID and generation: a blueprint is parsed
+// once per change, however many Gateways render it. It is safe for concurrent use.
 type Cache struct {
 	mu      sync.Mutex
-	entries map[types.UID]cacheEntry
+	entries map[string]cacheEntry
 }
 
 type cacheEntry struct {
+	uid        types.UID
 	generation int64
 	parsed     *Blueprint
 	err        error
@@ -26,20 +27,20 @@ type cacheEntry struct {
 func (c *Cache) Get(bp *gatewrightv1alpha1.GatewayClassBlueprint) (*Blueprint, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e, ok := c.entries[bp.UID]; ok && e.generation == bp.Generation {
+	if e, ok := c.entries[bp.Name]; ok && e.uid == bp.UID && e.generation == bp.Generation {
 		return e.parsed, e.err
 	}
 	parsed, err := Parse(bp)
 	if c.entries == nil {
-		c.entries = map[types.UID]cacheEntry{}
+		c.entries = map[string]cacheEntry{}
 	}
-	c.entries[bp.UID] = cacheEntry{generation: bp.Generation, parsed: parsed, err: err}
+	c.entries[bp.Name] = cacheEntry{uid: bp.UID, generation: bp.Generation, parsed: parsed, err: err}
 	return parsed, err
 }
 
 // Forget drops a deleted blueprint.
-func (c *Cache) Forget(uid types.UID) {
+func (c *Cache) Forget(name string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	delete(c.entries, uid)
+	delete(c.entries, name)
 }

@@ -25,10 +25,16 @@ func TestCacheParsesOncePerGeneration(t *testing.T) {
 		t.Fatal("a new generation that does not parse was served from the cache")
 	}
 
-	cache.Forget(bp.UID)
+	cache.Forget(bp.Name)
 	bp.Generation = 1
 	bp.Spec.GatewayTemplate.ResourceTemplates[0].Template = configMap
 	if again, err := cache.Get(bp); err != nil || again == first {
 		t.Errorf("after Forget the blueprint must be parsed anew (err %v)", err)
+	}
+
+	again, _ := cache.Get(bp)
+	bp.UID = "uid-2" // deleted and created again under the same name
+	if recreated, err := cache.Get(bp); err != nil || recreated == again {
+		t.Errorf("a blueprint with a new UID must be parsed anew (err %v)", err)
 	}
 }
