@@ -21,6 +21,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -33,6 +34,7 @@ const conditionProgrammed = "Programmed"
 type PolicyReconciler struct {
 	client.Client
 	ControllerNamespace string
+	Blueprints          *render.Cache
 	// Kind is GatewayClassConfig or GatewayConfig.
 	Kind string
 }
@@ -209,6 +211,11 @@ func (r *PolicyReconciler) reports(ctx context.Context, obj client.Object, targe
 		if err != nil {
 			continue // the Gateway reports a missing or broken blueprint itself
 		}
+		parsed, err := r.Blueprints.Get(in.Blueprint)
+		if err != nil {
+			continue // and so does a blueprint that does not parse
+		}
+		in.Schema = parsed.ValuesSchema()
 		res := computeValues(in, gw, route)
 		if res == nil {
 			continue // the Gateway reports its values error itself

@@ -74,7 +74,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		return err
 	}
 	for _, kind := range []string{gatewrightv1alpha1.KindGatewayClassConfig, gatewrightv1alpha1.KindGatewayConfig} {
-		if err := (&PolicyReconciler{Client: mgr.GetClient(), ControllerNamespace: opts.ControllerNamespace, Kind: kind}).SetupWithManager(mgr); err != nil {
+		if err := (&PolicyReconciler{Client: mgr.GetClient(), ControllerNamespace: opts.ControllerNamespace, Blueprints: blueprints, Kind: kind}).SetupWithManager(mgr); err != nil {
 			return err
 		}
 	}
