@@ -2,29 +2,29 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/gatewright/gatewright/internal/controlplane"
-	"github.com/gatewright/gatewright/internal/manifest"
 	"github.com/gatewright/gatewright/samples"
 )
 
 type devOptions struct {
-	binDir     string
-	kubeconfig string
-	noSamples  bool
+	devEnvironmentOptions
+	noSamples bool
 }
 
 func newDevCommand() *cobra.Command {
-	opts := devOptions{kubeconfig: filepath.Join(os.TempDir(), "gatewright-dev", "kubeconfig")}
+	opts := devOptions{devEnvironmentOptions: devEnvironmentOptions{
+		kubeconfig: filepath.Join(os.TempDir(), "gatewright-dev", "kubeconfig"),
+		simulate:   true,
+		logs:       os.Stderr,
+	}}
+	noSimulation := false
 	cmd := &cobra.Command{
 		Use:   "dev",
 		Short: "Run Gatewright on a local control plane (kube-apiserver + etcd) with its CRDs and samples",
@@ -33,105 +33,60 @@ CRDs and the provider samples (a blueprint, the GatewayClasses internet and inte
 their GatewayClassConfigs), writes a kubeconfig and runs the controller against it until
 interrupted. Ctrl-C stops everything it started.
 
-There is no kubelet: Pods never run, and nothing assigns addresses to LoadBalancer Services.`,
+There is no kubelet and no cloud here. Unless --no-simulation is given, a development-only
+simulation (never part of the controller) stands in for them: it reports every Deployment
+as available without running Pods, and gives LoadBalancer Services an address from
+198.51.100.0/24, a range reserved for documentation that routes nowhere.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.simulate = !noSimulation
 			return runDev(cmd.Context(), cmd.OutOrStdout(), opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.binDir, "control-plane-bin", "", "folder with the etcd and kube-apiserver binaries (default: $KUBEBUILDER_ASSETS, else bin/k8s/<version> from `make testbin`)")
 	cmd.Flags().StringVar(&opts.kubeconfig, "kubeconfig-out", opts.kubeconfig, "where to write the kubeconfig of the local control plane")
 	cmd.Flags().BoolVar(&opts.noSamples, "no-samples", false, "do not install the provider samples")
+	cmd.Flags().BoolVar(&noSimulation, "no-simulation", false, "do not simulate available Deployments and load-balancer addresses")
 	return cmd
 }
 
 func runDev(ctx context.Context, out io.Writer, opts devOptions) (err error) {
-	binDir := opts.binDir
-	if binDir == "" {
-		if binDir, err = controlplane.FindBinaries("."); err != nil {
-			return err
-		}
-	}
-	env, err := controlplane.New(binDir)
+	env, err := startDevEnvironment(ctx, out, opts.devEnvironmentOptions)
 	if err != nil {
 		return err
-	}
-	fmt.Fprintln(out, "Starting kube-apiserver and etcd from", binDir)
-	cfg, err := env.Start()
-	if err != nil {
-		return fmt.Errorf("starting the local control plane: %w", err)
 	}
 	defer func() {
-		fmt.Fprintln(out, "Stopping the local control plane")
-		if stopErr := env.Stop(); stopErr != nil && err == nil {
-			err = fmt.Errorf("stopping the local control plane: %w", stopErr)
-		}
+		fmt.Fprintln(out, "Stopping the controller and the local control plane")
+		err = errors.Join(err, env.stop())
 	}()
-
-	if err := os.MkdirAll(filepath.Dir(opts.kubeconfig), 0o700); err != nil {
-		return err
-	}
-	if err := os.WriteFile(opts.kubeconfig, env.KubeConfig, 0o600); err != nil {
-		return fmt.Errorf("writing the kubeconfig: %w", err)
-	}
-	fmt.Fprintf(out, "Control plane ready at %s with the Gateway API and Gatewright CRDs.\n", cfg.Host)
-
 	if !opts.noSamples {
-		k8s, err := client.New(cfg, client.Options{Scheme: env.Scheme})
-		if err != nil {
-			return err
-		}
-		if err := applyEmbedded(ctx, k8s, samples.Provider, out); err != nil {
+		fmt.Fprintln(out, "Installing the provider samples:")
+		if err := applyEmbedded(ctx, env.client, samples.Provider, out); err != nil {
 			return fmt.Errorf("installing the samples: %w", err)
 		}
 	}
-
-	controllerDone := make(chan error, 1)
-	go func() {
-		controllerDone <- runController(ctx, cfg, controllerOptions{
-			controllerNamespace: defaultControllerNamespace, metricsAddress: "0", probeAddress: "0",
-		})
-	}()
-
+	simulation := "off (--no-simulation): Deployments never become available"
+	if opts.simulate {
+		simulation = "on (dev only): Deployments report available, LoadBalancer Services get 198.51.100.x"
+	}
 	fmt.Fprintf(out, `
 The Gatewright controller is running against it (controller namespace %s).
+Node and load-balancer simulation: %s.
 
 Next steps, in another terminal:
   export KUBECONFIG=%s
   kubectl get gatewayclasses,gatewright -A
   kubectl apply -f samples/tenant/
-  kubectl get gateway,configmap,service -n team-a
+  kubectl get gateway,deployment,service,configmap -n team-a
+  go run ./cmd/gatewright explain gateway web -n team-a
 
 Press Ctrl-C to stop.
-`, defaultControllerNamespace, opts.kubeconfig)
+`, defaultControllerNamespace, simulation, opts.kubeconfig)
 	select {
 	case <-ctx.Done():
-		return <-controllerDone
-	case err := <-controllerDone:
-		return fmt.Errorf("the controller stopped: %w", err)
-	}
-}
-
-// applyEmbedded applies every object of every YAML file in fsys, in file name order.
-func applyEmbedded(ctx context.Context, k8s client.Client, fsys fs.FS, out io.Writer) error {
-	return fs.WalkDir(fsys, ".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := fs.ReadFile(fsys, path)
-		if err != nil {
-			return err
-		}
-		objs, err := manifest.Decode(data)
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		for _, obj := range objs {
-			if err := k8s.Apply(ctx, client.ApplyConfigurationFromUnstructured(obj), client.FieldOwner("gatewright-dev"), client.ForceOwnership); err != nil {
-				return fmt.Errorf("%s: %s %s: %w", path, obj.GetKind(), obj.GetName(), err)
-			}
-			fmt.Fprintf(out, "  applied %s %s\n", obj.GetKind(), strings.TrimPrefix(client.ObjectKeyFromObject(obj).String(), "/"))
-		}
 		return nil
-	})
+	case err := <-env.done:
+		env.managers--
+		return fmt.Errorf("a manager stopped: %w", err)
+	}
 }

@@ -23,6 +23,6 @@ GatewayClassConfigs and GatewayConfigs.`,
 		SilenceUsage:  true,
 		SilenceErrors: false,
 	}
-	root.AddCommand(newDevCommand(), newValuesCommand(), newRenderCommand(), newLintCommand(), newControllerCommand())
+	root.AddCommand(newDevCommand(), newValuesCommand(), newExplainCommand(), newRenderCommand(), newLintCommand(), newControllerCommand())
 	return root
 }

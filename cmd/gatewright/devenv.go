@@ -1,0 +1,150 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.uber.org/zap/zapcore"
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"github.com/gatewright/gatewright/internal/controlplane"
+	"github.com/gatewright/gatewright/internal/devcloud"
+	"github.com/gatewright/gatewright/internal/manifest"
+	"github.com/gatewright/gatewright/internal/scheme"
+)
+
+// devEnvironment is a local control plane with the Gatewright controller, and the
+// simulated node and load balancers of internal/devcloud, running against it.
+type devEnvironment struct {
+	config     *rest.Config
+	client     client.Client
+	kubeconfig string
+
+	controlPlane *envtest.Environment
+	cancel       context.CancelFunc
+	// done receives one result per manager (controller, simulation) when it stops.
+	done     chan error
+	managers int
+}
+
+type devEnvironmentOptions struct {
+	// binDir holds etcd and kube-apiserver; empty finds them like the tests do.
+	binDir string
+	// kubeconfig is where the control plane's kubeconfig is written.
+	kubeconfig string
+	// simulate runs internal/devcloud next to the controller.
+	simulate bool
+	// logs receives the controller's log lines.
+	logs io.Writer
+}
+
+// startDevEnvironment starts the control plane and the managers. The caller must call
+// stop, also when ctx ends.
+func startDevEnvironment(ctx context.Context, out io.Writer, opts devEnvironmentOptions) (_ *devEnvironment, err error) {
+	binDir := opts.binDir
+	if binDir == "" {
+		if binDir, err = controlplane.FindBinaries("."); err != nil {
+			return nil, err
+		}
+	}
+	controlPlane, err := controlplane.New(binDir)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintln(out, "Starting kube-apiserver and etcd from", binDir)
+	cfg, err := controlPlane.Start()
+	if err != nil {
+		return nil, fmt.Errorf("starting the local control plane: %w", err)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	env := &devEnvironment{config: cfg, kubeconfig: opts.kubeconfig, controlPlane: controlPlane, cancel: cancel, done: make(chan error, 2)}
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, env.stop())
+		}
+	}()
+
+	if err := os.MkdirAll(filepath.Dir(opts.kubeconfig), 0o700); err != nil {
+		return env, err
+	}
+	if err := os.WriteFile(opts.kubeconfig, controlPlane.KubeConfig, 0o600); err != nil {
+		return env, fmt.Errorf("writing the kubeconfig: %w", err)
+	}
+	if env.client, err = client.New(cfg, client.Options{Scheme: scheme.New()}); err != nil {
+		return env, err
+	}
+	fmt.Fprintf(out, "Control plane ready at %s with the Gateway API and Gatewright CRDs.\n", cfg.Host)
+
+	ctrl.SetLogger(zap.New(zap.WriteTo(opts.logs), zap.UseDevMode(true), zap.Level(zapcore.InfoLevel)))
+	env.run(func() error {
+		return runController(ctx, cfg, controllerOptions{
+			controllerNamespace: defaultControllerNamespace, metricsAddress: "0", probeAddress: "0",
+		})
+	})
+	if opts.simulate {
+		simulation, err := ctrl.NewManager(cfg, ctrl.Options{Metrics: metricsserver.Options{BindAddress: "0"}})
+		if err != nil {
+			return env, err
+		}
+		if err := devcloud.Setup(simulation); err != nil {
+			return env, err
+		}
+		env.run(func() error { return simulation.Start(ctx) })
+	}
+	return env, nil
+}
+
+func (e *devEnvironment) run(manager func() error) {
+	e.managers++
+	go func() { e.done <- manager() }()
+}
+
+// stop stops the managers, then the control plane.
+func (e *devEnvironment) stop() error {
+	e.cancel()
+	var errs []error
+	for range e.managers {
+		errs = append(errs, <-e.done)
+	}
+	e.managers = 0
+	if err := e.controlPlane.Stop(); err != nil {
+		errs = append(errs, fmt.Errorf("stopping the local control plane: %w", err))
+	}
+	return errors.Join(errs...)
+}
+
+// applyEmbedded applies every object of every YAML file in fsys, in file name order,
+// and says what it applied.
+func applyEmbedded(ctx context.Context, k8s client.Client, fsys fs.FS, out io.Writer) error {
+	return fs.WalkDir(fsys, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(fsys, path)
+		if err != nil {
+			return err
+		}
+		objs, err := manifest.Decode(data)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		for _, obj := range objs {
+			if err := k8s.Apply(ctx, client.ApplyConfigurationFromUnstructured(obj), client.FieldOwner("gatewright-dev"), client.ForceOwnership); err != nil {
+				return fmt.Errorf("%s: %s %s: %w", path, obj.GetKind(), obj.GetName(), err)
+			}
+			fmt.Fprintf(out, "  applied %s %s\n", obj.GetKind(), strings.TrimPrefix(client.ObjectKeyFromObject(obj).String(), "/"))
+		}
+		return nil
+	})
+}

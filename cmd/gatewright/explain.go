@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/gatewright/gatewright/internal/scheme"
+)
+
+type explainOptions struct {
+	kubeconfig          string
+	context             string
+	namespace           string
+	gateway             string
+	controllerNamespace string
+	output              string
+}
+
+func newExplainCommand() *cobra.Command {
+	opts := explainOptions{controllerNamespace: defaultControllerNamespace}
+	cmd := &cobra.Command{
+		Use:   "explain gateway|httproute NAME [-n NAMESPACE]",
+		Short: "Show the values of a live Gateway or HTTPRoute, where each came from and which policies were overridden",
+		Long: `explain reads a Gateway (or an HTTPRoute and its parent Gateway) and every GatewayClass,
+GatewayClassBlueprint, GatewayClassConfig and GatewayConfig that can reach it from the cluster
+of the current kubeconfig, and computes its .Values with the same code as the controller and
+` + "`gatewright values`" + `. It prints every value with the object that set it, whether as
+default or override, and its level in the precedence chain (1 blueprint ... 8 HTTPRoute),
+then every policy that took part with its state: Programmed, PartiallyProgrammed or
+Overridden, naming the values that did not take effect and what overrode them.
+
+It needs read access to those objects: in the Gateway's (and route's) namespace, in the
+controller namespace, and to GatewayClasses and GatewayClassBlueprints.`,
+		Example: `  gatewright explain gateway web -n team-a
+  gatewright explain httproute shop -n team-a -o yaml
+  gatewright explain httproute shop -n team-b --gateway team-a/web`,
+		Args:      cobra.ExactArgs(2),
+		ValidArgs: []string{"gateway", "httproute"},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runExplain(cmd.Context(), cmd.OutOrStdout(), opts, args[0], args[1])
+		},
+	}
+	flags := cmd.Flags()
+	flags.StringVar(&opts.kubeconfig, "kubeconfig", "", "path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)")
+	flags.StringVar(&opts.context, "context", "", "the kubeconfig context to use")
+	flags.StringVarP(&opts.namespace, "namespace", "n", "", "the object's namespace (default: the context's namespace)")
+	flags.StringVar(&opts.gateway, "gateway", "", "for an HTTPRoute with several Gatewright parents: the parent Gateway, as [NAMESPACE/]NAME")
+	flags.StringVar(&opts.controllerNamespace, "controller-namespace", opts.controllerNamespace, "the namespace whose GatewayClassConfigs are global")
+	flags.StringVarP(&opts.output, "output", "o", "", "yaml or json (default: tables)")
+	return cmd
+}
+
+func runExplain(ctx context.Context, out io.Writer, opts explainOptions, kind, name string) error {
+	if opts.output != "" && opts.output != "yaml" && opts.output != "json" {
+		return fmt.Errorf("--output must be yaml or json, not %q", opts.output)
+	}
+	k8s, namespace, err := opts.client()
+	if err != nil {
+		return err
+	}
+	live := liveReader{client: k8s, controllerNamespace: opts.controllerNamespace}
+	var exp *explanation
+	switch kind {
+	case "gateway", "gateways", "gw":
+		exp, err = live.explainGateway(ctx, namespace, name)
+	case "httproute", "httproutes":
+		exp, err = live.explainHTTPRoute(ctx, namespace, name, opts.gateway)
+	default:
+		return fmt.Errorf("explain gateway or httproute, not %q", kind)
+	}
+	if exp == nil {
+		return err
+	}
+	if printErr := exp.print(out, opts.output); printErr != nil {
+		return printErr
+	}
+	return err
+}
+
+// client reads the kubeconfig as kubectl does.
+func (o explainOptions) client() (client.Client, string, error) {
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = o.kubeconfig
+	overrides := &clientcmd.ConfigOverrides{CurrentContext: o.context}
+	overrides.Context.Namespace = o.namespace
+	config := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, overrides)
+	namespace, _, err := config.Namespace()
+	if err != nil {
+		return nil, "", err
+	}
+	restConfig, err := config.ClientConfig()
+	if err != nil {
+		return nil, "", err
+	}
+	k8s, err := client.New(restConfig, client.Options{Scheme: scheme.New()})
+	return k8s, namespace, err
+}
+

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/offline"
+	"github.com/gatewright/gatewright/internal/scheme"
+)
+
+// liveReader gathers from the cluster the objects that the values of one Gateway can
+// depend on, into the same offline.Set the file-based commands build.
+type liveReader struct {
+	client              client.Client
+	controllerNamespace string
+}
+
+func (r liveReader) explainGateway(ctx context.Context, namespace, name string) (*explanation, error) {
+	var gw gatewayv1.Gateway
+	if err := r.get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, &gw); err != nil {
+		return nil, err
+	}
+	set, err := r.set(ctx, &gw, namespace)
+	if err != nil {
+		return nil, err
+	}
+	in, err := set.Inputs(r.controllerNamespace, &gw)
+	if err != nil {
+		return nil, err
+	}
+	res, err := in.ForGateway(&gw)
+	return newExplanation(&gw, nil, in.Blueprint.Name, res, err)
+}
+
+func (r liveReader) explainHTTPRoute(ctx context.Context, namespace, name, parent string) (*explanation, error) {
+	var route gatewayv1.HTTPRoute
+	if err := r.get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, &route); err != nil {
+		return nil, err
+	}
+	gw, err := r.parentGateway(ctx, &route, parent)
+	if err != nil {
+		return nil, err
+	}
+	set, err := r.set(ctx, gw, namespace)
+	if err != nil {
+		return nil, err
+	}
+	in, err := set.Inputs(r.controllerNamespace, gw)
+	if err != nil {
+		return nil, err
+	}
+	res, err := in.ForHTTPRoute(gw, &route)
+	return newExplanation(gw, &route, in.Blueprint.Name, res, err)
+}
+
+// parentGateway is the route's parent Gateway of a Gatewright class: the one named by
+// parent, else the only one.
+func (r liveReader) parentGateway(ctx context.Context, route *gatewayv1.HTTPRoute, parent string) (*gatewayv1.Gateway, error) {
+	var candidates []*gatewayv1.Gateway
+	for _, ref := range route.Spec.ParentRefs {
+		if (ref.Group != nil && *ref.Group != gatewayv1.GroupName) || (ref.Kind != nil && *ref.Kind != "Gateway") {
+			continue
+		}
+		key := client.ObjectKey{Namespace: route.Namespace, Name: string(ref.Name)}
+		if ref.Namespace != nil {
+			key.Namespace = string(*ref.Namespace)
+		}
+		if parent != "" && key != parentKey(parent, route.Namespace) {
+			continue
+		}
+		var gw gatewayv1.Gateway
+		if err := r.get(ctx, key, &gw); err != nil {
+			if apierrors.IsNotFound(err) {
+				continue
+			}
+			return nil, err
+		}
+		if ours, err := r.isGatewright(ctx, &gw); err != nil {
+			return nil, err
+		} else if ours && !containsGateway(candidates, &gw) {
+			candidates = append(candidates, &gw)
+		}
+	}
+	switch {
+	case len(candidates) == 1:
+		return candidates[0], nil
+	case len(candidates) == 0 && parent != "":
+		return nil, fmt.Errorf("HTTPRoute %s/%s has no parentRef to a Gatewright Gateway %s", route.Namespace, route.Name, parent)
+	case len(candidates) == 0:
+		return nil, fmt.Errorf("HTTPRoute %s/%s has no parent Gateway of a Gatewright GatewayClass", route.Namespace, route.Name)
+	}
+	names := make([]string, len(candidates))
+	for i, gw := range candidates {
+		names[i] = gw.Namespace + "/" + gw.Name
+	}
+	return nil, fmt.Errorf("HTTPRoute %s/%s has several Gatewright parents (%v): choose one with --gateway", route.Namespace, route.Name, names)
+}
+
+func parentKey(ref, defaultNamespace string) client.ObjectKey {
+	if namespace, name, ok := strings.Cut(ref, "/"); ok {
+		return client.ObjectKey{Namespace: namespace, Name: name}
+	}
+	return client.ObjectKey{Namespace: defaultNamespace, Name: ref}
+}
+
+func containsGateway(list []*gatewayv1.Gateway, gw *gatewayv1.Gateway) bool {
+	for _, g := range list {
+		if g.Namespace == gw.Namespace && g.Name == gw.Name {
+			return true
+		}
+	}
+	return false
+}
+
+func (r liveReader) isGatewright(ctx context.Context, gw *gatewayv1.Gateway) (bool, error) {
+	var class gatewayv1.GatewayClass
+	err := r.get(ctx, client.ObjectKey{Name: string(gw.Spec.GatewayClassName)}, &class)
+	if apierrors.IsNotFound(err) {
+		return false, nil
+	}
+	return err == nil && class.Spec.ControllerName == gatewrightv1alpha1.ControllerName, err
+}
+
+// set reads the class and blueprint of gw and the policies of the namespaces its chain
+// reads: the controller namespace, the Gateway's and the route's.
+func (r liveReader) set(ctx context.Context, gw *gatewayv1.Gateway, routeNamespace string) (*offline.Set, error) {
+	set := &offline.Set{Gateways: []gatewayv1.Gateway{*gw}}
+	var class gatewayv1.GatewayClass
+	if err := r.get(ctx, client.ObjectKey{Name: string(gw.Spec.GatewayClassName)}, &class); err != nil {
+		return nil, err
+	}
+	set.GatewayClasses = append(set.GatewayClasses, class)
+	if ref := class.Spec.ParametersRef; ref != nil && string(ref.Kind) == gatewrightv1alpha1.KindGatewayClassBlueprint {
+		var blueprint gatewrightv1alpha1.GatewayClassBlueprint
+		if err := r.get(ctx, client.ObjectKey{Name: ref.Name}, &blueprint); client.IgnoreNotFound(err) != nil {
+			return nil, err
+		} else if err == nil {
+			set.Blueprints = append(set.Blueprints, blueprint)
+		}
+	}
+	for _, namespace := range uniqueStrings(r.controllerNamespace, gw.Namespace, routeNamespace) {
+		var classConfigs gatewrightv1alpha1.GatewayClassConfigList
+		if err := r.list(ctx, namespace, &classConfigs); err != nil {
+			return nil, err
+		}
+		set.GatewayClassConfigs = append(set.GatewayClassConfigs, classConfigs.Items...)
+		var configs gatewrightv1alpha1.GatewayConfigList
+		if err := r.list(ctx, namespace, &configs); err != nil {
+			return nil, err
+		}
+		set.GatewayConfigs = append(set.GatewayConfigs, configs.Items...)
+	}
+	return set, nil
+}
+
+func (r liveReader) get(ctx context.Context, key client.ObjectKey, obj client.Object) error {
+	if err := r.client.Get(ctx, key, obj); err != nil {
+		return fmt.Errorf("reading %s %s: %w", kindOf(obj), strings.TrimPrefix(key.String(), "/"), err)
+	}
+	return nil
+}
+
+func (r liveReader) list(ctx context.Context, namespace string, list client.ObjectList) error {
+	if err := r.client.List(ctx, list, client.InNamespace(namespace)); err != nil {
+		return fmt.Errorf("listing %s objects in namespace %s: %w", kindOf(list), namespace, err)
+	}
+	return nil
+}
+
+// kindOf names the kind of obj, or of the items of a list, for error messages.
+func kindOf(obj runtime.Object) string {
+	gvk, err := apiutil.GVKForObject(obj, scheme.New())
+	if err != nil {
+		return fmt.Sprintf("%T", obj)
+	}
+	return strings.TrimSuffix(gvk.Kind, "List")
+}
+
+func uniqueStrings(in ...string) []string {
+	var out []string
+	for _, s := range in {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
