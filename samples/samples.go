@@ -1,5 +1,6 @@
 // Package samples carries the sample objects, so that `gatewright dev` can install what
-// an infrastructure provider would have set up before a tenant arrives.
+// an infrastructure provider would have set up before a tenant arrives, and
+// `gatewright demo` can play both parts.
 package samples
 
 import "embed"
@@ -9,3 +10,8 @@ import "embed"
 //
 //go:embed namespaces.yaml provider/*.yaml
 var Provider embed.FS
+
+// Tenant holds tenant/*.yaml: the Gateway web, its GatewayConfig and the HTTPRoute shop.
+//
+//go:embed tenant/*.yaml
+var Tenant embed.FS

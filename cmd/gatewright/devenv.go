@@ -131,20 +131,26 @@ func applyEmbedded(ctx context.Context, k8s client.Client, fsys fs.FS, out io.Wr
 		if err != nil || d.IsDir() {
 			return err
 		}
-		data, err := fs.ReadFile(fsys, path)
-		if err != nil {
-			return err
-		}
-		objs, err := manifest.Decode(data)
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		for _, obj := range objs {
-			if err := k8s.Apply(ctx, client.ApplyConfigurationFromUnstructured(obj), client.FieldOwner("gatewright-dev"), client.ForceOwnership); err != nil {
-				return fmt.Errorf("%s: %s %s: %w", path, obj.GetKind(), obj.GetName(), err)
-			}
-			fmt.Fprintf(out, "  applied %s %s\n", obj.GetKind(), strings.TrimPrefix(client.ObjectKeyFromObject(obj).String(), "/"))
-		}
-		return nil
+		return applyFile(ctx, k8s, fsys, path, out)
 	})
+}
+
+// applyFile applies the objects of one YAML file of fsys with server-side apply, as
+// `kubectl apply --server-side` would, and says what it applied.
+func applyFile(ctx context.Context, k8s client.Client, fsys fs.FS, path string, out io.Writer) error {
+	data, err := fs.ReadFile(fsys, path)
+	if err != nil {
+		return err
+	}
+	objs, err := manifest.Decode(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	for _, obj := range objs {
+		if err := k8s.Apply(ctx, client.ApplyConfigurationFromUnstructured(obj), client.FieldOwner("gatewright-dev"), client.ForceOwnership); err != nil {
+			return fmt.Errorf("%s: %s %s: %w", path, obj.GetKind(), obj.GetName(), err)
+		}
+		fmt.Fprintf(out, "  applied %s %s\n", obj.GetKind(), strings.TrimPrefix(client.ObjectKeyFromObject(obj).String(), "/"))
+	}
+	return nil
 }
