@@ -8,6 +8,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
@@ -83,8 +85,10 @@ var _ = Describe("config/default", func() {
 	})
 
 	It("runs the controller as the chart does", func() {
-		want := as[appsv1.Deployment](chart.get("Deployment", "gatewright-controller")).Spec.Template.Spec
-		got := as[appsv1.Deployment](built.get("Deployment", "gatewright-controller")).Spec.Template.Spec
+		wantDeploy := as[appsv1.Deployment](chart.get("Deployment", "gatewright-controller"))
+		gotDeploy := as[appsv1.Deployment](built.get("Deployment", "gatewright-controller"))
+		Expect(gotDeploy.Spec.Replicas).To(Equal(wantDeploy.Spec.Replicas))
+		want, got := wantDeploy.Spec.Template.Spec, gotDeploy.Spec.Template.Spec
 		Expect(got.SecurityContext).To(Equal(want.SecurityContext))
 		Expect(got.TopologySpreadConstraints).To(HaveLen(len(want.TopologySpreadConstraints)))
 		container, wantContainer := got.Containers[0], want.Containers[0]
@@ -97,6 +101,11 @@ var _ = Describe("config/default", func() {
 		// kustomize cannot template the namespace into a flag; the pod's own namespace does.
 		Expect(container.Env).To(ContainElement(HaveField("ValueFrom.FieldRef.FieldPath", "metadata.namespace")))
 		Expect(container.Args).To(Equal(withArg(wantContainer.Args, "--controller-namespace=", "$(POD_NAMESPACE)")))
+
+		Expect(as[policyv1.PodDisruptionBudget](built.get("PodDisruptionBudget", "gatewright-controller")).Spec.MaxUnavailable).
+			To(Equal(as[policyv1.PodDisruptionBudget](chart.get("PodDisruptionBudget", "gatewright-controller")).Spec.MaxUnavailable))
+		Expect(as[corev1.Service](built.get("Service", "gatewright-metrics")).Spec.Ports).
+			To(Equal(as[corev1.Service](chart.get("Service", "gatewright-metrics")).Spec.Ports))
 	})
 })
 
