@@ -1,7 +1,11 @@
 package install
 
 import (
+	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -40,6 +44,18 @@ var _ = Describe("The Helm chart", func() {
 				}
 				Expect(dryRunCreate(ctx, obj)).To(Succeed(), "ci/%s-values.yaml: %s", name, key(obj))
 			}
+		}
+	})
+
+	It("documents every value in its README", func() {
+		readme, err := os.ReadFile(filepath.Join(chartDir, "README.md"))
+		Expect(err).NotTo(HaveOccurred())
+		documented := map[string]bool{}
+		for _, row := range regexp.MustCompile("(?m)^\\| `([^`]+)` \\|").FindAllSubmatch(readme, -1) {
+			documented[string(row[1])] = true
+		}
+		for _, path := range valuePaths("", loadChart().Values) {
+			Expect(rowFor(documented, path)).To(BeTrue(), "README.md has no row for %s or a parent of it", path)
 		}
 	})
 
@@ -204,8 +220,8 @@ var _ = Describe("The Helm chart", func() {
 			func(objs objects, _ string) {
 				deploy := as[appsv1.Deployment](objs.get("Deployment", "gatewright-controller"))
 				Expect(deploy.Spec.Replicas).To(HaveValue(BeEquivalentTo(1)))
-				Expect(deploy.Spec.Template.Spec.Containers[0].Image).To(Equal(
-					"ghcr.io/gatewright/gatewright:v0.1.0@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"))
+				Expect(deploy.Spec.Template.Spec.Containers[0].Image).To(Equal("ghcr.io/gatewright/gatewright:" + loadChart().Metadata.AppVersion +
+					"@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"))
 			}),
 	)
 
@@ -237,4 +253,30 @@ func matchSelector(selector map[string]string) OmegaMatcher {
 		matchers = append(matchers, HaveKeyWithValue(k, v))
 	}
 	return And(matchers...)
+}
+
+// valuePaths lists the dotted paths of the leaves of values: scalars, lists and empty maps.
+func valuePaths(prefix string, values map[string]any) []string {
+	var paths []string
+	for k, v := range values {
+		if nested, ok := v.(map[string]any); ok && len(nested) > 0 {
+			paths = append(paths, valuePaths(prefix+k+".", nested)...)
+			continue
+		}
+		paths = append(paths, prefix+k)
+	}
+	slices.Sort(paths)
+	return paths
+}
+
+// rowFor reports whether path, or a value that contains it, has a row.
+func rowFor(documented map[string]bool, path string) bool {
+	for !documented[path] {
+		dot := strings.LastIndex(path, ".")
+		if dot < 0 {
+			return false
+		}
+		path = path[:dot]
+	}
+	return true
 }

@@ -16,9 +16,9 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// The roles are installed from the chart for real, each spec as a release of its own so
-// that the cluster-scoped names do not clash, and bound the way docs/install.md says.
-// Every client below impersonates a user; the API server authorizes with RBAC.
+// Each spec installs the chart's RBAC for real, as a release of its own, and binds the
+// persona roles the way docs/install.md says. Every client below impersonates a user or
+// the controller's ServiceAccount; the API server authorizes them with RBAC.
 var _ = Describe("RBAC", func() {
 	var (
 		release, teamA, teamB string
@@ -43,13 +43,13 @@ var _ = Describe("RBAC", func() {
 apiVersion: rbac.authorization.k8s.io/v1
 kind: RoleBinding
 metadata: {name: alice-gatewright, namespace: NAMESPACE}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: RELEASE-tenant}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: gatewright-tenant}
 subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: alice}]`, release))
 		create(ctx, objectIn("", `
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding
 metadata: {name: RELEASE-pat}
-roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: RELEASE-provider}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: gatewright-provider}
 subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: pat}]`, release))
 
 		tenant = clientAs("alice")
@@ -171,7 +171,7 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: pat}]`, relea
 			Expect(k8s.Get(ctx, client.ObjectKey{Name: builtIn}, aggregate)).To(Succeed())
 			Expect(aggregate.AggregationRule).NotTo(BeNil())
 			persona := &rbacv1.ClusterRole{}
-			Expect(k8s.Get(ctx, client.ObjectKey{Name: release + "-" + role}, persona)).To(Succeed())
+			Expect(k8s.Get(ctx, client.ObjectKey{Name: "gatewright-" + role}, persona)).To(Succeed())
 			for _, selector := range aggregate.AggregationRule.ClusterRoleSelectors {
 				s, err := metav1.LabelSelectorAsSelector(&selector)
 				Expect(err).NotTo(HaveOccurred())
