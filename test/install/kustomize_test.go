@@ -1,6 +1,7 @@
 package install
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
@@ -18,9 +20,14 @@ import (
 	"github.com/gatewright/gatewright/test/testenv"
 )
 
-// kustomizeBuild builds a kustomization under config/ as `kubectl kustomize` does.
+// configDir is a kustomization under config/.
+func configDir(name string) string {
+	return filepath.Join(testenv.RepoRoot(), "config", name)
+}
+
+// kustomizeBuild builds the kustomization in dir as `kubectl kustomize` does.
 func kustomizeBuild(dir string) objects {
-	resources, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(filesys.MakeFsOnDisk(), filepath.Join(testenv.RepoRoot(), "config", dir))
+	resources, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(filesys.MakeFsOnDisk(), dir)
 	Expect(err).NotTo(HaveOccurred())
 	data, err := resources.AsYaml()
 	Expect(err).NotTo(HaveOccurred())
@@ -30,7 +37,7 @@ func kustomizeBuild(dir string) objects {
 var _ = Describe("config/default", func() {
 	var built, chart objects
 	BeforeEach(func() {
-		built = kustomizeBuild("default")
+		built = kustomizeBuild(configDir("default"))
 		chart, _ = renderCI("gatewright-system", "default")
 	})
 
@@ -81,6 +88,25 @@ var _ = Describe("config/default", func() {
 			Expect(clusterRoleGrants(built, role)).To(Equal(clusterRoleGrants(chart, role)), role)
 			Expect(aggregationLabels(built.get("ClusterRole", role).GetLabels())).
 				To(Equal(aggregationLabels(chart.get("ClusterRole", role).GetLabels())), role)
+		}
+	})
+
+	It("moves with an overlay that sets another namespace, bindings included", func() {
+		overlay := GinkgoT().TempDir()
+		base, err := filepath.Rel(overlay, configDir("default"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(os.WriteFile(filepath.Join(overlay, "kustomization.yaml"), []byte(
+			"namespace: platform-gateways\nresources: ["+base+"]\n"), 0o644)).To(Succeed())
+		moved := kustomizeBuild(overlay)
+		Expect(moved.get("Namespace", "platform-gateways")).NotTo(BeNil())
+		for _, obj := range moved {
+			if obj.GetNamespace() != "" {
+				Expect(obj.GetNamespace()).To(Equal("platform-gateways"), key(obj))
+			}
+			if obj.GetKind() == "RoleBinding" || obj.GetKind() == "ClusterRoleBinding" {
+				subjects, _, _ := unstructured.NestedSlice(obj.Object, "subjects")
+				Expect(subjects).To(HaveEach(HaveKeyWithValue("namespace", "platform-gateways")), key(obj))
+			}
 		}
 	})
 
