@@ -21,10 +21,8 @@ import (
 // the controller's ServiceAccount; the API server authorizes them with RBAC.
 var _ = Describe("RBAC", func() {
 	var (
-		release, teamA, teamB string
-		installed             objects
-		tenant, provider      client.Client
-		controller            client.Client
+		release, teamA, teamB                string
+		tenant, viewer, provider, controller client.Client
 	)
 
 	BeforeEach(func(ctx SpecContext) {
@@ -33,8 +31,7 @@ var _ = Describe("RBAC", func() {
 		teamB = newNamespace(ctx, "team-b", nil)
 		rel, err := helmTemplate(release, release, nil)
 		Expect(err).NotTo(HaveOccurred())
-		installed = decodeObjects([]byte(rel.Manifest))
-		for _, obj := range installed {
+		for _, obj := range decodeObjects([]byte(rel.Manifest)) {
 			if obj.GetAPIVersion() == rbacv1.SchemeGroupVersion.String() || obj.GetKind() == "ServiceAccount" {
 				create(ctx, obj)
 			}
@@ -45,6 +42,12 @@ kind: RoleBinding
 metadata: {name: alice-gatewright, namespace: NAMESPACE}
 roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: gatewright-tenant}
 subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: alice}]`, release))
+		create(ctx, objectIn(teamA, `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: victor-gatewright, namespace: NAMESPACE}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: gatewright-viewer}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: victor}]`, release))
 		create(ctx, objectIn("", `
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding
@@ -53,22 +56,16 @@ roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: gatewrig
 subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: pat}]`, release))
 
 		tenant = clientAs("alice")
+		viewer = clientAs("victor")
 		provider = clientAs("pat")
 		controller = clientAs("system:serviceaccount:" + release + ":" + release + "-controller")
 		// The API server's RBAC authorizer reads bindings from a cache: wait until each
 		// grant holds, so that a refusal below is a refusal and not a cache miss.
-		Eventually(func(ctx context.Context) error {
-			return tenant.List(ctx, emptyList("GatewayConfig"), client.InNamespace(teamA))
-		}).WithContext(ctx).Should(Succeed())
-		Eventually(func(ctx context.Context) error {
-			return provider.List(ctx, emptyList("GatewayClassBlueprint"))
-		}).WithContext(ctx).Should(Succeed())
-		Eventually(func(ctx context.Context) error {
-			return controller.List(ctx, emptyList("Gateway"))
-		}).WithContext(ctx).Should(Succeed())
-		Eventually(func(ctx context.Context) error {
-			return controller.List(ctx, emptyList("Lease"), client.InNamespace(release))
-		}).WithContext(ctx).Should(Succeed())
+		awaitGrant(ctx, tenant, "GatewayConfig", teamA)
+		awaitGrant(ctx, viewer, "GatewayConfig", teamA)
+		awaitGrant(ctx, provider, "GatewayClassBlueprint", "")
+		awaitGrant(ctx, controller, "Gateway", "")
+		awaitGrant(ctx, controller, "Lease", release)
 	})
 
 	Describe("a tenant, bound to the tenant role in its namespace", func() {
@@ -122,6 +119,12 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: pat}]`, relea
 			DeferCleanup(func(ctx SpecContext) { Expect(k8s.Delete(ctx, existing)).To(Succeed()) })
 			Expect(tenant.Delete(ctx, existing)).To(beForbidden())
 		})
+	})
+
+	It("lets a viewer, bound to the viewer role in a namespace, read there and write nothing", func(ctx SpecContext) {
+		Expect(k8s.Create(ctx, objectIn(teamA, gatewayClassConfig, release))).To(Succeed())
+		Expect(viewer.Get(ctx, client.ObjectKey{Namespace: teamA, Name: "limits"}, emptyObject("GatewayClassConfig"))).To(Succeed())
+		Expect(viewer.Create(ctx, objectIn(teamA, gatewayConfig, release))).To(beForbidden())
 	})
 
 	Describe("a provider, bound to the provider role cluster-wide", func() {
@@ -233,6 +236,13 @@ func objectIn(namespace, manifest, release string) *unstructured.Unstructured {
 func create(ctx context.Context, obj *unstructured.Unstructured) {
 	Expect(k8s.Create(ctx, obj)).To(Succeed(), key(obj))
 	DeferCleanup(func(ctx SpecContext) { Expect(client.IgnoreNotFound(k8s.Delete(ctx, obj))).To(Succeed()) })
+}
+
+// awaitGrant waits until c may list kind in namespace ("" for every namespace).
+func awaitGrant(ctx context.Context, c client.Client, kind, namespace string) {
+	Eventually(func(ctx context.Context) error {
+		return c.List(ctx, emptyList(kind), client.InNamespace(namespace))
+	}).WithContext(ctx).Should(Succeed(), "%s in %q", kind, namespace)
 }
 
 // clientAs is a client that impersonates user.
