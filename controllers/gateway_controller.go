@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -20,6 +21,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
+	"github.com/gatewright/gatewright/internal/metrics"
 	"github.com/gatewright/gatewright/internal/render"
 )
 
@@ -81,7 +83,9 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 		r.Recorder.Event(gw, "Warning", "RenderFailed", err.Error())
 		return status.invalid(err)
 	}
+	start := time.Now()
 	applied, err := r.Applier.Apply(ctx, gatewayOwner(gw), out.Objects, inventory, keepWaiting(out.Waiting))
+	countApply(metrics.KindGateway, start, applied, err)
 	if err != nil {
 		r.Recorder.Event(gw, "Warning", "ApplyFailed", err.Error())
 		return status.applyFailed(err)
@@ -103,13 +107,16 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 
 // render computes the values and renders the blueprint, with the live objects of the
 // Gateway's inventory as .Resources.
-func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, in *gatewayInputs, inventory apply.Inventory, status *gatewayStatus) (*render.Output, error) {
+func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, in *gatewayInputs, inventory apply.Inventory, status *gatewayStatus) (_ *render.Output, err error) {
+	defer func() { countRender(metrics.KindGateway, in.values.Blueprint.Name, err) }()
 	parsed, err := r.Blueprints.Get(in.values.Blueprint)
 	if err != nil {
 		return nil, err
 	}
 	in.values.Schema = parsed.ValuesSchema()
+	start := time.Now()
 	vals, err := in.values.ForGateway(gw)
+	observeSince(metrics.ValuesMergeDuration, metrics.KindGateway, start)
 	if vals != nil {
 		status.affected(vals.Policies)
 	}
@@ -120,6 +127,8 @@ func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, i
 	if err != nil {
 		return nil, err
 	}
+	start = time.Now()
+	defer observeSince(metrics.RenderDuration, metrics.KindGateway, start)
 	return parsed.Gateway(render.Input{
 		Values:       vals.Values,
 		Gateway:      gw,
@@ -181,11 +190,13 @@ func (r *GatewayReconciler) cleanUp(ctx context.Context, gw *gatewayv1.Gateway, 
 	if !controllerutil.ContainsFinalizer(gw, gatewayFinalizer) && len(inventory) == 0 {
 		return nil
 	}
-	if err := r.Applier.DeleteAll(ctx, gatewayOwner(gw), inventory); err != nil {
+	deleted, err := r.Applier.DeleteAll(ctx, gatewayOwner(gw), inventory)
+	countCleanup(metrics.KindGateway, deleted)
+	if err != nil {
 		return err
 	}
-	if len(inventory) > 0 {
-		log.FromContext(ctx).Info("deleted the objects rendered for the Gateway", "objects", len(inventory))
+	if len(deleted) > 0 {
+		log.FromContext(ctx).Info("deleted the objects rendered for the Gateway", "objects", len(deleted))
 	}
 	original := gw.DeepCopy()
 	controllerutil.RemoveFinalizer(gw, gatewayFinalizer)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -21,6 +22,7 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/metrics"
 	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/values"
 )
@@ -72,7 +74,9 @@ func (r *HTTPRouteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	for key, inv := range previous {
 		if _, still := statuses[key]; !still {
 			namespace, name, _ := strings.Cut(key, "/")
-			errs = append(errs, r.Applier.DeleteAll(ctx, routeOwner(route, namespace, name), inv))
+			deleted, err := r.Applier.DeleteAll(ctx, routeOwner(route, namespace, name), inv)
+			countCleanup(metrics.KindHTTPRoute, deleted)
+			errs = append(errs, err)
 		}
 	}
 	if err := r.save(ctx, route, inventory); err != nil {
@@ -143,7 +147,12 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 	}
 	owner := routeOwner(route, parent.gateway.Namespace, parent.gateway.Name)
 	if !attached {
-		return nil, statuses, r.Applier.DeleteAll(ctx, owner, previous)
+		deleted, err := r.Applier.DeleteAll(ctx, owner, previous)
+		countCleanup(metrics.KindHTTPRoute, deleted)
+		if err != nil {
+			return previous, statuses, err
+		}
+		return nil, statuses, nil
 	}
 
 	out, policies, err := r.render(ctx, route, parent, previous)
@@ -156,7 +165,10 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 	}
 	if err == nil {
 		var applied *apply.Result
-		if applied, err = r.Applier.Apply(ctx, owner, out.Objects, previous, keepWaiting(out.Waiting)); err == nil {
+		start := time.Now()
+		applied, err = r.Applier.Apply(ctx, owner, out.Objects, previous, keepWaiting(out.Waiting))
+		countApply(metrics.KindHTTPRoute, start, applied, err)
+		if err == nil {
 			if len(applied.Changed) > 0 {
 				r.Recorder.Event(route, "Normal", "Applied", "applied "+strings.Join(applied.Changed, ", "))
 			}
@@ -180,17 +192,20 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 
 // render computes the route's values on parent and renders its templates; it also
 // returns the policies that took part in the values.
-func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPRoute, parent routeParent, previous apply.Inventory) (*render.Output, []values.PolicyReport, error) {
+func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPRoute, parent routeParent, previous apply.Inventory) (_ *render.Output, _ []values.PolicyReport, err error) {
 	in, err := loadValueInputs(ctx, r.Client, r.ControllerNamespace, parent.class, parent.gateway.Namespace, route.Namespace)
 	if err != nil {
 		return nil, nil, err
 	}
+	defer func() { countRender(metrics.KindHTTPRoute, in.Blueprint.Name, err) }()
 	parsed, err := r.Blueprints.Get(in.Blueprint)
 	if err != nil {
 		return nil, nil, err
 	}
 	in.Schema = parsed.ValuesSchema()
+	start := time.Now()
 	vals, err := in.ForHTTPRoute(parent.gateway, route)
+	observeSince(metrics.ValuesMergeDuration, metrics.KindHTTPRoute, start)
 	if err != nil {
 		if vals != nil {
 			return nil, vals.Policies, err
@@ -201,10 +216,12 @@ func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPR
 	if err != nil {
 		return nil, vals.Policies, err
 	}
+	start = time.Now()
 	out, err := parsed.HTTPRoute(render.Input{
 		Values: vals.Values, Gateway: parent.gateway, GatewayClass: parent.class,
 		Live: live, IsReady: apply.Ready, IsNamespaced: namespacedBy(r.Client),
 	}, route)
+	observeSince(metrics.RenderDuration, metrics.KindHTTPRoute, start)
 	return out, vals.Policies, err
 }
 

@@ -12,6 +12,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
@@ -58,7 +59,8 @@ func cacheOptions() cache.Options {
 	}
 }
 
-// Setup registers every reconciler with mgr.
+// Setup registers every reconciler with mgr, and the collector of the gatewright_gateways
+// metric.
 func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	if err := mgr.GetFieldIndexer().IndexField(ctx, &gatewayv1.Gateway{}, indexGatewayClassName, func(obj client.Object) []string {
 		return []string{string(obj.(*gatewayv1.Gateway).Spec.GatewayClassName)}
@@ -87,11 +89,18 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	}).SetupWithManager(mgr); err != nil {
 		return err
 	}
-	return (&GatewayReconciler{
+	if err := (&GatewayReconciler{
 		Client:              mgr.GetClient(),
 		Applier:             applier,
 		Blueprints:          blueprints,
 		Recorder:            mgr.GetEventRecorderFor("gatewright"),
 		ControllerNamespace: opts.ControllerNamespace,
-	}).SetupWithManager(mgr)
+	}).SetupWithManager(mgr); err != nil {
+		return err
+	}
+	conditions := &gatewayConditions{reader: mgr.GetClient()}
+	if err := mgr.Add(conditions); err != nil {
+		return err
+	}
+	return ctrlmetrics.Registry.Register(conditions)
 }
