@@ -8,7 +8,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -37,6 +36,7 @@ type GatewayReconciler struct {
 	Recorder            record.EventRecorder
 	ControllerNamespace string
 
+	shard   shard
 	watches *objectWatches
 }
 
@@ -53,15 +53,19 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	if err := r.Get(ctx, req.NamespacedName, gw); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	class, ours, err := r.classOf(ctx, gw)
+	class, err := getClass(ctx, r.Client, string(gw.Spec.GatewayClassName))
 	if err != nil {
 		return ctrl.Result{}, err
+	}
+	owner := r.shard.ownership(class)
+	if owner == ownedElsewhere {
+		return ctrl.Result{}, nil // another shard programs it, and cleans up after it
 	}
 	inventory, err := apply.DecodeInventory(gw.Annotations[apply.InventoryAnnotation])
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	if !ours || !gw.DeletionTimestamp.IsZero() {
+	if owner == unowned || !gw.DeletionTimestamp.IsZero() {
 		return ctrl.Result{}, r.cleanUp(ctx, gw, inventory)
 	}
 	if err := ensureFinalizer(ctx, r.Client, gw); err != nil {
@@ -171,21 +175,10 @@ func (r *GatewayReconciler) recordChanges(gw *gatewayv1.Gateway, applied *apply.
 	}
 }
 
-// classOf returns gw's class and whether Gatewright implements it.
-func (r *GatewayReconciler) classOf(ctx context.Context, gw *gatewayv1.Gateway) (*gatewayv1.GatewayClass, bool, error) {
-	class := &gatewayv1.GatewayClass{}
-	err := r.Get(ctx, client.ObjectKey{Name: string(gw.Spec.GatewayClassName)}, class)
-	switch {
-	case apierrors.IsNotFound(err):
-		return nil, false, nil
-	case err != nil:
-		return nil, false, err
-	}
-	return class, class.Spec.ControllerName == gatewrightv1alpha1.ControllerName, nil
-}
-
 // cleanUp deletes what was rendered for a Gateway that is going away or no longer of
-// Gatewright's classes, then lets go of it.
+// Gatewright's classes, then lets go of it. When no instance implements the class any
+// more, every instance may do this at once: deletes are guarded by the owner's labels and
+// all of them remove the same finalizer, so they agree.
 func (r *GatewayReconciler) cleanUp(ctx context.Context, gw *gatewayv1.Gateway, inventory apply.Inventory) error {
 	if !controllerutil.ContainsFinalizer(gw, gatewayFinalizer) && len(inventory) == 0 {
 		return nil

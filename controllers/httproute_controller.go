@@ -3,13 +3,10 @@ package controllers
 import (
 	"context"
 	"errors"
-	"slices"
 	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
-	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -36,6 +33,7 @@ type HTTPRouteReconciler struct {
 	Recorder            record.EventRecorder
 	ControllerNamespace string
 
+	shard   shard
 	watches *objectWatches
 }
 
@@ -58,6 +56,7 @@ func (r *HTTPRouteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 			return ctrl.Result{}, err
 		}
 	}
+	elsewhere := &gatewaysElsewhere{reader: r.Client, shard: r.shard, known: map[string]bool{}}
 
 	inventory := apply.RouteInventory{}
 	statuses := map[string][]gatewayv1.RouteParentStatus{}
@@ -70,22 +69,31 @@ func (r *HTTPRouteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 		}
 		errs = append(errs, err)
 	}
-	// Parents the route left, or that left Gatewright: their objects go.
+	// Parents the route left, or that left Gatewright: their objects go. The objects on
+	// another shard's Gateways are that shard's to keep or delete.
 	for key, inv := range previous {
-		if _, still := statuses[key]; !still {
-			namespace, name, _ := strings.Cut(key, "/")
-			deleted, err := r.Applier.DeleteAll(ctx, routeOwner(route, namespace, name), inv)
-			countCleanup(metrics.KindHTTPRoute, deleted)
-			errs = append(errs, err)
+		if _, still := statuses[key]; still {
+			continue
 		}
+		theirs, err := elsewhere.has(ctx, key)
+		if err == nil && !theirs {
+			namespace, name, _ := strings.Cut(key, "/")
+			var deleted []string
+			deleted, err = r.Applier.DeleteAll(ctx, routeOwner(route, namespace, name), inv)
+			countCleanup(metrics.KindHTTPRoute, deleted)
+		}
+		if err != nil || theirs {
+			inventory[key] = inv
+		}
+		errs = append(errs, err)
 	}
 	if err := r.save(ctx, route, inventory); err != nil {
 		return ctrl.Result{}, err
 	}
-	return ctrl.Result{}, errors.Join(append(errs, r.patchStatus(ctx, route, parents, statuses))...)
+	return ctrl.Result{}, errors.Join(append(errs, r.patchStatus(ctx, route, statuses, elsewhere))...)
 }
 
-// routeParent is a Gateway of Gatewright's classes that the route names.
+// routeParent is a Gateway of this shard's classes that the route names.
 type routeParent struct {
 	gateway *gatewayv1.Gateway
 	class   *gatewayv1.GatewayClass
@@ -94,7 +102,7 @@ type routeParent struct {
 
 func (p routeParent) key() string { return p.gateway.Namespace + "/" + p.gateway.Name }
 
-// parents finds the Gateways of Gatewright's classes among the route's parentRefs.
+// parents finds the Gateways of this shard's classes among the route's parentRefs.
 func (r *HTTPRouteReconciler) parents(ctx context.Context, route *gatewayv1.HTTPRoute) ([]routeParent, error) {
 	seen := map[types.NamespacedName]bool{}
 	var parents []routeParent
@@ -118,11 +126,11 @@ func (r *HTTPRouteReconciler) parents(ctx context.Context, route *gatewayv1.HTTP
 		if len(refs) == 0 || !gw.DeletionTimestamp.IsZero() {
 			continue
 		}
-		class := &gatewayv1.GatewayClass{}
-		if err := r.Get(ctx, client.ObjectKey{Name: string(gw.Spec.GatewayClassName)}, class); client.IgnoreNotFound(err) != nil {
+		class, err := getClass(ctx, r.Client, string(gw.Spec.GatewayClassName))
+		if err != nil {
 			return nil, err
 		}
-		if class.Spec.ControllerName == gatewrightv1alpha1.ControllerName {
+		if r.shard.ownership(class) == ownedHere {
 			parents = append(parents, routeParent{gateway: gw, class: class, refs: refs})
 		}
 	}
@@ -225,46 +233,9 @@ func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPR
 	return out, vals.Policies, err
 }
 
-// setRouteAffected names, in the route's parent status, the GatewayConfigs that target
-// the route or its namespace (levels 7 and 8).
-func setRouteAffected(status *gatewayv1.RouteParentStatus, route *gatewayv1.HTTPRoute, policies []values.PolicyReport) {
-	var names []string
-	for _, report := range policies {
-		if report.Source.Kind == gatewrightv1alpha1.KindGatewayConfig && slices.ContainsFunc(report.Levels, func(l values.Level) bool { return l >= values.LevelRouteNamespace }) {
-			names = append(names, report.Source.Namespace+"/"+report.Source.Name)
-		}
-	}
-	if len(names) == 0 {
-		meta.RemoveStatusCondition(&status.Conditions, gatewrightv1alpha1.ConditionGatewayConfigAffected)
-		return
-	}
-	meta.SetStatusCondition(&status.Conditions, metav1.Condition{
-		Type: gatewrightv1alpha1.ConditionGatewayConfigAffected, Status: metav1.ConditionTrue, Reason: "Affected",
-		Message: "values from " + strings.Join(names, ", "), ObservedGeneration: route.Generation,
-	})
-}
-
-func routeParentStatus(route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference, attached bool) gatewayv1.RouteParentStatus {
-	status := gatewayv1.RouteParentStatus{ParentRef: ref, ControllerName: gatewrightv1alpha1.ControllerName}
-	if attached {
-		setRouteCondition(&status, route, gatewayv1.RouteConditionAccepted, true, gatewayv1.RouteReasonAccepted, "")
-	} else {
-		setRouteCondition(&status, route, gatewayv1.RouteConditionAccepted, false, gatewayv1.RouteReasonNotAllowedByListeners,
-			"no listener accepts this route (allowedRoutes, hostnames, sectionName or port)")
-	}
-	setRouteCondition(&status, route, gatewayv1.RouteConditionResolvedRefs, true, gatewayv1.RouteReasonResolvedRefs, "")
-	return status
-}
-
-func setRouteCondition(status *gatewayv1.RouteParentStatus, route *gatewayv1.HTTPRoute, t gatewayv1.RouteConditionType, ok bool, reason gatewayv1.RouteConditionReason, message string) {
-	s := metav1.ConditionFalse
-	if ok {
-		s = metav1.ConditionTrue
-	}
-	meta.SetStatusCondition(&status.Conditions, metav1.Condition{Type: string(t), Status: s, Reason: string(reason), Message: message, ObservedGeneration: route.Generation})
-}
-
-// save records the route inventory and lets go of the route once nothing is left.
+// save records the route inventory and lets go of the route once nothing is left. The
+// inventory holds the entries of other shards too, so the write takes an optimistic lock:
+// a concurrent write by another shard makes this one fail and retry on fresh data.
 func (r *HTTPRouteReconciler) save(ctx context.Context, route *gatewayv1.HTTPRoute, inventory apply.RouteInventory) error {
 	original := route.DeepCopy()
 	setAnnotation(route, apply.RouteInventoryAnnotation, inventory.Encode())
@@ -274,47 +245,7 @@ func (r *HTTPRouteReconciler) save(ctx context.Context, route *gatewayv1.HTTPRou
 	if equality.Semantic.DeepEqual(original.ObjectMeta, route.ObjectMeta) {
 		return nil
 	}
-	return client.IgnoreNotFound(r.Patch(ctx, route, client.MergeFrom(original)))
-}
-
-// patchStatus replaces Gatewright's RouteParentStatus entries, keeping other
-// controllers' entries, with an optimistic lock so that none of theirs is lost.
-func (r *HTTPRouteReconciler) patchStatus(ctx context.Context, route *gatewayv1.HTTPRoute, parents []routeParent, statuses map[string][]gatewayv1.RouteParentStatus) error {
-	var parentsStatus []gatewayv1.RouteParentStatus
-	for _, s := range route.Status.Parents {
-		if s.ControllerName != gatewrightv1alpha1.ControllerName {
-			parentsStatus = append(parentsStatus, s)
-		}
-	}
-	for _, parent := range parents {
-		for _, s := range statuses[parent.key()] {
-			for _, old := range route.Status.Parents {
-				if old.ControllerName == s.ControllerName && equality.Semantic.DeepEqual(old.ParentRef, s.ParentRef) {
-					keepTransitionTimes(old.Conditions, s.Conditions)
-				}
-			}
-			parentsStatus = append(parentsStatus, s)
-		}
-	}
-	if parentsStatus == nil {
-		parentsStatus = []gatewayv1.RouteParentStatus{}
-	}
-	if equality.Semantic.DeepEqual(route.Status.Parents, parentsStatus) || (len(route.Status.Parents) == 0 && len(parentsStatus) == 0) {
-		return nil
-	}
-	original := route.DeepCopy()
-	route.Status.Parents = parentsStatus
-	return client.IgnoreNotFound(r.Status().Patch(ctx, route, client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{})))
-}
-
-// keepTransitionTimes carries lastTransitionTime over for conditions whose status did
-// not change, so that a status that says the same is the same.
-func keepTransitionTimes(old, updated []metav1.Condition) {
-	for i := range updated {
-		if c := meta.FindStatusCondition(old, updated[i].Type); c != nil && c.Status == updated[i].Status {
-			updated[i].LastTransitionTime = c.LastTransitionTime
-		}
-	}
+	return client.IgnoreNotFound(r.Patch(ctx, route, client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{})))
 }
 
 // routeOwner is the apply.Owner of a route's objects on one Gateway.

@@ -14,7 +14,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/metrics"
 	"github.com/gatewright/gatewright/internal/render"
@@ -76,9 +75,11 @@ var gatewayConditionTypes = []string{string(gatewayv1.GatewayConditionAccepted),
 //
 // It reports only while this instance leads (it runs as a leader-election runnable), so
 // that summing over replicas counts each Gateway once. Its Describe sends nothing, which
-// makes it an unchecked collector, registered once per manager.
+// makes it an unchecked collector: several instances in one process (one per shard) may
+// each register one, and their series never collide as their classes do not overlap.
 type gatewayConditions struct {
 	reader  client.Reader
+	shard   shard
 	leading atomic.Bool
 }
 
@@ -114,11 +115,11 @@ func (c *gatewayConditions) Collect(ch chan<- prometheus.Metric) {
 type conditionKey struct{ class, conditionType, status string }
 
 type conditionCounts struct {
-	keys []conditionKey // every class, condition type and status, in order
+	keys []conditionKey // every class of the shard, condition type and status, in order
 	n    map[conditionKey]int
 }
 
-// count counts the Gateways of Gatewright's classes by condition; a condition that is
+// count counts the Gateways of the shard's classes by condition; a condition that is
 // missing counts as Unknown.
 func (c *gatewayConditions) count(ctx context.Context) (*conditionCounts, error) {
 	var classes gatewayv1.GatewayClassList
@@ -128,7 +129,7 @@ func (c *gatewayConditions) count(ctx context.Context) (*conditionCounts, error)
 	counts := &conditionCounts{n: map[conditionKey]int{}}
 	ours := map[string]bool{}
 	for i := range classes.Items {
-		if classes.Items[i].Spec.ControllerName == gatewrightv1alpha1.ControllerName {
+		if c.shard.ownership(&classes.Items[i]) == ownedHere {
 			ours[classes.Items[i].Name] = true
 		}
 	}

@@ -25,6 +25,16 @@ import (
 type Options struct {
 	// ControllerNamespace holds the global GatewayClassConfigs.
 	ControllerNamespace string
+	// GatewayClasses restricts this instance to the GatewayClasses of these names, so that
+	// a large cluster can run one Deployment per set of classes. Empty: every GatewayClass
+	// whose controllerName is Gatewright's. The sets of all instances must not overlap.
+	GatewayClasses []string
+}
+
+// LeaderElectionID is the name of the lease that the replicas of an instance with these
+// options elect their leader with; it differs for every set of GatewayClasses.
+func (o Options) LeaderElectionID() string {
+	return newShard(o.GatewayClasses).leaseName()
 }
 
 // indexGatewayClassName indexes Gateways by spec.gatewayClassName.
@@ -67,16 +77,17 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	}); err != nil {
 		return err
 	}
+	shard := newShard(opts.GatewayClasses)
 	blueprints := &render.Cache{}
 	applier := apply.New(mgr.GetClient(), mgr.GetAPIReader())
-	if err := (&BlueprintReconciler{Client: mgr.GetClient(), Blueprints: blueprints}).SetupWithManager(mgr); err != nil {
+	if err := (&BlueprintReconciler{Client: mgr.GetClient(), Blueprints: blueprints, shard: shard}).SetupWithManager(mgr); err != nil {
 		return err
 	}
-	if err := (&GatewayClassReconciler{Client: mgr.GetClient(), Blueprints: blueprints}).SetupWithManager(mgr); err != nil {
+	if err := (&GatewayClassReconciler{Client: mgr.GetClient(), Blueprints: blueprints, shard: shard}).SetupWithManager(mgr); err != nil {
 		return err
 	}
 	for _, kind := range []string{gatewrightv1alpha1.KindGatewayClassConfig, gatewrightv1alpha1.KindGatewayConfig} {
-		if err := (&PolicyReconciler{Client: mgr.GetClient(), ControllerNamespace: opts.ControllerNamespace, Blueprints: blueprints, Kind: kind}).SetupWithManager(mgr); err != nil {
+		if err := (&PolicyReconciler{Client: mgr.GetClient(), ControllerNamespace: opts.ControllerNamespace, Blueprints: blueprints, Kind: kind, shard: shard}).SetupWithManager(mgr); err != nil {
 			return err
 		}
 	}
@@ -86,6 +97,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		Blueprints:          blueprints,
 		Recorder:            mgr.GetEventRecorderFor("gatewright"),
 		ControllerNamespace: opts.ControllerNamespace,
+		shard:               shard,
 	}).SetupWithManager(mgr); err != nil {
 		return err
 	}
@@ -95,10 +107,11 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		Blueprints:          blueprints,
 		Recorder:            mgr.GetEventRecorderFor("gatewright"),
 		ControllerNamespace: opts.ControllerNamespace,
+		shard:               shard,
 	}).SetupWithManager(mgr); err != nil {
 		return err
 	}
-	conditions := &gatewayConditions{reader: mgr.GetClient()}
+	conditions := &gatewayConditions{reader: mgr.GetClient(), shard: shard}
 	if err := mgr.Add(conditions); err != nil {
 		return err
 	}
