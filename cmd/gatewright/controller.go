@@ -66,6 +66,9 @@ func runController(ctx context.Context, cfg *rest.Config, opts controllerOptions
 	setup := controllers.Options{ControllerNamespace: opts.controllerNamespace, GatewayClasses: opts.gatewayClasses}
 	options.LeaderElectionID = setup.LeaderElectionID()
 	options.LeaderElectionNamespace = opts.controllerNamespace
+	// The process ends as soon as the manager stops, so handing the lease back at once is
+	// safe, and a rolling update does not wait out the lease duration.
+	options.LeaderElectionReleaseOnCancel = true
 	mgr, err := ctrl.NewManager(cfg, options)
 	if err != nil {
 		return err
