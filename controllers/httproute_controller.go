@@ -234,8 +234,7 @@ func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPR
 }
 
 // save records the route inventory and lets go of the route once nothing is left. The
-// inventory holds the entries of other shards too, so the write takes an optimistic lock:
-// a concurrent write by another shard makes this one fail and retry on fresh data.
+// inventory holds the entries of other shards too.
 func (r *HTTPRouteReconciler) save(ctx context.Context, route *gatewayv1.HTTPRoute, inventory apply.RouteInventory) error {
 	original := route.DeepCopy()
 	setAnnotation(route, apply.RouteInventoryAnnotation, inventory.Encode())
@@ -245,7 +244,7 @@ func (r *HTTPRouteReconciler) save(ctx context.Context, route *gatewayv1.HTTPRou
 	if equality.Semantic.DeepEqual(original.ObjectMeta, route.ObjectMeta) {
 		return nil
 	}
-	return client.IgnoreNotFound(r.Patch(ctx, route, client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{})))
+	return client.IgnoreNotFound(r.Patch(ctx, route, r.shard.patchFrom(original)))
 }
 
 // routeOwner is the apply.Owner of a route's objects on one Gateway.

@@ -116,8 +116,7 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	if equality.Semantic.DeepEqual(asPolicy(original).status, p.status) {
 		return ctrl.Result{}, nil
 	}
-	// Other shards write entries of the same list: the lock keeps theirs from being lost.
-	return ctrl.Result{}, r.Status().Patch(ctx, obj, client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{}))
+	return ctrl.Result{}, r.Status().Patch(ctx, obj, r.shard.patchFrom(original))
 }
 
 // withReferencingGateways adds, for a GatewayConfig, the Gateways that name it in

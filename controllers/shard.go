@@ -117,6 +117,17 @@ func (g *gatewaysElsewhere) has(ctx context.Context, key string) (bool, error) {
 	return g.known[key], nil
 }
 
+// patchFrom returns the patch for an object that other shards write parts of too (a
+// route's inventory, a policy's ancestors): with an optimistic lock when there may be
+// other shards, so that none of their parts is lost. An unsharded instance writes alone
+// and spares itself the conflicts that a cache lagging behind its own writes would cause.
+func (s shard) patchFrom(original client.Object) client.Patch {
+	if len(s) == 0 {
+		return client.MergeFrom(original)
+	}
+	return client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{})
+}
+
 // getClass returns the GatewayClass name, or nil when there is none.
 func getClass(ctx context.Context, c client.Reader, name string) (*gatewayv1.GatewayClass, error) {
 	class := &gatewayv1.GatewayClass{}
