@@ -20,7 +20,7 @@ import (
 // ancestor entries for the class or the Gateway. What belongs to no single class
 // (blueprints, and policy ancestors that are Namespaces, HTTPRoutes or targets that are
 // not Gatewright's) belongs to the primary shard: the one that lists the first, by name,
-// of Gatewright's GatewayClasses. So exactly one instance writes any status field.
+// of Gatewright's GatewayClasses. So every status entry has exactly one writer.
 type shard map[string]bool
 
 func newShard(classes []string) shard {
