@@ -7,19 +7,27 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/render"
 )
 
-// BlueprintReconciler sets Accepted on GatewayClassBlueprints.
+// BlueprintReconciler sets Accepted on GatewayClassBlueprints. A blueprint may serve the
+// classes of several shards, so only the primary shard writes its status; every instance
+// keeps its own parsed copy.
 type BlueprintReconciler struct {
 	client.Client
 	Blueprints *render.Cache
+
+	shard shard
 }
 
 // +kubebuilder:rbac:groups=gatewright.dev,resources=gatewayclassblueprints,verbs=get;list;watch
@@ -32,6 +40,9 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 			r.Blueprints.Forget(req.Name)
 			return ctrl.Result{}, nil
 		}
+		return ctrl.Result{}, err
+	}
+	if primary, err := r.shard.primary(ctx, r.Client); err != nil || !primary {
 		return ctrl.Result{}, err
 	}
 	original := bp.DeepCopy()
@@ -52,6 +63,20 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 func (r *BlueprintReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&gatewrightv1alpha1.GatewayClassBlueprint{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Watches(&gatewayv1.GatewayClass{}, mapTo(r.allBlueprints), builder.WithPredicates(predicate.Funcs{UpdateFunc: func(event.UpdateEvent) bool { return false }})).
 		Named("gatewayclassblueprint").
 		Complete(r)
+}
+
+// allBlueprints: a GatewayClass that comes or goes can make this instance primary.
+func (r *BlueprintReconciler) allBlueprints(ctx context.Context, _ client.Object) []reconcile.Request {
+	var blueprints gatewrightv1alpha1.GatewayClassBlueprintList
+	if err := r.List(ctx, &blueprints); err != nil {
+		return nil
+	}
+	requests := make([]reconcile.Request, len(blueprints.Items))
+	for i, bp := range blueprints.Items {
+		requests[i] = reconcile.Request{NamespacedName: types.NamespacedName{Name: bp.Name}}
+	}
+	return requests
 }

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -20,6 +20,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
+	"github.com/gatewright/gatewright/internal/metrics"
 	"github.com/gatewright/gatewright/internal/render"
 )
 
@@ -35,6 +36,7 @@ type GatewayReconciler struct {
 	Recorder            record.EventRecorder
 	ControllerNamespace string
 
+	shard   shard
 	watches *objectWatches
 }
 
@@ -51,15 +53,19 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	if err := r.Get(ctx, req.NamespacedName, gw); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	class, ours, err := r.classOf(ctx, gw)
+	class, err := getClass(ctx, r.Client, string(gw.Spec.GatewayClassName))
 	if err != nil {
 		return ctrl.Result{}, err
+	}
+	owner := r.shard.ownership(class)
+	if owner == ownedElsewhere {
+		return ctrl.Result{}, nil // another shard programs it, and cleans up after it
 	}
 	inventory, err := apply.DecodeInventory(gw.Annotations[apply.InventoryAnnotation])
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	if !ours || !gw.DeletionTimestamp.IsZero() {
+	if owner == unowned || !gw.DeletionTimestamp.IsZero() {
 		return ctrl.Result{}, r.cleanUp(ctx, gw, inventory)
 	}
 	if err := ensureFinalizer(ctx, r.Client, gw); err != nil {
@@ -81,7 +87,9 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 		r.Recorder.Event(gw, "Warning", "RenderFailed", err.Error())
 		return status.invalid(err)
 	}
+	start := time.Now()
 	applied, err := r.Applier.Apply(ctx, gatewayOwner(gw), out.Objects, inventory, keepWaiting(out.Waiting))
+	countApply(metrics.KindGateway, start, applied, err)
 	if err != nil {
 		r.Recorder.Event(gw, "Warning", "ApplyFailed", err.Error())
 		return status.applyFailed(err)
@@ -103,13 +111,16 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 
 // render computes the values and renders the blueprint, with the live objects of the
 // Gateway's inventory as .Resources.
-func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, in *gatewayInputs, inventory apply.Inventory, status *gatewayStatus) (*render.Output, error) {
+func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, in *gatewayInputs, inventory apply.Inventory, status *gatewayStatus) (_ *render.Output, err error) {
+	defer func() { countRender(metrics.KindGateway, in.values.Blueprint.Name, err) }()
 	parsed, err := r.Blueprints.Get(in.values.Blueprint)
 	if err != nil {
 		return nil, err
 	}
 	in.values.Schema = parsed.ValuesSchema()
+	start := time.Now()
 	vals, err := in.values.ForGateway(gw)
+	observeSince(metrics.ValuesMergeDuration, metrics.KindGateway, start)
 	if vals != nil {
 		status.affected(vals.Policies)
 	}
@@ -120,6 +131,8 @@ func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, i
 	if err != nil {
 		return nil, err
 	}
+	start = time.Now()
+	defer observeSince(metrics.RenderDuration, metrics.KindGateway, start)
 	return parsed.Gateway(render.Input{
 		Values:       vals.Values,
 		Gateway:      gw,
@@ -162,30 +175,21 @@ func (r *GatewayReconciler) recordChanges(gw *gatewayv1.Gateway, applied *apply.
 	}
 }
 
-// classOf returns gw's class and whether Gatewright implements it.
-func (r *GatewayReconciler) classOf(ctx context.Context, gw *gatewayv1.Gateway) (*gatewayv1.GatewayClass, bool, error) {
-	class := &gatewayv1.GatewayClass{}
-	err := r.Get(ctx, client.ObjectKey{Name: string(gw.Spec.GatewayClassName)}, class)
-	switch {
-	case apierrors.IsNotFound(err):
-		return nil, false, nil
-	case err != nil:
-		return nil, false, err
-	}
-	return class, class.Spec.ControllerName == gatewrightv1alpha1.ControllerName, nil
-}
-
 // cleanUp deletes what was rendered for a Gateway that is going away or no longer of
-// Gatewright's classes, then lets go of it.
+// Gatewright's classes, then lets go of it. When no instance implements the class any
+// more, every instance may do this at once: deletes are guarded by the owner's labels and
+// all of them remove the same finalizer, so they agree.
 func (r *GatewayReconciler) cleanUp(ctx context.Context, gw *gatewayv1.Gateway, inventory apply.Inventory) error {
 	if !controllerutil.ContainsFinalizer(gw, gatewayFinalizer) && len(inventory) == 0 {
 		return nil
 	}
-	if err := r.Applier.DeleteAll(ctx, gatewayOwner(gw), inventory); err != nil {
+	deleted, err := r.Applier.DeleteAll(ctx, gatewayOwner(gw), inventory)
+	countCleanup(metrics.KindGateway, deleted)
+	if err != nil {
 		return err
 	}
-	if len(inventory) > 0 {
-		log.FromContext(ctx).Info("deleted the objects rendered for the Gateway", "objects", len(inventory))
+	if len(deleted) > 0 {
+		log.FromContext(ctx).Info("deleted the objects rendered for the Gateway", "objects", len(deleted))
 	}
 	original := gw.DeepCopy()
 	controllerutil.RemoveFinalizer(gw, gatewayFinalizer)

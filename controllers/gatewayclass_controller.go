@@ -27,6 +27,8 @@ import (
 type GatewayClassReconciler struct {
 	client.Client
 	Blueprints *render.Cache
+
+	shard shard
 }
 
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=gatewayclasses,verbs=get;list;watch
@@ -37,7 +39,7 @@ func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	if err := r.Get(ctx, req.NamespacedName, class); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	if class.Spec.ControllerName != gatewrightv1alpha1.ControllerName {
+	if r.shard.ownership(class) != ownedHere {
 		return ctrl.Result{}, nil
 	}
 	original := class.DeepCopy()

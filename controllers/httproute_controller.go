@@ -3,12 +3,10 @@ package controllers
 import (
 	"context"
 	"errors"
-	"slices"
 	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
-	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -21,6 +19,7 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/metrics"
 	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/values"
 )
@@ -34,6 +33,7 @@ type HTTPRouteReconciler struct {
 	Recorder            record.EventRecorder
 	ControllerNamespace string
 
+	shard   shard
 	watches *objectWatches
 }
 
@@ -56,6 +56,7 @@ func (r *HTTPRouteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 			return ctrl.Result{}, err
 		}
 	}
+	elsewhere := &gatewaysElsewhere{reader: r.Client, shard: r.shard, known: map[string]bool{}}
 
 	inventory := apply.RouteInventory{}
 	statuses := map[string][]gatewayv1.RouteParentStatus{}
@@ -68,20 +69,31 @@ func (r *HTTPRouteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 		}
 		errs = append(errs, err)
 	}
-	// Parents the route left, or that left Gatewright: their objects go.
+	// Parents the route left, or that left Gatewright: their objects go. The objects on
+	// another shard's Gateways are that shard's to keep or delete.
 	for key, inv := range previous {
-		if _, still := statuses[key]; !still {
-			namespace, name, _ := strings.Cut(key, "/")
-			errs = append(errs, r.Applier.DeleteAll(ctx, routeOwner(route, namespace, name), inv))
+		if _, still := statuses[key]; still {
+			continue
 		}
+		theirs, err := elsewhere.has(ctx, key)
+		if err == nil && !theirs {
+			namespace, name, _ := strings.Cut(key, "/")
+			var deleted []string
+			deleted, err = r.Applier.DeleteAll(ctx, routeOwner(route, namespace, name), inv)
+			countCleanup(metrics.KindHTTPRoute, deleted)
+		}
+		if err != nil || theirs {
+			inventory[key] = inv
+		}
+		errs = append(errs, err)
 	}
 	if err := r.save(ctx, route, inventory); err != nil {
 		return ctrl.Result{}, err
 	}
-	return ctrl.Result{}, errors.Join(append(errs, r.patchStatus(ctx, route, parents, statuses))...)
+	return ctrl.Result{}, errors.Join(append(errs, r.patchStatus(ctx, route, statuses, elsewhere))...)
 }
 
-// routeParent is a Gateway of Gatewright's classes that the route names.
+// routeParent is a Gateway of this shard's classes that the route names.
 type routeParent struct {
 	gateway *gatewayv1.Gateway
 	class   *gatewayv1.GatewayClass
@@ -90,7 +102,7 @@ type routeParent struct {
 
 func (p routeParent) key() string { return p.gateway.Namespace + "/" + p.gateway.Name }
 
-// parents finds the Gateways of Gatewright's classes among the route's parentRefs.
+// parents finds the Gateways of this shard's classes among the route's parentRefs.
 func (r *HTTPRouteReconciler) parents(ctx context.Context, route *gatewayv1.HTTPRoute) ([]routeParent, error) {
 	seen := map[types.NamespacedName]bool{}
 	var parents []routeParent
@@ -114,11 +126,11 @@ func (r *HTTPRouteReconciler) parents(ctx context.Context, route *gatewayv1.HTTP
 		if len(refs) == 0 || !gw.DeletionTimestamp.IsZero() {
 			continue
 		}
-		class := &gatewayv1.GatewayClass{}
-		if err := r.Get(ctx, client.ObjectKey{Name: string(gw.Spec.GatewayClassName)}, class); client.IgnoreNotFound(err) != nil {
+		class, err := getClass(ctx, r.Client, string(gw.Spec.GatewayClassName))
+		if err != nil {
 			return nil, err
 		}
-		if class.Spec.ControllerName == gatewrightv1alpha1.ControllerName {
+		if r.shard.ownership(class) == ownedHere {
 			parents = append(parents, routeParent{gateway: gw, class: class, refs: refs})
 		}
 	}
@@ -143,7 +155,12 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 	}
 	owner := routeOwner(route, parent.gateway.Namespace, parent.gateway.Name)
 	if !attached {
-		return nil, statuses, r.Applier.DeleteAll(ctx, owner, previous)
+		deleted, err := r.Applier.DeleteAll(ctx, owner, previous)
+		countCleanup(metrics.KindHTTPRoute, deleted)
+		if err != nil {
+			return previous, statuses, err
+		}
+		return nil, statuses, nil
 	}
 
 	out, policies, err := r.render(ctx, route, parent, previous)
@@ -156,7 +173,10 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 	}
 	if err == nil {
 		var applied *apply.Result
-		if applied, err = r.Applier.Apply(ctx, owner, out.Objects, previous, keepWaiting(out.Waiting)); err == nil {
+		start := time.Now()
+		applied, err = r.Applier.Apply(ctx, owner, out.Objects, previous, keepWaiting(out.Waiting))
+		countApply(metrics.KindHTTPRoute, start, applied, err)
+		if err == nil {
 			if len(applied.Changed) > 0 {
 				r.Recorder.Event(route, "Normal", "Applied", "applied "+strings.Join(applied.Changed, ", "))
 			}
@@ -180,17 +200,20 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 
 // render computes the route's values on parent and renders its templates; it also
 // returns the policies that took part in the values.
-func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPRoute, parent routeParent, previous apply.Inventory) (*render.Output, []values.PolicyReport, error) {
+func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPRoute, parent routeParent, previous apply.Inventory) (_ *render.Output, _ []values.PolicyReport, err error) {
 	in, err := loadValueInputs(ctx, r.Client, r.ControllerNamespace, parent.class, parent.gateway.Namespace, route.Namespace)
 	if err != nil {
 		return nil, nil, err
 	}
+	defer func() { countRender(metrics.KindHTTPRoute, in.Blueprint.Name, err) }()
 	parsed, err := r.Blueprints.Get(in.Blueprint)
 	if err != nil {
 		return nil, nil, err
 	}
 	in.Schema = parsed.ValuesSchema()
+	start := time.Now()
 	vals, err := in.ForHTTPRoute(parent.gateway, route)
+	observeSince(metrics.ValuesMergeDuration, metrics.KindHTTPRoute, start)
 	if err != nil {
 		if vals != nil {
 			return nil, vals.Policies, err
@@ -201,53 +224,17 @@ func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPR
 	if err != nil {
 		return nil, vals.Policies, err
 	}
+	start = time.Now()
 	out, err := parsed.HTTPRoute(render.Input{
 		Values: vals.Values, Gateway: parent.gateway, GatewayClass: parent.class,
 		Live: live, IsReady: apply.Ready, IsNamespaced: namespacedBy(r.Client),
 	}, route)
+	observeSince(metrics.RenderDuration, metrics.KindHTTPRoute, start)
 	return out, vals.Policies, err
 }
 
-// setRouteAffected names, in the route's parent status, the GatewayConfigs that target
-// the route or its namespace (levels 7 and 8).
-func setRouteAffected(status *gatewayv1.RouteParentStatus, route *gatewayv1.HTTPRoute, policies []values.PolicyReport) {
-	var names []string
-	for _, report := range policies {
-		if report.Source.Kind == gatewrightv1alpha1.KindGatewayConfig && slices.ContainsFunc(report.Levels, func(l values.Level) bool { return l >= values.LevelRouteNamespace }) {
-			names = append(names, report.Source.Namespace+"/"+report.Source.Name)
-		}
-	}
-	if len(names) == 0 {
-		meta.RemoveStatusCondition(&status.Conditions, gatewrightv1alpha1.ConditionGatewayConfigAffected)
-		return
-	}
-	meta.SetStatusCondition(&status.Conditions, metav1.Condition{
-		Type: gatewrightv1alpha1.ConditionGatewayConfigAffected, Status: metav1.ConditionTrue, Reason: "Affected",
-		Message: "values from " + strings.Join(names, ", "), ObservedGeneration: route.Generation,
-	})
-}
-
-func routeParentStatus(route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference, attached bool) gatewayv1.RouteParentStatus {
-	status := gatewayv1.RouteParentStatus{ParentRef: ref, ControllerName: gatewrightv1alpha1.ControllerName}
-	if attached {
-		setRouteCondition(&status, route, gatewayv1.RouteConditionAccepted, true, gatewayv1.RouteReasonAccepted, "")
-	} else {
-		setRouteCondition(&status, route, gatewayv1.RouteConditionAccepted, false, gatewayv1.RouteReasonNotAllowedByListeners,
-			"no listener accepts this route (allowedRoutes, hostnames, sectionName or port)")
-	}
-	setRouteCondition(&status, route, gatewayv1.RouteConditionResolvedRefs, true, gatewayv1.RouteReasonResolvedRefs, "")
-	return status
-}
-
-func setRouteCondition(status *gatewayv1.RouteParentStatus, route *gatewayv1.HTTPRoute, t gatewayv1.RouteConditionType, ok bool, reason gatewayv1.RouteConditionReason, message string) {
-	s := metav1.ConditionFalse
-	if ok {
-		s = metav1.ConditionTrue
-	}
-	meta.SetStatusCondition(&status.Conditions, metav1.Condition{Type: string(t), Status: s, Reason: string(reason), Message: message, ObservedGeneration: route.Generation})
-}
-
-// save records the route inventory and lets go of the route once nothing is left.
+// save records the route inventory and lets go of the route once nothing is left. The
+// inventory holds the entries of other shards too.
 func (r *HTTPRouteReconciler) save(ctx context.Context, route *gatewayv1.HTTPRoute, inventory apply.RouteInventory) error {
 	original := route.DeepCopy()
 	setAnnotation(route, apply.RouteInventoryAnnotation, inventory.Encode())
@@ -257,47 +244,7 @@ func (r *HTTPRouteReconciler) save(ctx context.Context, route *gatewayv1.HTTPRou
 	if equality.Semantic.DeepEqual(original.ObjectMeta, route.ObjectMeta) {
 		return nil
 	}
-	return client.IgnoreNotFound(r.Patch(ctx, route, client.MergeFrom(original)))
-}
-
-// patchStatus replaces Gatewright's RouteParentStatus entries, keeping other
-// controllers' entries, with an optimistic lock so that none of theirs is lost.
-func (r *HTTPRouteReconciler) patchStatus(ctx context.Context, route *gatewayv1.HTTPRoute, parents []routeParent, statuses map[string][]gatewayv1.RouteParentStatus) error {
-	var parentsStatus []gatewayv1.RouteParentStatus
-	for _, s := range route.Status.Parents {
-		if s.ControllerName != gatewrightv1alpha1.ControllerName {
-			parentsStatus = append(parentsStatus, s)
-		}
-	}
-	for _, parent := range parents {
-		for _, s := range statuses[parent.key()] {
-			for _, old := range route.Status.Parents {
-				if old.ControllerName == s.ControllerName && equality.Semantic.DeepEqual(old.ParentRef, s.ParentRef) {
-					keepTransitionTimes(old.Conditions, s.Conditions)
-				}
-			}
-			parentsStatus = append(parentsStatus, s)
-		}
-	}
-	if parentsStatus == nil {
-		parentsStatus = []gatewayv1.RouteParentStatus{}
-	}
-	if equality.Semantic.DeepEqual(route.Status.Parents, parentsStatus) || (len(route.Status.Parents) == 0 && len(parentsStatus) == 0) {
-		return nil
-	}
-	original := route.DeepCopy()
-	route.Status.Parents = parentsStatus
-	return client.IgnoreNotFound(r.Status().Patch(ctx, route, client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{})))
-}
-
-// keepTransitionTimes carries lastTransitionTime over for conditions whose status did
-// not change, so that a status that says the same is the same.
-func keepTransitionTimes(old, updated []metav1.Condition) {
-	for i := range updated {
-		if c := meta.FindStatusCondition(old, updated[i].Type); c != nil && c.Status == updated[i].Status {
-			updated[i].LastTransitionTime = c.LastTransitionTime
-		}
-	}
+	return client.IgnoreNotFound(r.Patch(ctx, route, r.shard.patchFrom(original)))
 }
 
 // routeOwner is the apply.Owner of a route's objects on one Gateway.

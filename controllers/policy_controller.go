@@ -37,6 +37,8 @@ type PolicyReconciler struct {
 	Blueprints          *render.Cache
 	// Kind is GatewayClassConfig or GatewayConfig.
 	Kind string
+
+	shard shard
 }
 
 // +kubebuilder:rbac:groups=gatewright.dev,resources=gatewayclassconfigs/status;gatewayconfigs/status,verbs=get;update;patch
@@ -76,13 +78,26 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	if err != nil {
 		return ctrl.Result{}, err
 	}
+	primary, err := r.shard.primary(ctx, r.Client)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
 	ancestors := make([]gatewayv1.PolicyAncestorStatus, 0, len(targets))
 	for _, target := range targets {
 		ancestor := gatewayv1.PolicyAncestorStatus{AncestorRef: ancestorRef(obj, target), ControllerName: gatewrightv1alpha1.ControllerName}
-		for _, old := range p.status.Ancestors {
-			if equality.Semantic.DeepEqual(old.AncestorRef, ancestor.AncestorRef) && old.ControllerName == ancestor.ControllerName {
-				ancestor.Conditions = old.Conditions
+		old := findAncestor(p.status.Ancestors, ancestor)
+		mine, err := r.writes(ctx, obj, target, primary)
+		if err != nil {
+			return ctrl.Result{}, err
+		}
+		if !mine {
+			if old != nil {
+				ancestors = append(ancestors, *old)
 			}
+			continue
+		}
+		if old != nil {
+			ancestor.Conditions = old.Conditions
 		}
 		accepted := r.accepted(ctx, obj, target)
 		setPolicyCondition(&ancestor, obj, string(gatewayv1.PolicyConditionAccepted), accepted)
@@ -101,7 +116,7 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	if equality.Semantic.DeepEqual(asPolicy(original).status, p.status) {
 		return ctrl.Result{}, nil
 	}
-	return ctrl.Result{}, r.Status().Patch(ctx, obj, client.MergeFrom(original))
+	return ctrl.Result{}, r.Status().Patch(ctx, obj, r.shard.patchFrom(original))
 }
 
 // withReferencingGateways adds, for a GatewayConfig, the Gateways that name it in
@@ -114,6 +129,9 @@ func (r *PolicyReconciler) withReferencingGateways(ctx context.Context, obj clie
 	if err := r.List(ctx, &gateways, client.InNamespace(obj.GetNamespace())); err != nil {
 		return nil, err
 	}
+	// The cache lists in no particular order; the ancestors must come out the same way
+	// every time, or the status would be rewritten for nothing.
+	sort.Slice(gateways.Items, func(i, j int) bool { return gateways.Items[i].Name < gateways.Items[j].Name })
 	out := append([]gatewayv1.LocalPolicyTargetReference{}, targets...)
 	for _, gw := range gateways.Items {
 		infra := gw.Spec.Infrastructure

@@ -12,6 +12,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
@@ -24,6 +25,16 @@ import (
 type Options struct {
 	// ControllerNamespace holds the global GatewayClassConfigs.
 	ControllerNamespace string
+	// GatewayClasses restricts this instance to the GatewayClasses of these names, so that
+	// a large cluster can run one Deployment per set of classes. Empty: every GatewayClass
+	// whose controllerName is Gatewright's. The sets of all instances must not overlap.
+	GatewayClasses []string
+}
+
+// LeaderElectionID is the name of the lease that the replicas of an instance with these
+// options elect their leader with; it differs for every set of GatewayClasses.
+func (o Options) LeaderElectionID() string {
+	return newShard(o.GatewayClasses).leaseName()
 }
 
 // indexGatewayClassName indexes Gateways by spec.gatewayClassName.
@@ -58,23 +69,25 @@ func cacheOptions() cache.Options {
 	}
 }
 
-// Setup registers every reconciler with mgr.
+// Setup registers every reconciler with mgr, and the collector of the gatewright_gateways
+// metric.
 func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	if err := mgr.GetFieldIndexer().IndexField(ctx, &gatewayv1.Gateway{}, indexGatewayClassName, func(obj client.Object) []string {
 		return []string{string(obj.(*gatewayv1.Gateway).Spec.GatewayClassName)}
 	}); err != nil {
 		return err
 	}
+	shard := newShard(opts.GatewayClasses)
 	blueprints := &render.Cache{}
 	applier := apply.New(mgr.GetClient(), mgr.GetAPIReader())
-	if err := (&BlueprintReconciler{Client: mgr.GetClient(), Blueprints: blueprints}).SetupWithManager(mgr); err != nil {
+	if err := (&BlueprintReconciler{Client: mgr.GetClient(), Blueprints: blueprints, shard: shard}).SetupWithManager(mgr); err != nil {
 		return err
 	}
-	if err := (&GatewayClassReconciler{Client: mgr.GetClient(), Blueprints: blueprints}).SetupWithManager(mgr); err != nil {
+	if err := (&GatewayClassReconciler{Client: mgr.GetClient(), Blueprints: blueprints, shard: shard}).SetupWithManager(mgr); err != nil {
 		return err
 	}
 	for _, kind := range []string{gatewrightv1alpha1.KindGatewayClassConfig, gatewrightv1alpha1.KindGatewayConfig} {
-		if err := (&PolicyReconciler{Client: mgr.GetClient(), ControllerNamespace: opts.ControllerNamespace, Blueprints: blueprints, Kind: kind}).SetupWithManager(mgr); err != nil {
+		if err := (&PolicyReconciler{Client: mgr.GetClient(), ControllerNamespace: opts.ControllerNamespace, Blueprints: blueprints, Kind: kind, shard: shard}).SetupWithManager(mgr); err != nil {
 			return err
 		}
 	}
@@ -84,14 +97,23 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		Blueprints:          blueprints,
 		Recorder:            mgr.GetEventRecorderFor("gatewright"),
 		ControllerNamespace: opts.ControllerNamespace,
+		shard:               shard,
 	}).SetupWithManager(mgr); err != nil {
 		return err
 	}
-	return (&GatewayReconciler{
+	if err := (&GatewayReconciler{
 		Client:              mgr.GetClient(),
 		Applier:             applier,
 		Blueprints:          blueprints,
 		Recorder:            mgr.GetEventRecorderFor("gatewright"),
 		ControllerNamespace: opts.ControllerNamespace,
-	}).SetupWithManager(mgr)
+		shard:               shard,
+	}).SetupWithManager(mgr); err != nil {
+		return err
+	}
+	conditions := &gatewayConditions{reader: mgr.GetClient(), shard: shard}
+	if err := mgr.Add(conditions); err != nil {
+		return err
+	}
+	return ctrlmetrics.Registry.Register(conditions)
 }

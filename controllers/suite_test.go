@@ -2,6 +2,7 @@ package controllers_test
 
 import (
 	"context"
+	"net"
 	"testing"
 	"time"
 
@@ -28,6 +29,8 @@ var (
 	cfg    *rest.Config
 	k8s    client.Client
 	cancel context.CancelFunc
+	// metricsAddress is where the controller under test serves /metrics.
+	metricsAddress string
 )
 
 func TestControllers(t *testing.T) {
@@ -50,7 +53,8 @@ var _ = BeforeSuite(func() {
 	Expect(k8s.Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: controllerNamespace}})).To(Succeed())
 
 	options := controllers.ManagerOptions()
-	options.Metrics = metricsserver.Options{BindAddress: "0"}
+	metricsAddress = freeLocalAddress()
+	options.Metrics = metricsserver.Options{BindAddress: metricsAddress}
 	mgr, err := ctrl.NewManager(cfg, options)
 	Expect(err).NotTo(HaveOccurred())
 	var ctx context.Context
@@ -61,6 +65,14 @@ var _ = BeforeSuite(func() {
 		Expect(mgr.Start(ctx)).To(Succeed())
 	}()
 })
+
+// freeLocalAddress returns a local address whose port nobody listens on.
+func freeLocalAddress() string {
+	listener, err := net.Listen("tcp", "127.0.0.1:0")
+	Expect(err).NotTo(HaveOccurred())
+	defer listener.Close()
+	return listener.Addr().String()
+}
 
 var _ = AfterSuite(func() {
 	if cancel != nil {

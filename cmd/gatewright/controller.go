@@ -19,6 +19,7 @@ type controllerOptions struct {
 	metricsAddress      string
 	probeAddress        string
 	leaderElection      bool
+	gatewayClasses      []string
 	zap                 zap.Options
 }
 
@@ -29,7 +30,11 @@ func newControllerCommand() *cobra.Command {
 		Short: "Run the Gatewright controller",
 		Long: `controller runs the reconcilers for the GatewayClasses whose controllerName is
 gatewright.dev/gateway-controller, against the cluster of the current kubeconfig (or the
-in-cluster configuration).`,
+in-cluster configuration).
+
+--gateway-classes restricts it to some of those classes, so that a large cluster can run
+one Deployment per set of classes. The sets of the Deployments must not overlap, and
+together they must list every class; each set elects its leader with a lease of its own.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts.zap)))
@@ -45,6 +50,7 @@ in-cluster configuration).`,
 	flags.StringVar(&opts.metricsAddress, "metrics-bind-address", opts.metricsAddress, "address of the Prometheus metrics endpoint (0 disables it)")
 	flags.StringVar(&opts.probeAddress, "health-probe-bind-address", opts.probeAddress, "address of the /healthz and /readyz endpoints")
 	flags.BoolVar(&opts.leaderElection, "leader-elect", false, "elect a leader, so that only one of several replicas reconciles")
+	flags.StringSliceVar(&opts.gatewayClasses, "gateway-classes", nil, "implement only the GatewayClasses of these names (comma-separated; default: every GatewayClass of Gatewright)")
 	zapFlags := flag.NewFlagSet("zap", flag.ContinueOnError)
 	opts.zap.BindFlags(zapFlags)
 	flags.AddGoFlagSet(zapFlags)
@@ -57,19 +63,24 @@ func runController(ctx context.Context, cfg *rest.Config, opts controllerOptions
 	options.Metrics = metricsserver.Options{BindAddress: opts.metricsAddress}
 	options.HealthProbeBindAddress = opts.probeAddress
 	options.LeaderElection = opts.leaderElection
-	options.LeaderElectionID = "gatewright.dev"
+	setup := controllers.Options{ControllerNamespace: opts.controllerNamespace, GatewayClasses: opts.gatewayClasses}
+	options.LeaderElectionID = setup.LeaderElectionID()
 	options.LeaderElectionNamespace = opts.controllerNamespace
+	// The process ends as soon as the manager stops, so handing the lease back at once is
+	// safe, and a rolling update does not wait out the lease duration.
+	options.LeaderElectionReleaseOnCancel = true
 	mgr, err := ctrl.NewManager(cfg, options)
 	if err != nil {
 		return err
 	}
+	ctrl.Log.WithName("setup").Info("starting", "gatewayClasses", setup.GatewayClasses, "leaderElection", options.LeaderElection, "lease", options.LeaderElectionNamespace+"/"+options.LeaderElectionID)
 	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
 		return err
 	}
 	if err := mgr.AddReadyzCheck("readyz", healthz.Ping); err != nil {
 		return err
 	}
-	if err := controllers.Setup(ctx, mgr, controllers.Options{ControllerNamespace: opts.controllerNamespace}); err != nil {
+	if err := controllers.Setup(ctx, mgr, setup); err != nil {
 		return err
 	}
 	return mgr.Start(ctx)

@@ -124,15 +124,21 @@ func (a *Applier) Apply(ctx context.Context, owner Owner, objs []*unstructured.U
 	return result, nil
 }
 
-// DeleteAll deletes every object of inv that still belongs to owner.
-func (a *Applier) DeleteAll(ctx context.Context, owner Owner, inv Inventory) error {
+// DeleteAll deletes every object of inv that still belongs to owner, and returns those
+// it deleted.
+func (a *Applier) DeleteAll(ctx context.Context, owner Owner, inv Inventory) ([]string, error) {
+	var deleted []string
 	var errs []error
 	for _, e := range inv {
-		if _, err := a.delete(ctx, owner, e); err != nil {
+		ok, err := a.delete(ctx, owner, e)
+		if err != nil {
 			errs = append(errs, err)
 		}
+		if ok {
+			deleted = append(deleted, e.String())
+		}
 	}
-	return errors.Join(errs...)
+	return deleted, errors.Join(errs...)
 }
 
 // Live returns the objects of inv as they are now, by template. Objects that are gone

@@ -1,0 +1,130 @@
+package controllers
+
+import (
+	"context"
+	"slices"
+	"sort"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/values"
+)
+
+// setRouteAffected names, in the route's parent status, the GatewayConfigs that target
+// the route or its namespace (levels 7 and 8).
+func setRouteAffected(status *gatewayv1.RouteParentStatus, route *gatewayv1.HTTPRoute, policies []values.PolicyReport) {
+	var names []string
+	for _, report := range policies {
+		if report.Source.Kind == gatewrightv1alpha1.KindGatewayConfig && slices.ContainsFunc(report.Levels, func(l values.Level) bool { return l >= values.LevelRouteNamespace }) {
+			names = append(names, report.Source.Namespace+"/"+report.Source.Name)
+		}
+	}
+	if len(names) == 0 {
+		meta.RemoveStatusCondition(&status.Conditions, gatewrightv1alpha1.ConditionGatewayConfigAffected)
+		return
+	}
+	meta.SetStatusCondition(&status.Conditions, metav1.Condition{
+		Type: gatewrightv1alpha1.ConditionGatewayConfigAffected, Status: metav1.ConditionTrue, Reason: "Affected",
+		Message: "values from " + strings.Join(names, ", "), ObservedGeneration: route.Generation,
+	})
+}
+
+func routeParentStatus(route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference, attached bool) gatewayv1.RouteParentStatus {
+	status := gatewayv1.RouteParentStatus{ParentRef: ref, ControllerName: gatewrightv1alpha1.ControllerName}
+	if attached {
+		setRouteCondition(&status, route, gatewayv1.RouteConditionAccepted, true, gatewayv1.RouteReasonAccepted, "")
+	} else {
+		setRouteCondition(&status, route, gatewayv1.RouteConditionAccepted, false, gatewayv1.RouteReasonNotAllowedByListeners,
+			"no listener accepts this route (allowedRoutes, hostnames, sectionName or port)")
+	}
+	setRouteCondition(&status, route, gatewayv1.RouteConditionResolvedRefs, true, gatewayv1.RouteReasonResolvedRefs, "")
+	return status
+}
+
+func setRouteCondition(status *gatewayv1.RouteParentStatus, route *gatewayv1.HTTPRoute, t gatewayv1.RouteConditionType, ok bool, reason gatewayv1.RouteConditionReason, message string) {
+	s := metav1.ConditionFalse
+	if ok {
+		s = metav1.ConditionTrue
+	}
+	meta.SetStatusCondition(&status.Conditions, metav1.Condition{Type: string(t), Status: s, Reason: string(reason), Message: message, ObservedGeneration: route.Generation})
+}
+
+// patchStatus replaces this shard's RouteParentStatus entries, keeping other
+// controllers' entries and other shards' (those for parentRefs that still name their
+// Gateways), with an optimistic lock so that none of theirs is lost. Gatewright's entries
+// follow the order of spec.parentRefs, so that every shard writes the same list.
+func (r *HTTPRouteReconciler) patchStatus(ctx context.Context, route *gatewayv1.HTTPRoute, statuses map[string][]gatewayv1.RouteParentStatus, elsewhere *gatewaysElsewhere) error {
+	var parentsStatus, ours []gatewayv1.RouteParentStatus
+	for _, s := range route.Status.Parents {
+		if s.ControllerName != gatewrightv1alpha1.ControllerName {
+			parentsStatus = append(parentsStatus, s)
+			continue
+		}
+		if parentRefIndex(route, s.ParentRef) < 0 {
+			continue
+		}
+		theirs, err := elsewhere.has(ctx, parentKey(route, s.ParentRef))
+		if err != nil {
+			return err
+		}
+		if theirs {
+			ours = append(ours, s)
+		}
+	}
+	for _, parentStatuses := range statuses {
+		for _, s := range parentStatuses {
+			for _, old := range route.Status.Parents {
+				if old.ControllerName == s.ControllerName && equality.Semantic.DeepEqual(old.ParentRef, s.ParentRef) {
+					keepTransitionTimes(old.Conditions, s.Conditions)
+				}
+			}
+			ours = append(ours, s)
+		}
+	}
+	sort.SliceStable(ours, func(i, j int) bool {
+		return parentRefIndex(route, ours[i].ParentRef) < parentRefIndex(route, ours[j].ParentRef)
+	})
+	parentsStatus = append(parentsStatus, ours...)
+	if parentsStatus == nil {
+		parentsStatus = []gatewayv1.RouteParentStatus{}
+	}
+	if equality.Semantic.DeepEqual(route.Status.Parents, parentsStatus) || (len(route.Status.Parents) == 0 && len(parentsStatus) == 0) {
+		return nil
+	}
+	original := route.DeepCopy()
+	route.Status.Parents = parentsStatus
+	return client.IgnoreNotFound(r.Status().Patch(ctx, route, client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{})))
+}
+
+// keepTransitionTimes carries lastTransitionTime over for conditions whose status did
+// not change, so that a status that says the same is the same.
+func keepTransitionTimes(old, updated []metav1.Condition) {
+	for i := range updated {
+		if c := meta.FindStatusCondition(old, updated[i].Type); c != nil && c.Status == updated[i].Status {
+			updated[i].LastTransitionTime = c.LastTransitionTime
+		}
+	}
+}
+
+// parentRefIndex is the position of ref in the route's spec.parentRefs, -1 when the route
+// no longer names it.
+func parentRefIndex(route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference) int {
+	return slices.IndexFunc(route.Spec.ParentRefs, func(r gatewayv1.ParentReference) bool {
+		return equality.Semantic.DeepEqual(r, ref)
+	})
+}
+
+// parentKey is "namespace/name" of the Gateway ref names.
+func parentKey(route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference) string {
+	namespace := route.Namespace
+	if ref.Namespace != nil {
+		namespace = string(*ref.Namespace)
+	}
+	return namespace + "/" + string(ref.Name)
+}

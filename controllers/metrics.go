@@ -1,0 +1,170 @@
+package controllers
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gatewright/gatewright/internal/apply"
+	"github.com/gatewright/gatewright/internal/metrics"
+	"github.com/gatewright/gatewright/internal/render"
+)
+
+// countRender counts one render of kind with blueprint and, when its inputs refused it,
+// where: the failing template, or "values".
+func countRender(kind, blueprint string, err error) {
+	if err == nil {
+		metrics.Renders.WithLabelValues(kind, metrics.ResultSuccess).Inc()
+		return
+	}
+	metrics.Renders.WithLabelValues(kind, metrics.ResultError).Inc()
+	if !isInputError(err) {
+		return // reading the cluster failed: nothing for the blueprint's author to fix
+	}
+	template := metrics.TemplateValues
+	var renderErr *render.Error
+	if errors.As(err, &renderErr) {
+		template = renderErr.Template
+	}
+	metrics.RenderErrors.WithLabelValues(blueprint, template).Inc()
+}
+
+// countApply counts one apply round of kind that took since start.
+func countApply(kind string, start time.Time, res *apply.Result, err error) {
+	metrics.ApplyDuration.WithLabelValues(kind).Observe(time.Since(start).Seconds())
+	var conflict *apply.ConflictError
+	switch {
+	case errors.As(err, &conflict):
+		metrics.Applies.WithLabelValues(kind, metrics.ResultConflict).Inc()
+	case err != nil:
+		metrics.Applies.WithLabelValues(kind, metrics.ResultError).Inc()
+	default:
+		metrics.Applies.WithLabelValues(kind, metrics.ResultSuccess).Inc()
+		metrics.AppliedObjects.WithLabelValues(kind, metrics.ResultChanged).Add(float64(len(res.Changed)))
+		metrics.AppliedObjects.WithLabelValues(kind, metrics.ResultUnchanged).Add(float64(len(res.Applied) - len(res.Changed)))
+		metrics.DeletedObjects.WithLabelValues(kind, metrics.ReasonPruned).Add(float64(len(res.Pruned)))
+	}
+}
+
+// countCleanup counts the objects deleted because their Gateway or route went away.
+func countCleanup(kind string, deleted []string) {
+	metrics.DeletedObjects.WithLabelValues(kind, metrics.ReasonCleanup).Add(float64(len(deleted)))
+}
+
+// observeSince observes on h the seconds since start.
+func observeSince(h *prometheus.HistogramVec, kind string, start time.Time) {
+	h.WithLabelValues(kind).Observe(time.Since(start).Seconds())
+}
+
+// gatewayConditionTypes are the conditions gatewright_gateways counts.
+var gatewayConditionTypes = []string{string(gatewayv1.GatewayConditionAccepted), string(gatewayv1.GatewayConditionProgrammed)}
+
+// gatewayConditions computes gatewright_gateways from the cache at every scrape. A gauge
+// kept up to date by the reconciler would have to see every delete, class change and
+// status edit, and start over right after a restart; counting what the cache holds is
+// right by construction, and a deleted Gateway or class simply is not counted any more.
+//
+// It reports only while this instance leads (it runs as a leader-election runnable), so
+// that summing over replicas counts each Gateway once. Its Describe sends nothing, which
+// makes it an unchecked collector: several instances in one process (one per shard) may
+// each register one, and their series never collide as their classes do not overlap.
+type gatewayConditions struct {
+	reader  client.Reader
+	shard   shard
+	leading atomic.Bool
+}
+
+func (c *gatewayConditions) NeedLeaderElection() bool { return true }
+
+// Start marks the collector as reporting until ctx ends, that is while this instance
+// leads and runs.
+func (c *gatewayConditions) Start(ctx context.Context) error {
+	c.leading.Store(true)
+	<-ctx.Done()
+	c.leading.Store(false)
+	return nil
+}
+
+func (c *gatewayConditions) Describe(chan<- *prometheus.Desc) {}
+
+func (c *gatewayConditions) Collect(ch chan<- prometheus.Metric) {
+	if !c.leading.Load() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	counts, err := c.count(ctx)
+	if err != nil {
+		log.FromContext(ctx).Error(err, "counting Gateways by condition for gatewright_gateways")
+		return
+	}
+	for _, key := range counts.keys {
+		ch <- prometheus.MustNewConstMetric(metrics.Gateways, prometheus.GaugeValue, float64(counts.n[key]), key.class, key.conditionType, key.status)
+	}
+}
+
+type conditionKey struct{ class, conditionType, status string }
+
+type conditionCounts struct {
+	keys []conditionKey // every class of the shard, condition type and status, in order
+	n    map[conditionKey]int
+}
+
+// count counts the Gateways of the shard's classes by condition; a condition that is
+// missing counts as Unknown.
+func (c *gatewayConditions) count(ctx context.Context) (*conditionCounts, error) {
+	var classes gatewayv1.GatewayClassList
+	if err := c.reader.List(ctx, &classes, client.UnsafeDisableDeepCopy); err != nil {
+		return nil, err
+	}
+	counts := &conditionCounts{n: map[conditionKey]int{}}
+	ours := map[string]bool{}
+	for i := range classes.Items {
+		if c.shard.ownership(&classes.Items[i]) == ownedHere {
+			ours[classes.Items[i].Name] = true
+		}
+	}
+	for _, class := range sortedKeys(ours) {
+		for _, t := range gatewayConditionTypes {
+			for _, status := range []metav1.ConditionStatus{metav1.ConditionTrue, metav1.ConditionFalse, metav1.ConditionUnknown} {
+				counts.keys = append(counts.keys, conditionKey{class, t, string(status)})
+			}
+		}
+	}
+	var gateways gatewayv1.GatewayList
+	if err := c.reader.List(ctx, &gateways, client.UnsafeDisableDeepCopy); err != nil {
+		return nil, err
+	}
+	for _, gw := range gateways.Items {
+		class := string(gw.Spec.GatewayClassName)
+		if !ours[class] {
+			continue
+		}
+		for _, t := range gatewayConditionTypes {
+			status := string(metav1.ConditionUnknown)
+			if cond := meta.FindStatusCondition(gw.Status.Conditions, t); cond != nil {
+				status = string(cond.Status)
+			}
+			counts.n[conditionKey{class, t, status}]++
+		}
+	}
+	return counts, nil
+}
+
+func sortedKeys(set map[string]bool) []string {
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
