@@ -181,4 +181,3 @@ func (d *demo) get(ctx context.Context, namespace, name string, obj client.Objec
 	}
 	return err == nil, nil
 }
-

@@ -30,7 +30,7 @@ const (
 
 func (d *demo) story() []demoStep {
 	return []demoStep{{
-		title: "The provider installs a blueprint, two GatewayClasses sharing it, a global GatewayClassConfig (tags, limits) and one for tenant team-a",
+		title:    "The provider installs a blueprint, two GatewayClasses sharing it, a global GatewayClassConfig (tags, limits) and one for tenant team-a",
 		commands: []string{"kubectl apply -f samples/namespaces.yaml -f samples/provider/"},
 		act:      d.apply(samples.Provider, "namespaces.yaml", "provider/blueprint.yaml", "provider/gatewayclasses.yaml", "provider/global-config.yaml", "provider/tenant-config.yaml"),
 		expect: []expectation{

@@ -100,4 +100,3 @@ func (o explainOptions) client() (client.Client, string, error) {
 	k8s, err := client.New(restConfig, client.Options{Scheme: scheme.New()})
 	return k8s, namespace, err
 }
-

@@ -194,4 +194,3 @@ func uniqueStrings(in ...string) []string {
 	}
 	return out
 }
-
