@@ -20,6 +20,10 @@ export KUBEBUILDER_ASSETS := $(TESTBIN)
 run: testbin ## Run Gatewright on a local control plane (kube-apiserver + etcd), with the CRDs and samples installed.
 	go run ./cmd/gatewright dev
 
+.PHONY: demo
+demo: testbin ## Play the provider/tenant story on a local control plane, checking every step (exits 0 only if all pass).
+	go run ./cmd/gatewright demo
+
 .PHONY: test
 test: testbin ## Run every test, the envtest suites against a real kube-apiserver and etcd included.
 	go test $(GO_TEST_FLAGS) ./...

@@ -18,7 +18,6 @@ import (
 
 type demoOptions struct {
 	binDir  string
-	workDir string
 	timeout time.Duration
 }
 
@@ -52,11 +51,9 @@ It exits 0 only when every step was observed, and stops everything it started.`,
 }
 
 func runDemo(ctx context.Context, out io.Writer, opts demoOptions) (err error) {
-	workDir := opts.workDir
-	if workDir == "" {
-		if workDir, err = os.MkdirTemp("", "gatewright-demo-"); err != nil {
-			return err
-		}
+	workDir, err := os.MkdirTemp("", "gatewright-demo-")
+	if err != nil {
+		return err
 	}
 	logPath := filepath.Join(workDir, "controller.log")
 	logs, err := os.Create(logPath)
@@ -74,7 +71,9 @@ func runDemo(ctx context.Context, out io.Writer, opts demoOptions) (err error) {
 		err = errors.Join(err, env.stop())
 		if err != nil {
 			fmt.Fprintf(out, "\nThe demo failed. The controller's log is %s\n", logPath)
+			return
 		}
+		err = os.RemoveAll(workDir)
 	}()
 	d := &demo{env: env, out: out, timeout: opts.timeout}
 	for _, step := range d.story() {
@@ -149,7 +148,7 @@ func (d *demo) await(ctx context.Context, e expectation) (string, error) {
 func (d *demo) apply(fsys fs.FS, names ...string) func(context.Context) error {
 	return func(ctx context.Context) error {
 		for _, name := range names {
-			if err := applyFile(ctx, d.env.client, fsys, name, indent{d.out}); err != nil {
+			if err := applyFile(ctx, d.env.client, fsys, name, &indent{w: d.out}); err != nil {
 				return err
 			}
 		}
@@ -158,15 +157,23 @@ func (d *demo) apply(fsys fs.FS, names ...string) func(context.Context) error {
 }
 
 // indent writes every line one level deeper, under a step.
-type indent struct{ w io.Writer }
+type indent struct {
+	w io.Writer
+	// midLine is true when the last write did not end a line.
+	midLine bool
+}
 
-func (i indent) Write(p []byte) (int, error) {
-	lines := strings.SplitAfter(string(p), "\n")
+func (i *indent) Write(p []byte) (int, error) {
 	var b strings.Builder
-	for _, line := range lines {
-		if line != "" {
-			b.WriteString("  " + line)
+	for _, line := range strings.SplitAfter(string(p), "\n") {
+		if line == "" {
+			continue
 		}
+		if !i.midLine && line != "\n" {
+			b.WriteString("  ")
+		}
+		b.WriteString(line)
+		i.midLine = !strings.HasSuffix(line, "\n")
 	}
 	if _, err := io.WriteString(i.w, b.String()); err != nil {
 		return 0, err

@@ -49,6 +49,7 @@ func (d *demo) story() []demoStep {
 	}, {
 		title:    "explain shows each value with its source",
 		commands: []string{"gatewright explain gateway web -n team-a"},
+		act:      d.explain("gateway", demoGateway),
 		expect: []expectation{
 			d.explains("replicas", "3", "GatewayConfig team-a/web", "default"),
 			d.explains("service.type", `"LoadBalancer"`, "GatewayClassConfig gatewright-system/internet-defaults", "override"),
@@ -78,6 +79,10 @@ func (d *demo) story() []demoStep {
 			d.listenerAttachedRoutes(1),
 			d.exists("ConfigMap team-a/shop-routes", &corev1.ConfigMap{}, demoRouteMap, true),
 		},
+	}, {
+		title:    "explain shows the values the route's templates render with",
+		commands: []string{"gatewright explain httproute shop -n team-a"},
+		act:      d.explain("httproute", demoRoute),
 	}, {
 		title:    "Deleting the Gateway removes everything it created",
 		commands: []string{"kubectl delete gateway web -n team-a"},
@@ -140,6 +145,14 @@ func (d *demo) serviceType(want corev1.ServiceType) expectation {
 		}
 		return svc.Spec.Type == want, "type " + string(svc.Spec.Type), nil
 	}}
+}
+
+// explain prints what `gatewright explain KIND NAME -n team-a` prints.
+func (d *demo) explain(kind, name string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		opts := explainOptions{kubeconfig: d.env.kubeconfig, namespace: demoNamespace, controllerNamespace: defaultControllerNamespace}
+		return runExplain(ctx, &indent{w: &indent{w: d.out}}, opts, kind, name)
+	}
 }
 
 // explains runs `gatewright explain gateway web -n team-a` and looks for the row of path.

@@ -80,15 +80,15 @@ func (e *explanation) print(out io.Writer, format string) error {
 		for i, l := range p.Levels {
 			levels[i] = strconv.Itoa(int(l))
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t", p.Source, strings.Join(levels, ","), p.State)
-		if len(p.Overridden) == 0 {
-			fmt.Fprintln(w)
-		}
+		fmt.Fprintf(w, "%s\t%s\t%s", p.Source, strings.Join(levels, ","), p.State)
 		for i, o := range p.Overridden {
 			if i > 0 {
-				fmt.Fprint(w, "\t\t\t")
+				fmt.Fprint(w, "\t\t")
 			}
-			fmt.Fprintf(w, "%s: its %s lost to the %s of %s (level %d)\n", o.Path, o.As, o.By.As, o.By.Source, o.By.Level)
+			fmt.Fprintf(w, "\t%s: its %s lost to the %s of %s (level %d)\n", o.Path, o.As, o.By.As, o.By.Source, o.By.Level)
+		}
+		if len(p.Overridden) == 0 {
+			fmt.Fprintln(w)
 		}
 	}
 	if err := w.Flush(); err != nil {
