@@ -115,7 +115,8 @@ func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, i
 	defer func() { countRender(metrics.KindGateway, in.values.Blueprint.Name, err) }()
 	parsed, err := r.Blueprints.Get(in.values.Blueprint)
 	if err != nil {
-		return nil, err
+		// A blueprint that does not parse cannot be used: the Gateway is not accepted.
+		return nil, &invalidParametersError{message: err.Error(), cause: err}
 	}
 	in.values.Schema = parsed.ValuesSchema()
 	start := time.Now()

@@ -64,7 +64,8 @@ func (s *gatewayStatus) fail(err error) (ctrl.Result, error) {
 // read the live objects, until the retry).
 func (s *gatewayStatus) invalid(err error) (ctrl.Result, error) {
 	var invalid *invalidParametersError
-	if errors.As(err, &invalid) {
+	var refErr *values.ParametersRefError
+	if errors.As(err, &invalid) || errors.As(err, &refErr) {
 		return s.fail(err)
 	}
 	s.set(gatewayv1.GatewayConditionProgrammed, false, gatewayv1.GatewayReasonInvalid, err.Error()+"; the objects applied before are left as they are")

@@ -137,6 +137,33 @@ gatewayTemplate:
 		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/Programmed"))
 	})
 
+	It("is not accepted while its infrastructure.parametersRef names a missing GatewayConfig, and recovers when it appears", func(ctx SpecContext) {
+		w.apply(ctx, `
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: web, namespace: NAMESPACE}
+spec:
+  gatewayClassName: CLASS
+  infrastructure:
+    parametersRef: {group: gatewright.dev, kind: GatewayConfig, name: params}
+  listeners:
+  - {name: http, protocol: HTTP, port: 80}
+`)
+		Eventually(w.gatewayCondition(ctx, "web", "Accepted")).Should(Equal("False/InvalidParameters: Gateway " + w.namespace +
+			"/web: spec.infrastructure.parametersRef GatewayConfig params: not found in namespace " + w.namespace))
+		Expect(w.gatewayCondition(ctx, "web", "Programmed")()).To(Equal("False/Invalid: the Gateway is not accepted"))
+
+		w.apply(ctx, `
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayConfig
+metadata: {name: params, namespace: NAMESPACE}
+spec:
+  default: {greeting: by-reference}
+`)
+		Eventually(w.gatewayCondition(ctx, "web", "Accepted")).Should(Equal("True/Accepted: "))
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/Programmed"))
+	})
+
 	It("removes a field the template stops rendering", func(ctx SpecContext) {
 		w.gateway(ctx, "web")
 		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("hello")))

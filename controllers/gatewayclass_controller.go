@@ -140,20 +140,26 @@ func classesUsing(ctx context.Context, c client.Reader, blueprint string) []type
 }
 
 // invalidParametersError is a GatewayClass or Gateway reference that cannot be used.
-type invalidParametersError struct{ message string }
+type invalidParametersError struct {
+	message string
+	// cause is the error behind it, when there is one (a blueprint that does not parse).
+	cause error
+}
 
 func (e *invalidParametersError) Error() string { return e.message }
+
+func (e *invalidParametersError) Unwrap() error { return e.cause }
 
 // blueprintOf returns the blueprint a GatewayClass names in spec.parametersRef.
 func blueprintOf(ctx context.Context, c client.Reader, class *gatewayv1.GatewayClass) (*gatewrightv1alpha1.GatewayClassBlueprint, error) {
 	ref := class.Spec.ParametersRef
 	if ref == nil || string(ref.Group) != gatewrightv1alpha1.GroupVersion.Group || string(ref.Kind) != gatewrightv1alpha1.KindGatewayClassBlueprint {
-		return nil, &invalidParametersError{"spec.parametersRef must name a GatewayClassBlueprint (group gatewright.dev)"}
+		return nil, &invalidParametersError{message: "spec.parametersRef must name a GatewayClassBlueprint (group gatewright.dev)"}
 	}
 	bp := &gatewrightv1alpha1.GatewayClassBlueprint{}
 	if err := c.Get(ctx, types.NamespacedName{Name: ref.Name}, bp); err != nil {
 		if apierrors.IsNotFound(err) {
-			return nil, &invalidParametersError{fmt.Sprintf("GatewayClassBlueprint %s not found", ref.Name)}
+			return nil, &invalidParametersError{message: fmt.Sprintf("GatewayClassBlueprint %s not found", ref.Name)}
 		}
 		return nil, err
 	}

@@ -32,7 +32,7 @@ func asInvalidParameters(err error, target **invalidParametersError) bool {
 	var renderErr *render.Error
 	var refErr *values.ParametersRefError
 	if errors.As(err, &renderErr) || errors.As(err, &refErr) {
-		*target = &invalidParametersError{err.Error()}
+		*target = &invalidParametersError{message: err.Error(), cause: err}
 		return true
 	}
 	return false
