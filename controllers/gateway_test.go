@@ -164,6 +164,41 @@ spec:
 		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/Programmed"))
 	})
 
+	It("retries a rendered kind the API server does not serve until its CRD is installed", func(ctx SpecContext) {
+		group := w.namespace + ".example.com"
+		w.classAndBlueprint(ctx, `
+gatewayTemplate:
+  resourceTemplates:
+  - name: widget
+    template: |
+      apiVersion: `+group+`/v1
+      kind: Widget
+      metadata: {name: {{ .Gateway.metadata.name }}-widget}
+      spec: {size: 3}
+`)
+		w.gateway(ctx, "web")
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(And(
+			HavePrefix("False/Invalid: GatewayClassBlueprint "+w.blueprint+", template gateway/widget: Widget \"web-widget\": "),
+			ContainSubstring("no matches for kind")))
+
+		w.apply(ctx, `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.`+group+`}
+spec:
+  group: `+group+`
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+`)
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/Programmed"))
+	})
+
 	It("removes a field the template stops rendering", func(ctx SpecContext) {
 		w.gateway(ctx, "web")
 		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("hello")))

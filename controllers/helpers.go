@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -39,8 +40,13 @@ func asInvalidParameters(err error, target **invalidParametersError) bool {
 }
 
 // isInputError tells whether err comes from the inputs (values, templates, references):
-// retrying cannot help until they change, and a change triggers a reconcile.
+// retrying cannot help until they change, and a change triggers a reconcile. A rendered
+// kind the API server does not serve is not one: its CRD may be installed at any time,
+// and nothing would trigger a reconcile then, so it is retried with backoff.
 func isInputError(err error) bool {
+	if meta.IsNoMatchError(err) {
+		return false
+	}
 	var invalid *invalidParametersError
 	var schemaErr *values.SchemaError
 	return asInvalidParameters(err, &invalid) || errors.As(err, &schemaErr)

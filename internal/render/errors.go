@@ -17,7 +17,12 @@ type Error struct {
 	// rendered output that is not valid YAML).
 	Line    int
 	Message string
+	// Cause is the error behind Message when it came from elsewhere, such as the
+	// cluster's API telling whether a kind is namespaced.
+	Cause error
 }
+
+func (e *Error) Unwrap() error { return e.Cause }
 
 func (e *Error) Error() string {
 	place := "GatewayClassBlueprint " + e.Blueprint

@@ -64,7 +64,7 @@ func (b *Blueprint) objects(rt resourceTemplate, rendered string, p placement) (
 
 func (b *Blueprint) place(obj *unstructured.Unstructured, rt resourceTemplate, p placement) error {
 	gvk := obj.GroupVersionKind()
-	fail := func(format string, args ...any) error {
+	fail := func(format string, args ...any) *Error {
 		return objectError(b.name, rt.id, gvk.Kind, obj.GetName(), format, args...)
 	}
 	if obj.GetName() == "" {
@@ -72,7 +72,9 @@ func (b *Blueprint) place(obj *unstructured.Unstructured, rt resourceTemplate, p
 	}
 	namespaced, err := p.scope(gvk, b.clusterScoped)
 	if err != nil {
-		return fail("%v", err)
+		e := fail("%v", err)
+		e.Cause = err
+		return e
 	}
 	switch {
 	case !namespaced && !b.clusterScoped[gvk.GroupKind()]:
