@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -103,11 +104,11 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		setPolicyCondition(&ancestor, obj, string(gatewayv1.PolicyConditionAccepted), accepted)
 		programmed := verdict{reason: "Pending", message: "the target is not accepted"}
 		if accepted.ok {
-			reports, err := r.reports(ctx, obj, target)
+			reports, violations, err := r.reports(ctx, obj, target)
 			if err != nil {
 				return ctrl.Result{}, err
 			}
-			programmed = programmedVerdict(reports)
+			programmed = programmedVerdict(reports, violations)
 		}
 		setPolicyCondition(&ancestor, obj, conditionProgrammed, programmed)
 		ancestors = append(ancestors, ancestor)
@@ -202,14 +203,13 @@ func (r *PolicyReconciler) accepted(ctx context.Context, obj client.Object, targ
 }
 
 // reports computes the values of every Gateway (or route) the target reaches and
-// returns this policy's report from each.
-func (r *PolicyReconciler) reports(ctx context.Context, obj client.Object, target gatewayv1.LocalPolicyTargetReference) ([]values.PolicyReport, error) {
+// returns this policy's report from each, and the valuesSchema violations of values it set.
+func (r *PolicyReconciler) reports(ctx context.Context, obj client.Object, target gatewayv1.LocalPolicyTargetReference) (reports []values.PolicyReport, violations []string, err error) {
 	gateways, err := r.gatewaysReached(ctx, obj, target)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	source := values.Source{Kind: r.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}
-	var reports []values.PolicyReport
 	for i := range gateways {
 		gw := &gateways[i]
 		class := &gatewayv1.GatewayClass{}
@@ -234,7 +234,7 @@ func (r *PolicyReconciler) reports(ctx context.Context, obj client.Object, targe
 			continue // and so does a blueprint that does not parse
 		}
 		in.Schema = parsed.ValuesSchema()
-		res := computeValues(in, gw, route)
+		res, err := computeValues(in, gw, route)
 		if res == nil {
 			continue // the Gateway reports its values error itself
 		}
@@ -243,19 +243,25 @@ func (r *PolicyReconciler) reports(ctx context.Context, obj client.Object, targe
 				reports = append(reports, report)
 			}
 		}
+		var schemaErr *values.SchemaError
+		if errors.As(err, &schemaErr) {
+			for _, v := range schemaErr.Violations {
+				if v.SetBy != nil && v.SetBy.Source == source {
+					violations = append(violations, fmt.Sprintf("%s: %s (Gateway %s/%s)", v.Path, v.Message, gw.Namespace, gw.Name))
+				}
+			}
+		}
 	}
-	return reports, nil
+	return reports, violations, nil
 }
 
-// computeValues returns the values of gw, or of route on it; nil when they cannot be
-// computed. A schema violation still yields the result, which is all reports need.
-func computeValues(in values.Inputs, gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) *values.Result {
+// computeValues returns the values of gw, or of route on it; a nil result when they
+// cannot be computed. A schema violation yields the result too.
+func computeValues(in values.Inputs, gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) (*values.Result, error) {
 	if route != nil {
-		res, _ := in.ForHTTPRoute(gw, route)
-		return res
+		return in.ForHTTPRoute(gw, route)
 	}
-	res, _ := in.ForGateway(gw)
-	return res
+	return in.ForGateway(gw)
 }
 
 // gatewaysReached lists the Gateways whose values the target can reach.
@@ -303,8 +309,13 @@ func (r *PolicyReconciler) gatewaysReached(ctx context.Context, obj client.Objec
 	return nil, nil
 }
 
-// programmedVerdict sums up the reports of one policy over the Gateways it reaches.
-func programmedVerdict(reports []values.PolicyReport) verdict {
+// programmedVerdict sums up the reports of one policy over the Gateways it reaches. A
+// value the blueprint's valuesSchema refuses stops the Gateway from rendering at all, so
+// it outweighs everything else.
+func programmedVerdict(reports []values.PolicyReport, violations []string) verdict {
+	if len(violations) > 0 {
+		return verdict{reason: string(gatewayv1.PolicyReasonInvalid), message: "refused by the blueprint's valuesSchema: " + strings.Join(violations, "; ")}
+	}
 	if len(reports) == 0 {
 		return verdict{reason: "Pending", message: "no Gateway of Gatewright takes values from this target yet"}
 	}

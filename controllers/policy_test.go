@@ -105,6 +105,31 @@ spec:
 		}).Should(Equal("targeted by GatewayClassConfig " + controllerNamespace + "/" + w.class))
 	})
 
+	It("says Invalid, naming the value, when the policy sets a value the blueprint's valuesSchema refuses", func(ctx SpecContext) {
+		w := newWorld(ctx)
+		w.classAndBlueprint(ctx, configBlueprint+`
+valuesSchema:
+  type: object
+  properties:
+    port: {type: integer, maximum: 9999}
+`)
+		w.gateway(ctx, "web")
+		w.apply(ctx, `
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayConfig
+metadata: {name: web, namespace: NAMESPACE}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: web}]
+  default: {port: 80000}
+`)
+		tenant := &gatewrightv1alpha1.GatewayConfig{}
+		tenant.Namespace, tenant.Name = w.namespace, "web"
+		Eventually(ancestors(ctx, tenant)).Should(Equal([]string{
+			"Gateway/web Accepted=True/Accepted: ",
+			"Gateway/web Programmed=False/Invalid: refused by the blueprint's valuesSchema: port: should be less than or equal to 9999, got 80000 (Gateway " + w.namespace + "/web)",
+		}))
+	})
+
 	It("counts a Gateway that names a GatewayConfig in infrastructure.parametersRef as its target", func(ctx SpecContext) {
 		w := newWorld(ctx)
 		w.classAndBlueprint(ctx, configBlueprint)
