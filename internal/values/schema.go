@@ -47,7 +47,11 @@ func (s *Schema) violations(values map[string]any) []Violation {
 	for _, err := range s.validator.Validate(values).Errors {
 		v := Violation{Message: err.Error()}
 		var verr *openapierrors.Validation
-		if errors.As(err, &verr) {
+		if errors.As(err, &verr) && verr.Code() == openapierrors.UnallowedPropertyCode {
+			// The validator names the object that holds the key; name the key itself.
+			v.Path = strings.TrimPrefix(verr.Name+"."+fmt.Sprint(verr.Value), ".")
+			v.Message = "is not allowed by the valuesSchema"
+		} else if errors.As(err, &verr) {
 			v.Path = strings.TrimPrefix(verr.Name, ".")
 			// The validator repeats the path ("a.b in body should be ..."); keep the verdict.
 			v.Message = strings.TrimPrefix(v.Message, verr.Name+" in body ")
@@ -170,7 +174,8 @@ func fieldOrigins(t *tree) originIndex {
 	return index
 }
 
-// find returns the leaf at fieldPath (exact) or the list or scalar fieldPath lies in.
+// find returns the leaf at fieldPath (exact), the list or scalar fieldPath lies in, or
+// else the first leaf under fieldPath, for an object that is wrong as a whole.
 func (idx originIndex) find(fieldPath string) (leaf indexedLeaf, exact, ok bool) {
 	for p := fieldPath; p != ""; {
 		if leaf, ok := idx[p]; ok {
@@ -182,5 +187,15 @@ func (idx originIndex) find(fieldPath string) (leaf indexedLeaf, exact, ok bool)
 		}
 		p = p[:cut]
 	}
-	return indexedLeaf{}, false, false
+	var under []string
+	for p := range idx {
+		if strings.HasPrefix(p, fieldPath+".") || strings.HasPrefix(p, fieldPath+"[") {
+			under = append(under, p)
+		}
+	}
+	if len(under) == 0 {
+		return indexedLeaf{}, false, false
+	}
+	sort.Strings(under)
+	return idx[under[0]], false, true
 }

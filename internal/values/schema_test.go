@@ -21,10 +21,12 @@ spec:
   valuesSchema:
     type: object
     required: [replicas]
+    additionalProperties: false
     properties:
       replicas: {type: integer, minimum: 1, maximum: 20}
       service:
         type: object
+        additionalProperties: false
         properties:
           type: {type: string, enum: [ClusterIP, LoadBalancer]}
       labels:
@@ -53,6 +55,16 @@ func TestValuesSchema(t *testing.T) {
 			name:   "a wrong value under a key with dots is traced to its policy",
 			tenant: `{labels: {"app.kubernetes.io/name": 5}}`,
 			want:   []string{`labels["app.kubernetes.io/name"]: must be of type string: "integer" (set by GatewayConfig team-a/web as default at level 6)`},
+		},
+		{
+			name:   "an unknown key is reported at its own path with the policy that set it",
+			tenant: "{service: {port: 80}}",
+			want:   []string{"service.port: is not allowed by the valuesSchema (set by GatewayConfig team-a/web as default at level 6)"},
+		},
+		{
+			name:   "an unknown key holding an object names the policy that set what is under it",
+			tenant: "{dns: {provider: route53}}",
+			want:   []string{"dns: is not allowed by the valuesSchema (set by GatewayConfig team-a/web as default at level 6)"},
 		},
 		{
 			name:   "a required value unset with null is reported without a source",
