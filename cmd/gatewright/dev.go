@@ -47,6 +47,7 @@ as available without running Pods, and gives LoadBalancer Services an address fr
 	cmd.Flags().StringVar(&opts.kubeconfig, "kubeconfig-out", opts.kubeconfig, "where to write the kubeconfig of the local control plane")
 	cmd.Flags().BoolVar(&opts.noSamples, "no-samples", false, "do not install the provider samples")
 	cmd.Flags().BoolVar(&noSimulation, "no-simulation", false, "do not simulate available Deployments and load-balancer addresses")
+	cmd.Flags().StringVar(&opts.metricsAddress, "metrics-bind-address", "0", "address of the controller's Prometheus metrics endpoint, such as 127.0.0.1:8080 (0 disables it)")
 	return cmd
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -47,6 +48,8 @@ type devEnvironmentOptions struct {
 	simulate bool
 	// logs receives the controller's log lines.
 	logs io.Writer
+	// metricsAddress is where the controller serves /metrics; "0" turns it off.
+	metricsAddress string
 }
 
 // startDevEnvironment starts the control plane and the managers. The caller must call
@@ -89,7 +92,7 @@ func startDevEnvironment(ctx context.Context, out io.Writer, opts devEnvironment
 	ctrl.SetLogger(zap.New(zap.WriteTo(opts.logs), zap.UseDevMode(true), zap.Level(zapcore.InfoLevel)))
 	env.run(func() error {
 		return runController(ctx, cfg, controllerOptions{
-			controllerNamespace: defaultControllerNamespace, metricsAddress: "0", probeAddress: "0",
+			controllerNamespace: defaultControllerNamespace, metricsAddress: cmp.Or(opts.metricsAddress, "0"), probeAddress: "0",
 		})
 	})
 	if opts.simulate {
