@@ -2,6 +2,7 @@ package render_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/gatewright/gatewright/internal/render"
@@ -86,6 +87,11 @@ func TestRenderErrors(t *testing.T) {
 			name:     "a namespaced object in another namespace is refused",
 			template: configMap + "  namespace: kube-system\n",
 			want:     render.Error{Template: "gateway/first", Message: `ConfigMap "cm": must be in namespace team-a, not kube-system: objects stay in the namespace of their Gateway or HTTPRoute`},
+		},
+		{
+			name:     "a label value the API server would refuse is refused with its key",
+			template: configMap + "  labels: {team: " + strings.Repeat("a", 64) + "}\n",
+			want:     render.Error{Template: "gateway/first", Message: `ConfigMap "cm": label team="` + strings.Repeat("a", 64) + `": must be no more than 63 bytes`},
 		},
 		{
 			name:     "a cluster-scoped kind the blueprint does not allow is refused",

@@ -1,8 +1,13 @@
 package render
 
 import (
+	"fmt"
+	"sort"
+	"strings"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
@@ -88,6 +93,11 @@ func (b *Blueprint) place(obj *unstructured.Unstructured, rt resourceTemplate, p
 	}
 
 	labels := merged(p.infraLabels, obj.GetLabels(), p.labels, map[string]string{gatewrightv1alpha1.LabelTemplate: rt.name})
+	if err := checkLabels(labels); err != "" {
+		// Caught here, a Gateway or route name too long for a label (names may have 253
+		// characters, label values 63) says where; the API server would only refuse the apply.
+		return fail("%s", err)
+	}
 	obj.SetLabels(labels)
 	if annotations := merged(p.infraAnnots, obj.GetAnnotations()); len(annotations) > 0 {
 		obj.SetAnnotations(annotations)
@@ -103,6 +113,24 @@ func (p placement) scope(gvk schema.GroupVersionKind, allowed map[schema.GroupKi
 	}
 	gk := gvk.GroupKind()
 	return !allowed[gk] && !knownClusterScoped[gk], nil
+}
+
+// checkLabels describes the first label, by key, that the API server would refuse.
+func checkLabels(labels map[string]string) string {
+	keys := make([]string, 0, len(labels))
+	for key := range labels {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		if errs := validation.IsQualifiedName(key); len(errs) > 0 {
+			return fmt.Sprintf("label key %q: %s", key, strings.Join(errs, "; "))
+		}
+		if errs := validation.IsValidLabelValue(labels[key]); len(errs) > 0 {
+			return fmt.Sprintf("label %s=%q: %s", key, labels[key], strings.Join(errs, "; "))
+		}
+	}
+	return ""
 }
 
 // merged returns the union of maps, later ones winning.
