@@ -37,7 +37,8 @@ provider and a tenant, printing each step and the kubectl command it stands for:
   4. the tenant changes a value and the rendered Deployment follows;
   5. the tenant tries to change a value the provider overrides, and cannot;
   6. an HTTPRoute attaches and its objects appear;
-  7. deleting the Gateway removes everything it created.
+  7. explain shows the values the route's templates see;
+  8. deleting the Gateway removes everything it created.
 
 It exits 0 only when every step was observed, and stops everything it started.`,
 		Args: cobra.NoArgs,
