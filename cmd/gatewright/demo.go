@@ -46,7 +46,7 @@ It exits 0 only when every step was observed, and stops everything it started.`,
 			return runDemo(cmd.Context(), cmd.OutOrStdout(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.binDir, "control-plane-bin", "", "folder with the etcd and kube-apiserver binaries (default: $KUBEBUILDER_ASSETS, else bin/k8s/<version> from `make testbin`)")
+	cmd.Flags().StringVar(&opts.binDir, "control-plane-bin", "", "`folder` with the etcd and kube-apiserver binaries (default: $KUBEBUILDER_ASSETS, else bin/k8s/<version> built by make testbin)")
 	cmd.Flags().DurationVar(&opts.timeout, "step-timeout", opts.timeout, "how long to wait for what each step expects")
 	return cmd
 }

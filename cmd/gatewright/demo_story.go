@@ -39,7 +39,7 @@ func (d *demo) story() []demoStep {
 		},
 	}, {
 		title:    "The tenant applies a Gateway and a GatewayConfig; the Gateway becomes Programmed with an address",
-		commands: []string{"kubectl apply -f samples/tenant/gateway.yaml -f samples/tenant/gatewayconfig.yaml", "kubectl get gateway web -n team-a"},
+		commands: []string{"kubectl apply -f samples/tenant/gateway.yaml -f samples/tenant/gatewayconfig.yaml"},
 		act:      d.apply(samples.Tenant, "tenant/gateway.yaml", "tenant/gatewayconfig.yaml"),
 		expect: []expectation{
 			d.gatewayProgrammedWithAddress(),

@@ -43,7 +43,7 @@ as available without running Pods, and gives LoadBalancer Services an address fr
 			return runDev(cmd.Context(), cmd.OutOrStdout(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.binDir, "control-plane-bin", "", "folder with the etcd and kube-apiserver binaries (default: $KUBEBUILDER_ASSETS, else bin/k8s/<version> from `make testbin`)")
+	cmd.Flags().StringVar(&opts.binDir, "control-plane-bin", "", "`folder` with the etcd and kube-apiserver binaries (default: $KUBEBUILDER_ASSETS, else bin/k8s/<version> built by make testbin)")
 	cmd.Flags().StringVar(&opts.kubeconfig, "kubeconfig-out", opts.kubeconfig, "where to write the kubeconfig of the local control plane")
 	cmd.Flags().BoolVar(&opts.noSamples, "no-samples", false, "do not install the provider samples")
 	cmd.Flags().BoolVar(&noSimulation, "no-simulation", false, "do not simulate available Deployments and load-balancer addresses")

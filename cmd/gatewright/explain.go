@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -79,7 +80,11 @@ func runExplain(ctx context.Context, out io.Writer, opts explainOptions, kind, n
 	if printErr := exp.print(out, opts.output); printErr != nil {
 		return printErr
 	}
-	return err
+	if err != nil {
+		// The explanation printed the violations; exit non-zero without repeating them.
+		return errors.New("the values are invalid")
+	}
+	return nil
 }
 
 // client reads the kubeconfig as kubectl does.

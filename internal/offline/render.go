@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -12,6 +13,7 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/values"
 )
 
 // Rendered is the output of one template run: a Gateway's, or an HTTPRoute's on it.
@@ -45,7 +47,10 @@ func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 		}
 		in.Schema = bp.ValuesSchema()
 		gwValues, err := in.ForGateway(gw)
-		if err != nil {
+		var refErr *values.ParametersRefError
+		if errors.As(err, &refErr) {
+			return nil, err // it names the Gateway already
+		} else if err != nil {
 			return nil, fmt.Errorf("Gateway %s/%s: %w", gw.Namespace, gw.Name, err)
 		}
 		routes := s.routesOf(gw)
