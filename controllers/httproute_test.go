@@ -104,6 +104,47 @@ spec:
 		Eventually(w.configMap(ctx, "web-routes")).Should(WithTransform(configMapData("routes"), Equal("1")))
 	})
 
+	It("renders route templates again when the Gateway publishes an address", func(ctx SpecContext) {
+		w.classAndBlueprint(ctx, `
+gatewayTemplate:
+  resourceTemplates:
+  - name: service
+    template: |
+      apiVersion: v1
+      kind: Service
+      metadata: {name: {{ .Gateway.metadata.name }}-lb}
+      spec:
+        type: LoadBalancer
+        selector: {app: proxy}
+        ports: [{name: http, port: 80}]
+  status:
+    template: |
+      addresses:
+      {{- range dig "status" "loadBalancer" "ingress" list (index .Resources.service 0) }}
+      - {type: IPAddress, value: {{ .ip | quote }}}
+      {{- end }}
+httpRouteTemplate:
+  resourceTemplates:
+  - name: dns
+    template: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: {{ .HTTPRoute.metadata.name }}-dns}
+      data:
+        target: {{ with dig "status" "addresses" list .Gateway }}{{ (index . 0).value | quote }}{{ else }}"pending"{{ end }}
+`)
+		w.route(ctx, w.namespace, "shop", w.namespace)
+		Eventually(w.configMap(ctx, "shop-dns")).Should(WithTransform(configMapData("target"), Equal("pending")))
+
+		svc := &corev1.Service{}
+		Eventually(func() error { return k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "web-lb"}, svc) }).Should(Succeed())
+		patch := client.MergeFrom(svc.DeepCopy())
+		svc.Status.LoadBalancer.Ingress = []corev1.LoadBalancerIngress{{IP: "198.51.100.7"}}
+		Expect(k8s.Status().Patch(ctx, svc, patch)).To(Succeed())
+
+		Eventually(w.configMap(ctx, "shop-dns")).Should(WithTransform(configMapData("target"), Equal("198.51.100.7")))
+	})
+
 	It("does not attach where the listener does not allow the route's namespace", func(ctx SpecContext) {
 		w.apply(ctx, `
 apiVersion: gateway.networking.k8s.io/v1

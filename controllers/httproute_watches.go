@@ -3,8 +3,11 @@ package controllers
 import (
 	"context"
 
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -32,6 +35,21 @@ func (r *HTTPRouteReconciler) routesReferencing(ctx context.Context, matches fun
 	}
 	return requestsFor(names)
 }
+
+// gatewaySpecOrAddressesChanged passes a Gateway event when its spec or its
+// status.addresses changed: route templates see .Gateway, and a per-route object (a DNS
+// record, say) may need the address the Gateway publishes once its infrastructure is up.
+// Other status writes (conditions, listeners) would only wake every route for nothing.
+var gatewaySpecOrAddressesChanged = predicate.Or[client.Object](predicate.GenerationChangedPredicate{}, predicate.Funcs{
+	UpdateFunc: func(e event.UpdateEvent) bool {
+		old, oldOK := e.ObjectOld.(*gatewayv1.Gateway)
+		updated, newOK := e.ObjectNew.(*gatewayv1.Gateway)
+		return oldOK && newOK && !equality.Semantic.DeepEqual(old.Status.Addresses, updated.Status.Addresses)
+	},
+	CreateFunc:  func(event.CreateEvent) bool { return false },
+	DeleteFunc:  func(event.DeleteEvent) bool { return false },
+	GenericFunc: func(event.GenericEvent) bool { return false },
+})
 
 func (r *HTTPRouteReconciler) routesOfGateway(ctx context.Context, obj client.Object) []reconcile.Request {
 	return r.routesReferencing(ctx, func(namespace, name string) bool {
