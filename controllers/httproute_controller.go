@@ -167,6 +167,10 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 	for i := range statuses {
 		setRouteAffected(&statuses[i], route, policies)
 	}
+	failure := "RenderFailed"
+	if err == nil {
+		failure = "ApplyFailed"
+	}
 	if err == nil && len(out.Objects) > 0 {
 		// The finalizer is in place before the first object exists.
 		err = ensureFinalizer(ctx, r.Client, route)
@@ -186,7 +190,7 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 			return applied.Applied.Union(kept(previous, out.Waiting)), statuses, nil
 		}
 	}
-	r.Recorder.Event(route, "Warning", "RenderFailed", err.Error())
+	r.Recorder.Event(route, "Warning", failure, err.Error())
 	for i := range statuses {
 		setRouteCondition(&statuses[i], route, gatewayv1.RouteConditionAccepted, false, gatewayv1.RouteReasonUnsupportedValue,
 			"Gateway "+parent.key()+": "+err.Error()+"; the objects applied before are left as they are")

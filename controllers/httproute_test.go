@@ -145,6 +145,29 @@ httpRouteTemplate:
 		Eventually(w.configMap(ctx, "shop-dns")).Should(WithTransform(configMapData("target"), Equal("198.51.100.7")))
 	})
 
+	It("refuses to take over an object it does not own, with an ApplyFailed event on the route", func(ctx SpecContext) {
+		w.apply(ctx, `
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: shop-on-web, namespace: NAMESPACE}
+data: {owner: someone-else}
+`)
+		w.route(ctx, w.namespace, "shop", w.namespace)
+		Eventually(w.routeParents(ctx, w.namespace, "shop")).Should(ConsistOf(HavePrefix("web: False/UnsupportedValue: ")))
+		Eventually(func() []string {
+			var events corev1.EventList
+			Expect(k8s.List(ctx, &events, client.InNamespace(w.namespace))).To(Succeed())
+			var reasons []string
+			for _, e := range events.Items {
+				if e.InvolvedObject.Kind == "HTTPRoute" && e.InvolvedObject.Name == "shop" {
+					reasons = append(reasons, e.Reason)
+				}
+			}
+			return reasons
+		}).Should(ContainElement("ApplyFailed"))
+		Expect(w.configMap(ctx, "shop-on-web")()).To(WithTransform(configMapData("owner"), Equal("someone-else")))
+	})
+
 	It("does not attach where the listener does not allow the route's namespace", func(ctx SpecContext) {
 		w.apply(ctx, `
 apiVersion: gateway.networking.k8s.io/v1
