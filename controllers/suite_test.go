@@ -44,11 +44,7 @@ func TestControllers(t *testing.T) {
 var _ = BeforeSuite(func() {
 	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
 	var err error
-	env, err = testenv.New()
-	Expect(err).NotTo(HaveOccurred())
-	cfg, err = env.Start()
-	Expect(err).NotTo(HaveOccurred())
-	k8s, err = client.New(cfg, client.Options{Scheme: env.Scheme})
+	env, cfg, k8s, err = testenv.Start()
 	Expect(err).NotTo(HaveOccurred())
 	Expect(k8s.Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: controllerNamespace}})).To(Succeed())
 

@@ -30,11 +30,7 @@ func TestAPI(t *testing.T) {
 
 var _ = BeforeSuite(func() {
 	var err error
-	env, err = testenv.New()
-	Expect(err).NotTo(HaveOccurred())
-	cfg, err = env.Start()
-	Expect(err).NotTo(HaveOccurred())
-	k8s, err = client.New(cfg, client.Options{Scheme: env.Scheme})
+	env, cfg, k8s, err = testenv.Start()
 	Expect(err).NotTo(HaveOccurred())
 })
 

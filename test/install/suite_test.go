@@ -35,11 +35,7 @@ func TestInstall(t *testing.T) {
 
 var _ = BeforeSuite(func() {
 	var err error
-	env, err = testenv.New()
-	Expect(err).NotTo(HaveOccurred())
-	cfg, err = env.Start()
-	Expect(err).NotTo(HaveOccurred())
-	k8s, err = client.New(cfg, client.Options{Scheme: env.Scheme})
+	env, cfg, k8s, err = testenv.Start()
 	Expect(err).NotTo(HaveOccurred())
 })
 

@@ -87,11 +87,8 @@ func TestSharding(t *testing.T) {
 var _ = BeforeSuite(func() {
 	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
 	var err error
-	env, err = testenv.New()
-	Expect(err).NotTo(HaveOccurred())
-	cfg, err := env.Start()
-	Expect(err).NotTo(HaveOccurred())
-	k8s, err = client.New(cfg, client.Options{Scheme: env.Scheme})
+	var cfg *rest.Config
+	env, cfg, k8s, err = testenv.Start()
 	Expect(err).NotTo(HaveOccurred())
 	ctx := context.Background()
 	Expect(k8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: controllerNamespace}})).To(Succeed())

@@ -3,9 +3,12 @@
 package testenv
 
 import (
+	"errors"
 	"path/filepath"
 	"runtime"
 
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/gatewright/gatewright/internal/controlplane"
@@ -24,4 +27,22 @@ func New() (*envtest.Environment, error) {
 		return nil, err
 	}
 	return controlplane.New(bin)
+}
+
+// Start starts the control plane of one test suite and returns it with its config and a
+// client; the suite stops it with env.Stop.
+func Start() (*envtest.Environment, *rest.Config, client.Client, error) {
+	env, err := New()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cfg, err := env.Start()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	k8s, err := client.New(cfg, client.Options{Scheme: env.Scheme})
+	if err != nil {
+		return nil, nil, nil, errors.Join(err, env.Stop())
+	}
+	return env, cfg, k8s, nil
 }
