@@ -33,6 +33,7 @@ func baseFunctions() template.FuncMap {
 	for _, name := range removedFunctions {
 		delete(funcs, name)
 	}
+	boundSequences(funcs)
 	helm := template.FuncMap{
 		"toYaml":        toYAML,
 		"fromYaml":      fromYAML,
@@ -52,24 +53,33 @@ func baseFunctions() template.FuncMap {
 }
 
 // bindFunctions gives t (a per-render clone of the parsed templates) include and tpl
-// functions that execute on t itself, with one recursion bound for the whole render.
-func bindFunctions(t *template.Template) {
-	(&binder{}).bind(t)
+// functions that execute on t itself, with one recursion bound and one output budget for
+// the whole render; the binder makes the outputs of the render's templates.
+func bindFunctions(t *template.Template) *binder {
+	b := &binder{}
+	b.bind(t)
+	return b
 }
 
-type binder struct{ depth int }
+type binder struct {
+	depth int
+	// written counts the bytes the render wrote so far, against maxRenderedBytes.
+	written int
+}
+
+func (b *binder) newOutput() *output { return &output{budget: b} }
 
 func (b *binder) bind(t *template.Template) {
 	t.Funcs(template.FuncMap{
 		"include": func(name string, data any) (string, error) {
-			return b.nested("include "+name, func(out *strings.Builder) error {
+			return b.nested("include "+name, func(out *output) error {
 				return t.ExecuteTemplate(out, name, data)
 			})
 		},
 		// tpl renders a string as a template, with the blueprint's named templates in
 		// scope; templates it defines are visible to its own includes.
 		"tpl": func(text string, data any) (string, error) {
-			return b.nested("tpl", func(out *strings.Builder) error {
+			return b.nested("tpl", func(out *output) error {
 				inner, err := t.Clone()
 				if err != nil {
 					return err
@@ -84,20 +94,16 @@ func (b *binder) bind(t *template.Template) {
 	})
 }
 
-func (b *binder) nested(what string, run func(*strings.Builder) error) (string, error) {
+func (b *binder) nested(what string, run func(*output) error) (string, error) {
 	if b.depth >= maxIncludeDepth {
 		return "", fmt.Errorf("%s: nested more than %d deep", what, maxIncludeDepth)
 	}
 	b.depth++
 	defer func() { b.depth-- }()
-	var out strings.Builder
-	err := run(&out)
-	return strings.ReplaceAll(out.String(), noValue, ""), err
+	out := b.newOutput()
+	err := run(out)
+	return out.String(), err
 }
-
-// noValue is what text/template prints for a missing map key; like Helm, Gatewright
-// renders it as nothing.
-const noValue = "<no value>"
 
 // authorError carries the message a template author gave to required or fail.
 type authorError struct{ message string }

@@ -2,7 +2,6 @@ package render
 
 import (
 	"fmt"
-	"strings"
 	"text/template"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -69,7 +68,7 @@ func (b *Blueprint) Gateway(in Input) (*Output, error) {
 	// The status reports provisioned infrastructure, so it waits for every object to be
 	// ready; offline there is nothing provisioned to report.
 	if b.hasStatus && in.IsReady != nil && len(res.waiting) == 0 && allReady(res.ready) {
-		addresses, err := b.status(res.templates, data)
+		addresses, err := b.status(res, data)
 		if err != nil {
 			return nil, err
 		}
@@ -117,6 +116,7 @@ type setResult struct {
 	waiting   []Waiting
 	ready     map[string]bool
 	templates *template.Template
+	binder    *binder
 }
 
 func allReady(ready map[string]bool) bool {
@@ -135,15 +135,14 @@ func (b *Blueprint) renderSet(set []resourceTemplate, data map[string]any, in In
 	if err != nil {
 		return nil, err
 	}
-	bindFunctions(t)
-	res := &setResult{ready: map[string]bool{}, templates: t}
+	res := &setResult{ready: map[string]bool{}, templates: t, binder: bindFunctions(t)}
 	seen := map[string]string{} // object identity -> template
 	for _, rt := range set {
 		if dep := firstNotReady(rt.dependsOn, res.ready); dep != "" {
 			res.waiting = append(res.waiting, Waiting{Template: rt.name, For: dep})
 			continue
 		}
-		text, err := execute(t, rt.id, data)
+		text, err := res.execute(rt.id, data)
 		if err != nil {
 			return nil, templateError(b.name, rt.id, err)
 		}
@@ -204,17 +203,18 @@ func identity(obj *unstructured.Unstructured) string {
 	return gk.Kind + "." + gk.Group + "/" + obj.GetNamespace() + "/" + obj.GetName()
 }
 
-func execute(t *template.Template, name string, data map[string]any) (text string, err error) {
+// execute runs the named template of the render's set.
+func (res *setResult) execute(name string, data map[string]any) (text string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("template panicked: %v", r)
 		}
 	}()
-	var b strings.Builder
-	if err := t.ExecuteTemplate(&b, name, data); err != nil {
+	out := res.binder.newOutput()
+	if err := res.templates.ExecuteTemplate(out, name, data); err != nil {
 		return "", err
 	}
-	return strings.ReplaceAll(b.String(), noValue, ""), nil
+	return out.String(), nil
 }
 
 func toMap(obj runtime.Object) map[string]any {

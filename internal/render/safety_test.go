@@ -70,3 +70,42 @@ func TestClusterScopedKindsTheBlueprintAllows(t *testing.T) {
 		t.Errorf("cluster-scoped object got namespace %q", ns)
 	}
 }
+
+// A tenant's number must not make a render build something the controller cannot hold:
+// sequences, repeats and the total output are bounded, and the render fails with a
+// message instead.
+func TestTenantNumbersCannotMakeARenderUnbounded(t *testing.T) {
+	tests := []struct {
+		name     string
+		template string
+		want     string
+	}{
+		{"until", "{{ range until (int .Values.n) }}x{{ end }}", "until: a sequence of 1000000000 elements is longer than the 10000 a render allows"},
+		{"untilStep", "{{ range untilStep 0 (int .Values.n) 2 }}x{{ end }}", "untilStep: a sequence of 500000000 elements is longer than the 10000 a render allows"},
+		{"seq", "{{ seq (int .Values.n) }}", "seq: a sequence of 999999999 elements is longer than the 10000 a render allows"},
+		{"repeat", "{{ repeat (int .Values.n) \"ab\" }}", "repeat: 1000000000 copies of 2 bytes is more than the 8 MiB a render may write"},
+		{"a loop that writes too much", "{{ range until 10000 }}{{ repeat 1000 \"x\" }}{{ end }}", "the render wrote more than 8 MiB"},
+		{"a loop that writes too much through include", "{{ range until 10000 }}{{ include \"kilobyte\" . }}{{ end }}{{ define \"kilobyte\" }}{{ repeat 1000 \"x\" }}{{ end }}", "the render wrote more than 8 MiB"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := renderGateway(t, gatewayTemplates(t, configMap+"data:\n  big: \""+tt.template+"\"\n"), map[string]any{"n": 1000000000})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want an error containing %q", err, tt.want)
+			}
+			if out != nil {
+				t.Fatalf("a failed render returned objects: %v", out.Objects)
+			}
+		})
+	}
+	t.Run("sequences within the limit still work", func(t *testing.T) {
+		out, err := renderGateway(t, gatewayTemplates(t, configMap+"data:\n  ports: {{ until 3 | toJson | quote }}\n  line: {{ repeat 3 \"ab\" | quote }}\n  seq: {{ seq 3 | quote }}\n"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _, _ := unstructured.NestedStringMap(out.Objects[0].Object, "data")
+		if data["ports"] != "[0,1,2]" || data["line"] != "ababab" || data["seq"] != "1 2 3" {
+			t.Errorf("data = %v", data)
+		}
+	})
+}

@@ -1,8 +1,6 @@
 package render
 
 import (
-	"text/template"
-
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/yaml"
 )
@@ -12,8 +10,8 @@ type statusDocument struct {
 	Addresses []gatewayv1.GatewayStatusAddress `json:"addresses"`
 }
 
-func (b *Blueprint) status(t *template.Template, data map[string]any) ([]gatewayv1.GatewayStatusAddress, error) {
-	text, err := execute(t, statusTemplate, data)
+func (b *Blueprint) status(res *setResult, data map[string]any) ([]gatewayv1.GatewayStatusAddress, error) {
+	text, err := res.execute(statusTemplate, data)
 	if err != nil {
 		return nil, templateError(b.name, statusTemplate, err)
 	}

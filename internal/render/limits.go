@@ -1,0 +1,102 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+	"text/template"
+)
+
+// Limits on what one render may produce. Values are tenant data: a number handed to
+// until or repeat, or a loop over a large list, must not exhaust the controller's memory.
+// No rendered object can exceed etcd's 1.5 MiB request limit anyway.
+const (
+	// maxRenderedBytes bounds everything one render writes, the output of include and
+	// tpl included (counted again where it is inserted).
+	maxRenderedBytes = 8 << 20
+	// maxSequenceLength bounds the lists of until, untilStep and seq.
+	maxSequenceLength = 10000
+)
+
+// output is where a template of a render writes; every output of the render draws on
+// the binder's byte budget.
+type output struct {
+	text   strings.Builder
+	budget *binder
+}
+
+func (o *output) Write(p []byte) (int, error) {
+	o.budget.written += len(p)
+	if o.budget.written > maxRenderedBytes {
+		return 0, fmt.Errorf("the render wrote more than %d MiB; is a loop running over more data than intended?", maxRenderedBytes>>20)
+	}
+	return o.text.Write(p)
+}
+
+// String is what was written, with text/template's "<no value>" for a missing map key
+// rendered as nothing, as Helm does.
+func (o *output) String() string {
+	return strings.ReplaceAll(o.text.String(), noValue, "")
+}
+
+// noValue is what text/template prints for a missing map key.
+const noValue = "<no value>"
+
+// boundSequences replaces sprig's until, untilStep, seq and repeat by versions that
+// refuse to build more than the limits allow.
+func boundSequences(funcs template.FuncMap) {
+	until := funcs["until"].(func(int) []int)
+	untilStep := funcs["untilStep"].(func(int, int, int) []int)
+	seq := funcs["seq"].(func(...int) string)
+	repeat := funcs["repeat"].(func(int, string) string)
+	funcs["until"] = func(count int) ([]int, error) {
+		if err := checkSequence("until", 0, count, 1); err != nil {
+			return nil, err
+		}
+		return until(count), nil
+	}
+	funcs["untilStep"] = func(start, stop, step int) ([]int, error) {
+		if err := checkSequence("untilStep", start, stop, step); err != nil {
+			return nil, err
+		}
+		return untilStep(start, stop, step), nil
+	}
+	funcs["seq"] = func(params ...int) (string, error) {
+		start, stop, step := 1, 0, 1
+		switch len(params) {
+		case 1:
+			stop = params[0]
+		case 2:
+			start, stop = params[0], params[1]
+		case 3:
+			start, step, stop = params[0], params[1], params[2]
+		}
+		if err := checkSequence("seq", start, stop, step); err != nil {
+			return "", err
+		}
+		return seq(params...), nil
+	}
+	funcs["repeat"] = func(count int, str string) (string, error) {
+		if count > 0 && len(str) > 0 && count > maxRenderedBytes/len(str) {
+			return "", fmt.Errorf("repeat: %d copies of %d bytes is more than the %d MiB a render may write", count, len(str), maxRenderedBytes>>20)
+		}
+		return repeat(count, str), nil
+	}
+}
+
+// checkSequence refuses a sequence from start to stop by step longer than the limit.
+func checkSequence(name string, start, stop, step int) error {
+	if step < 0 {
+		step = -step
+	}
+	if step == 0 {
+		step = 1
+	}
+	span := stop - start
+	if span < 0 {
+		span = -span
+	}
+	if span/step > maxSequenceLength {
+		return fmt.Errorf("%s: a sequence of %d elements is longer than the %d a render allows", name, span/step, maxSequenceLength)
+	}
+	return nil
+}
