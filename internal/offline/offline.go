@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -28,6 +29,8 @@ type Set struct {
 	HTTPRoutes          []gatewayv1.HTTPRoute
 	GatewayClassConfigs []gatewrightv1alpha1.GatewayClassConfig
 	GatewayConfigs      []gatewrightv1alpha1.GatewayConfig
+	// Namespaces are read for their labels, which listeners may select routes by.
+	Namespaces []corev1.Namespace
 }
 
 // Load reads every .yaml, .yml and .json file of the given files and folders (folders
@@ -95,6 +98,8 @@ func (s *Set) add(obj *unstructured.Unstructured) error {
 		return appendAs(obj, &s.Gateways, true)
 	case group == gatewayv1.GroupName && obj.GetKind() == "HTTPRoute":
 		return appendAs(obj, &s.HTTPRoutes, true)
+	case group == "" && obj.GetKind() == "Namespace":
+		return appendAs(obj, &s.Namespaces, false)
 	}
 	return nil
 }

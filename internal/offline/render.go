@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/yaml"
@@ -103,18 +104,34 @@ func (s *Set) gatewaysToRender(only string) ([]*gatewayv1.Gateway, error) {
 	return gateways, nil
 }
 
-// routesOf returns the HTTPRoutes whose parentRefs name gw, sorted by namespace/name.
+// routesOf returns the HTTPRoutes attached to gw by the controller's rules (a listener
+// accepts them: allowedRoutes, hostnames, sectionName, port), sorted by namespace/name.
 func (s *Set) routesOf(gw *gatewayv1.Gateway) []gatewayv1.HTTPRoute {
 	var routes []gatewayv1.HTTPRoute
 	for i := range s.HTTPRoutes {
-		if len(attach.ParentRefsTo(&s.HTTPRoutes[i], gw)) > 0 {
-			routes = append(routes, s.HTTPRoutes[i])
+		route := &s.HTTPRoutes[i]
+		if len(attach.Listeners(gw, route, s.namespaceLabels(route.Namespace))) > 0 {
+			routes = append(routes, *route)
 		}
 	}
 	sort.Slice(routes, func(i, j int) bool {
 		return routes[i].Namespace+"/"+routes[i].Name < routes[j].Namespace+"/"+routes[j].Name
 	})
 	return routes
+}
+
+// namespaceLabels are the labels of the namespace in the input, with the
+// kubernetes.io/metadata.name label the API server gives every namespace.
+func (s *Set) namespaceLabels(name string) map[string]string {
+	labels := map[string]string{corev1.LabelMetadataName: name}
+	for _, ns := range s.Namespaces {
+		if ns.Name == name {
+			for k, v := range ns.Labels {
+				labels[k] = v
+			}
+		}
+	}
+	return labels
 }
 
 func (s *Set) class(gw *gatewayv1.Gateway) *gatewayv1.GatewayClass {

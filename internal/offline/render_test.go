@@ -1,0 +1,77 @@
+package offline_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gatewright/gatewright/internal/offline"
+)
+
+const attachmentWorld = `
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayClassBlueprint
+metadata: {name: bp}
+spec:
+  gatewayTemplate:
+    resourceTemplates:
+    - name: routes
+      template: |
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: routes}
+        data:
+          attached: {{ range .HTTPRoutes }}{{ .metadata.namespace }}/{{ .metadata.name }} {{ end }}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: gw}
+spec:
+  controllerName: gatewright.dev/gateway-controller
+  parametersRef: {group: gatewright.dev, kind: GatewayClassBlueprint, name: bp}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: web, namespace: team-a}
+spec:
+  gatewayClassName: gw
+  listeners:
+  - name: http
+    protocol: HTTP
+    port: 80
+    allowedRoutes: {namespaces: {from: Selector, selector: {matchLabels: {access: web}}}}
+  - name: own
+    protocol: HTTP
+    port: 8080
+    allowedRoutes: {namespaces: {from: Same}}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: team-b, labels: {access: web}}
+`
+
+func route(namespace, name, section string) string {
+	return "\n---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: " + name + ", namespace: " + namespace + "}\n" +
+		"spec:\n  parentRefs: [{name: web, namespace: team-a" + section + "}]\n"
+}
+
+// Offline renders attach routes by the same rules as the controller, namespace labels
+// from the input included.
+func TestRenderAttachesRoutesByListenerRules(t *testing.T) {
+	set := &offline.Set{}
+	input := attachmentWorld +
+		route("team-a", "own", "") +
+		route("team-b", "selected", "") +
+		route("team-c", "unlabelled", "") +
+		route("team-b", "wrong-section", ", sectionName: own")
+	if err := set.Add([]byte(input)); err != nil {
+		t.Fatal(err)
+	}
+	rendered, err := set.Render("gatewright-system", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rendered[0].Objects[0].Object["data"].(map[string]any)["attached"]
+	if want := "team-a/own team-b/selected"; strings.TrimSpace(got.(string)) != want {
+		t.Errorf("attached routes = %q, want %q", got, want)
+	}
+}
