@@ -9,6 +9,8 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+
+	"github.com/gatewright/gatewright/test/testenv"
 )
 
 func (w world) classCondition(ctx context.Context) func() string {
@@ -17,7 +19,7 @@ func (w world) classCondition(ctx context.Context) func() string {
 		if err := k8s.Get(ctx, client.ObjectKey{Name: w.class}, class); err != nil {
 			return err.Error()
 		}
-		return conditionString(class.Status.Conditions, "Accepted", class.Generation)
+		return testenv.Condition(class.Status.Conditions, "Accepted", class.Generation)
 	}
 }
 
@@ -27,7 +29,7 @@ func (w world) blueprintCondition(ctx context.Context) func() string {
 		if err := k8s.Get(ctx, client.ObjectKey{Name: w.blueprint}, bp); err != nil {
 			return err.Error()
 		}
-		return conditionString(bp.Status.Conditions, "Accepted", bp.Generation)
+		return testenv.Condition(bp.Status.Conditions, "Accepted", bp.Generation)
 	}
 }
 

@@ -7,13 +7,14 @@ import (
 
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/rand"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/gatewright/gatewright/test/testenv"
 )
 
 // world is one spec's own namespace, GatewayClass and blueprint, so specs never share
@@ -98,19 +99,8 @@ func (w world) gatewayCondition(ctx context.Context, name, conditionType string)
 		if err := k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: name}, gw); err != nil {
 			return err.Error()
 		}
-		return conditionString(gw.Status.Conditions, conditionType, gw.Generation)
+		return testenv.Condition(gw.Status.Conditions, conditionType, gw.Generation)
 	}
-}
-
-func conditionString(conditions []metav1.Condition, conditionType string, generation int64) string {
-	c := meta.FindStatusCondition(conditions, conditionType)
-	if c == nil {
-		return "<none>"
-	}
-	if c.ObservedGeneration != generation {
-		return fmt.Sprintf("stale (generation %d, observed %d)", generation, c.ObservedGeneration)
-	}
-	return fmt.Sprintf("%s/%s: %s", c.Status, c.Reason, c.Message)
 }
 
 func (w world) configMap(ctx context.Context, name string) func() (*corev1.ConfigMap, error) {

@@ -10,6 +10,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gatewright/gatewright/test/testenv"
 )
 
 const routeBlueprint = `
@@ -48,7 +50,7 @@ func (w world) routeParents(ctx context.Context, namespace, name string) func() 
 			if p.ControllerName != "gatewright.dev/gateway-controller" {
 				continue
 			}
-			out = append(out, string(p.ParentRef.Name)+": "+conditionString(p.Conditions, "Accepted", route.Generation))
+			out = append(out, string(p.ParentRef.Name)+": "+testenv.Condition(p.Conditions, "Accepted", route.Generation))
 		}
 		return out
 	}
@@ -97,7 +99,7 @@ spec:
 		Expect(cm.OwnerReferences).To(ConsistOf(HaveField("UID", route.UID)))
 		Eventually(func() string {
 			Expect(k8s.Get(ctx, client.ObjectKey{Namespace: other, Name: "shop"}, route)).To(Succeed())
-			return conditionString(route.Status.Parents[0].Conditions, "gatewright.dev/GatewayConfigAffected", route.Generation)
+			return testenv.Condition(route.Status.Parents[0].Conditions, "gatewright.dev/GatewayConfigAffected", route.Generation)
 		}).Should(Equal("True/Affected: values from " + other + "/shop"))
 
 		Eventually(func() int32 { return w.getGateway(ctx, "web").Status.Listeners[0].AttachedRoutes }).Should(BeEquivalentTo(1))

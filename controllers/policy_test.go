@@ -2,7 +2,6 @@ package controllers_test
 
 import (
 	"context"
-	"fmt"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -11,6 +10,8 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+
+	"github.com/gatewright/gatewright/test/testenv"
 )
 
 // ancestors returns a policy's ancestor conditions as "Kind/name Type=Status/Reason: message".
@@ -19,20 +20,7 @@ func ancestors(ctx context.Context, obj client.Object) func() []string {
 		if err := k8s.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
 			return []string{err.Error()}
 		}
-		var status gatewayv1.PolicyStatus
-		switch p := obj.(type) {
-		case *gatewrightv1alpha1.GatewayClassConfig:
-			status = p.Status
-		case *gatewrightv1alpha1.GatewayConfig:
-			status = p.Status
-		}
-		var out []string
-		for _, a := range status.Ancestors {
-			for _, t := range []string{"Accepted", "Programmed"} {
-				out = append(out, fmt.Sprintf("%s/%s %s=%s", *a.AncestorRef.Kind, a.AncestorRef.Name, t, conditionString(a.Conditions, t, obj.GetGeneration())))
-			}
-		}
-		return out
+		return testenv.Ancestors(obj)
 	}
 }
 

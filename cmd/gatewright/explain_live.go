@@ -14,7 +14,6 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/offline"
-	"github.com/gatewright/gatewright/internal/scheme"
 )
 
 // liveReader gathers from the cluster the objects that the values of one Gateway can
@@ -164,21 +163,21 @@ func (r liveReader) set(ctx context.Context, gw *gatewayv1.Gateway, routeNamespa
 
 func (r liveReader) get(ctx context.Context, key client.ObjectKey, obj client.Object) error {
 	if err := r.client.Get(ctx, key, obj); err != nil {
-		return fmt.Errorf("reading %s %s: %w", kindOf(obj), strings.TrimPrefix(key.String(), "/"), err)
+		return fmt.Errorf("reading %s %s: %w", r.kindOf(obj), strings.TrimPrefix(key.String(), "/"), err)
 	}
 	return nil
 }
 
 func (r liveReader) list(ctx context.Context, namespace string, list client.ObjectList) error {
 	if err := r.client.List(ctx, list, client.InNamespace(namespace)); err != nil {
-		return fmt.Errorf("listing %s objects in namespace %s: %w", kindOf(list), namespace, err)
+		return fmt.Errorf("listing %s objects in namespace %s: %w", r.kindOf(list), namespace, err)
 	}
 	return nil
 }
 
 // kindOf names the kind of obj, or of the items of a list, for error messages.
-func kindOf(obj runtime.Object) string {
-	gvk, err := apiutil.GVKForObject(obj, scheme.New())
+func (r liveReader) kindOf(obj runtime.Object) string {
+	gvk, err := apiutil.GVKForObject(obj, r.client.Scheme())
 	if err != nil {
 		return fmt.Sprintf("%T", obj)
 	}

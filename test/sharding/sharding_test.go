@@ -9,13 +9,14 @@ import (
 	. "github.com/onsi/gomega"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/controllers"
+
+	"github.com/gatewright/gatewright/test/testenv"
 )
 
 func gateway(ctx context.Context, namespace, name, class string) {
@@ -43,21 +44,11 @@ func named[T client.Object](obj T, namespace, name string) T {
 }
 
 // condition returns a condition as "Status/Reason: message", or what is wrong with it.
-func condition(conditions []metav1.Condition, conditionType string, generation int64) string {
-	c := meta.FindStatusCondition(conditions, conditionType)
-	switch {
-	case c == nil:
-		return "<none>"
-	case c.ObservedGeneration != generation:
-		return fmt.Sprintf("stale (generation %d, observed %d)", generation, c.ObservedGeneration)
-	}
-	return fmt.Sprintf("%s/%s: %s", c.Status, c.Reason, c.Message)
-}
 
 func gatewayCondition(ctx context.Context, namespace, name, conditionType string) func() string {
 	return func() string {
 		gw := get(ctx, named(&gatewayv1.Gateway{}, namespace, name)).(*gatewayv1.Gateway)
-		return condition(gw.Status.Conditions, conditionType, gw.Generation)
+		return testenv.Condition(gw.Status.Conditions, conditionType, gw.Generation)
 	}
 }
 
@@ -81,22 +72,7 @@ func writers(ctx context.Context, obj client.Object) func() []string {
 
 // ancestors returns a policy's ancestor conditions as "Kind/name Type=Status/Reason: message".
 func ancestors(ctx context.Context, obj client.Object) func() []string {
-	return func() []string {
-		var status gatewayv1.PolicyStatus
-		switch p := get(ctx, obj).(type) {
-		case *gatewrightv1alpha1.GatewayClassConfig:
-			status = p.Status
-		case *gatewrightv1alpha1.GatewayConfig:
-			status = p.Status
-		}
-		var out []string
-		for _, a := range status.Ancestors {
-			for _, t := range []string{"Accepted", "Programmed"} {
-				out = append(out, fmt.Sprintf("%s/%s %s=%s", *a.AncestorRef.Kind, a.AncestorRef.Name, t, condition(a.Conditions, t, obj.GetGeneration())))
-			}
-		}
-		return out
-	}
+	return func() []string { return testenv.Ancestors(get(ctx, obj)) }
 }
 
 // configMapData reads a ConfigMap's data; the ConfigMap may not exist yet.
@@ -229,7 +205,7 @@ spec:
 		Eventually(func() []string {
 			var out []string
 			for _, p := range get(ctx, route).(*gatewayv1.HTTPRoute).Status.Parents {
-				out = append(out, fmt.Sprintf("%s %s: %s", p.ControllerName, p.ParentRef.Name, condition(p.Conditions, "Accepted", route.Generation)))
+				out = append(out, fmt.Sprintf("%s %s: %s", p.ControllerName, p.ParentRef.Name, testenv.Condition(p.Conditions, "Accepted", route.Generation)))
 			}
 			return out
 		}).Should(Equal([]string{
