@@ -37,7 +37,7 @@ func (s *gatewayStatus) set(conditionType gatewayv1.GatewayConditionType, ok boo
 		status = metav1.ConditionTrue
 	}
 	meta.SetStatusCondition(&s.status.Conditions, metav1.Condition{
-		Type: string(conditionType), Status: status, Reason: string(reason), Message: message, ObservedGeneration: s.gw.Generation,
+		Type: string(conditionType), Status: status, Reason: string(reason), Message: conditionMessage(message), ObservedGeneration: s.gw.Generation,
 	})
 }
 
@@ -146,7 +146,9 @@ func supportedKinds(l gatewayv1.Listener) []gatewayv1.RouteGroupKind {
 	return []gatewayv1.RouteGroupKind{{Group: &group, Kind: "HTTPRoute"}}
 }
 
-// patchStatus writes the status when it changed.
+// patchStatus writes the status when it changed. A status the API server refuses is
+// written again with short messages, so that an older Programmed=True never stays
+// because the news was too long to write.
 func (r *GatewayReconciler) patchStatus(ctx context.Context, gw *gatewayv1.Gateway, s *gatewayStatus) error {
 	if equality.Semantic.DeepEqual(s.original, s.status) {
 		return nil
@@ -154,7 +156,22 @@ func (r *GatewayReconciler) patchStatus(ctx context.Context, gw *gatewayv1.Gatew
 	original := gw.DeepCopy()
 	original.Status = s.original
 	gw.Status = s.status
-	return client.IgnoreNotFound(r.Status().Patch(ctx, gw, client.MergeFrom(original)))
+	err := r.Status().Patch(ctx, gw, client.MergeFrom(original))
+	if statusRefused(err) {
+		gw.Status = shortGatewayMessages(s.status)
+		err = r.Status().Patch(ctx, gw, client.MergeFrom(original))
+	}
+	return client.IgnoreNotFound(err)
+}
+
+// shortGatewayMessages returns a copy of status with every message cut short.
+func shortGatewayMessages(status gatewayv1.GatewayStatus) gatewayv1.GatewayStatus {
+	short := *status.DeepCopy()
+	short.Conditions = shortMessages(short.Conditions)
+	for i := range short.Listeners {
+		short.Listeners[i].Conditions = shortMessages(short.Listeners[i].Conditions)
+	}
+	return short
 }
 
 // affected sets the gatewright.dev/...Affected conditions naming the policies that
@@ -171,7 +188,7 @@ func (s *gatewayStatus) affected(policies []values.PolicyReport) {
 		}
 		meta.SetStatusCondition(&s.status.Conditions, metav1.Condition{
 			Type: conditionType, Status: metav1.ConditionTrue, Reason: "Affected",
-			Message: "values from " + strings.Join(names, ", "), ObservedGeneration: s.gw.Generation,
+			Message: conditionMessage("values from " + strings.Join(names, ", ")), ObservedGeneration: s.gw.Generation,
 		})
 	}
 }

@@ -31,7 +31,7 @@ func setRouteAffected(status *gatewayv1.RouteParentStatus, route *gatewayv1.HTTP
 	}
 	meta.SetStatusCondition(&status.Conditions, metav1.Condition{
 		Type: gatewrightv1alpha1.ConditionGatewayConfigAffected, Status: metav1.ConditionTrue, Reason: "Affected",
-		Message: "values from " + strings.Join(names, ", "), ObservedGeneration: route.Generation,
+		Message: conditionMessage("values from " + strings.Join(names, ", ")), ObservedGeneration: route.Generation,
 	})
 }
 
@@ -52,13 +52,15 @@ func setRouteCondition(status *gatewayv1.RouteParentStatus, route *gatewayv1.HTT
 	if ok {
 		s = metav1.ConditionTrue
 	}
-	meta.SetStatusCondition(&status.Conditions, metav1.Condition{Type: string(t), Status: s, Reason: string(reason), Message: message, ObservedGeneration: route.Generation})
+	meta.SetStatusCondition(&status.Conditions, metav1.Condition{Type: string(t), Status: s, Reason: string(reason), Message: conditionMessage(message), ObservedGeneration: route.Generation})
 }
 
 // patchStatus replaces this shard's RouteParentStatus entries, keeping other
 // controllers' entries and other shards' (those for parentRefs that still name their
 // Gateways), with an optimistic lock so that none of theirs is lost. Gatewright's entries
-// follow the order of spec.parentRefs, so that every shard writes the same list.
+// follow the order of spec.parentRefs, so that every shard writes the same list. When the
+// API server refuses the list, this shard's entries are written again with short
+// messages, so that an older Accepted=True never stays because the news was too long.
 func (r *HTTPRouteReconciler) patchStatus(ctx context.Context, route *gatewayv1.HTTPRoute, statuses map[string][]gatewayv1.RouteParentStatus, elsewhere *gatewaysElsewhere) error {
 	var parentsStatus, ours []gatewayv1.RouteParentStatus
 	for _, s := range route.Status.Parents {
@@ -98,8 +100,19 @@ func (r *HTTPRouteReconciler) patchStatus(ctx context.Context, route *gatewayv1.
 		return nil
 	}
 	original := route.DeepCopy()
+	patch := client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{})
 	route.Status.Parents = parentsStatus
-	return client.IgnoreNotFound(r.Status().Patch(ctx, route, client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{})))
+	err := r.Status().Patch(ctx, route, patch)
+	if statusRefused(err) {
+		route.Status.Parents = slices.Clone(parentsStatus)
+		for i, s := range route.Status.Parents {
+			if _, mine := statuses[parentKey(route, s.ParentRef)]; mine && s.ControllerName == gatewrightv1alpha1.ControllerName {
+				route.Status.Parents[i].Conditions = shortMessages(s.Conditions)
+			}
+		}
+		err = r.Status().Patch(ctx, route, patch)
+	}
+	return client.IgnoreNotFound(err)
 }
 
 // keepTransitionTimes carries lastTransitionTime over for conditions whose status did

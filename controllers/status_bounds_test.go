@@ -1,0 +1,132 @@
+package controllers
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+func TestTruncateMessage(t *testing.T) {
+	tests := []struct {
+		name    string
+		message string
+		limit   int
+		want    string
+	}{
+		{name: "short", message: "fine", limit: 64, want: "fine"},
+		{name: "exactly the limit", message: strings.Repeat("a", 64), limit: 64, want: strings.Repeat("a", 64)},
+		// 65 bytes: the suffix for up to 99 bytes cut is 18 bytes ("…" is 3), 46 are kept.
+		{name: "one byte over", message: strings.Repeat("a", 65), limit: 64, want: strings.Repeat("a", 46) + "… (19 bytes cut)"},
+		// "é" is 2 bytes: byte 46 is in the middle of one, so only 45 bytes are kept.
+		{name: "UTF-8 boundary", message: "x" + strings.Repeat("é", 40), limit: 64, want: "x" + strings.Repeat("é", 22) + "… (36 bytes cut)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := truncateMessage(tt.message, tt.limit)
+			if got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+			if len(got) > tt.limit || !utf8.ValidString(got) {
+				t.Errorf("%d bytes (limit %d), valid UTF-8: %v", len(got), tt.limit, utf8.ValidString(got))
+			}
+		})
+	}
+}
+
+func TestConditionMessageBound(t *testing.T) {
+	for _, n := range []int{maxConditionMessage, maxConditionMessage + 1, 40000, 1 << 20} {
+		message := strings.Repeat("€", n/3) + strings.Repeat("a", n%3)
+		got := conditionMessage(message)
+		if len(got) > maxConditionMessage || !utf8.ValidString(got) {
+			t.Fatalf("%d bytes in: %d bytes out, valid UTF-8: %v", n, len(got), utf8.ValidString(got))
+		}
+		if n > maxConditionMessage {
+			// The cut tells how many bytes it left out, and leaves out hardly more than it must
+			// (a partial rune, and the digits reserved for the count).
+			kept := strings.TrimSuffix(got, cutSuffix(n-strings.Index(got, "… (")))
+			if kept == got || !strings.HasPrefix(message, kept) || len(got) < maxConditionMessage-8 {
+				t.Errorf("%d bytes in: %q… ends %q", n, got[:16], got[len(got)-24:])
+			}
+		}
+	}
+}
+
+func TestShortGatewayMessages(t *testing.T) {
+	long := strings.Repeat("x", 1000)
+	status := gatewayv1.GatewayStatus{
+		Conditions: []metav1.Condition{{Type: "Programmed", Message: long}},
+		Listeners:  []gatewayv1.ListenerStatus{{Name: "http", Conditions: []metav1.Condition{{Type: "Programmed", Message: long}}}},
+	}
+	short := shortGatewayMessages(status)
+	for _, c := range append(short.Conditions, short.Listeners[0].Conditions...) {
+		if len(c.Message) > refusedStatusMessage || !strings.HasPrefix(c.Message, "xxx") {
+			t.Errorf("%s: %d bytes: %q", c.Type, len(c.Message), c.Message)
+		}
+	}
+	if status.Conditions[0].Message != long || status.Listeners[0].Conditions[0].Message != long {
+		t.Error("the status given was changed")
+	}
+}
+
+func TestStatusRefused(t *testing.T) {
+	gk := schema.GroupKind{Group: gatewayv1.GroupName, Kind: "Gateway"}
+	for err, want := range map[error]bool{
+		apierrors.NewInvalid(gk, "web", field.ErrorList{field.TooLong(field.NewPath("status"), "", 32768)}): true,
+		apierrors.NewRequestEntityTooLargeError("limit is 3145728"):                                         true,
+		apierrors.NewConflict(gatewayv1.Resource("gateways"), "web", nil):                                   false,
+		nil: false,
+	} {
+		if got := statusRefused(err); got != want {
+			t.Errorf("%v: got %v", err, got)
+		}
+	}
+}
+
+// eventLog records what reaches the recorder that cappedRecorder wraps.
+type eventLog struct{ messages, annotated []string }
+
+func (l *eventLog) Event(_ runtime.Object, _, _, message string) {
+	l.messages = append(l.messages, message)
+}
+
+func (l *eventLog) Eventf(_ runtime.Object, _, _, messageFmt string, args ...any) {
+	l.messages = append(l.messages, fmt.Sprintf(messageFmt, args...))
+}
+
+func (l *eventLog) AnnotatedEventf(_ runtime.Object, annotations map[string]string, _, _, messageFmt string, args ...any) {
+	l.annotated = append(l.annotated, annotations["a"])
+	l.messages = append(l.messages, fmt.Sprintf(messageFmt, args...))
+}
+
+func TestCappedRecorder(t *testing.T) {
+	log := &eventLog{}
+	recorder := cappedRecorder{log}
+	long := strings.Repeat("y", 40000)
+	recorder.Event(nil, "Warning", "RenderFailed", long)
+	recorder.Eventf(nil, "Warning", "ApplyFailed", "apply failed: %s", long)
+	recorder.AnnotatedEventf(nil, map[string]string{"a": "b"}, "Normal", "Applied", "%s and %d more", long, 3)
+	recorder.Eventf(nil, "Normal", "Pruned", "deleted %s", "a, b%")
+	if len(log.messages) != 4 {
+		t.Fatalf("%d events", len(log.messages))
+	}
+	for i, prefix := range []string{"yyy", "apply failed: yyy", "yyy"} {
+		if m := log.messages[i]; !strings.HasPrefix(m, prefix) || len(m) > maxEventMessage || !strings.HasSuffix(m, " bytes cut)") {
+			t.Errorf("event %d: %d bytes: %q…", i, len(m), m[:min(len(m), 32)])
+		}
+	}
+	if m := log.messages[3]; m != "deleted a, b%" {
+		t.Errorf("a short message changed: %q", m)
+	}
+	if !slices.Equal(log.annotated, []string{"b"}) {
+		t.Errorf("annotations: %v", log.annotated)
+	}
+}
