@@ -3,6 +3,7 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -14,6 +15,8 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -23,7 +26,9 @@ import (
 	"github.com/gatewright/gatewright/internal/render"
 )
 
-// GatewayClassReconciler sets Accepted on the GatewayClasses Gatewright implements.
+// GatewayClassReconciler sets Accepted on the GatewayClasses Gatewright implements, and
+// holds each with the Gateway API's finalizer while Gateways use it, so that a class is
+// not deleted from under Gateways that are still programmed.
 type GatewayClassReconciler struct {
 	client.Client
 	Blueprints *render.Cache
@@ -31,8 +36,9 @@ type GatewayClassReconciler struct {
 	shard shard
 }
 
-// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=gatewayclasses,verbs=get;list;watch
+// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=gatewayclasses,verbs=get;list;watch;update;patch
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=gatewayclasses/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=gatewayclasses/finalizers,verbs=update
 
 func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	class := &gatewayv1.GatewayClass{}
@@ -42,6 +48,17 @@ func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	if r.shard.ownership(class) != ownedHere {
 		return ctrl.Result{}, nil
 	}
+	var gateways gatewayv1.GatewayList
+	if err := r.List(ctx, &gateways, client.MatchingFields{indexGatewayClassName: class.Name}); err != nil {
+		return ctrl.Result{}, err
+	}
+	if err := r.holdWhileUsed(ctx, class, len(gateways.Items)); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if !class.DeletionTimestamp.IsZero() && len(gateways.Items) == 0 {
+		return ctrl.Result{}, nil // let go of, the class is gone
+	}
+
 	original := class.DeepCopy()
 	condition := metav1.Condition{
 		Type:               string(gatewayv1.GatewayClassConditionStatusAccepted),
@@ -64,6 +81,10 @@ func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	} else {
 		condition.Message = "implemented by GatewayClassBlueprint " + bp.Name
 	}
+	if !class.DeletionTimestamp.IsZero() {
+		condition.Message += fmt.Sprintf("; being deleted: waits until its %d Gateway(s) are gone", len(gateways.Items))
+	}
+	condition.Message = conditionMessage(condition.Message)
 	meta.SetStatusCondition(&class.Status.Conditions, condition)
 	if err := r.setAffected(ctx, class); err != nil {
 		return ctrl.Result{}, err
@@ -72,6 +93,23 @@ func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req ctrl.Request
 		return ctrl.Result{}, nil
 	}
 	return ctrl.Result{}, r.Status().Patch(ctx, class, client.MergeFrom(original))
+}
+
+// holdWhileUsed puts the Gateway API's finalizer on a class while Gateways use it (there
+// are gateways of them), and takes it off when none does. A class being deleted gets no new finalizer (the API
+// server would refuse it). The patch is locked, so that no other finalizer is lost.
+func (r *GatewayClassReconciler) holdWhileUsed(ctx context.Context, class *gatewayv1.GatewayClass, gateways int) error {
+	original := class.DeepCopy()
+	var changed bool
+	if gateways == 0 {
+		changed = controllerutil.RemoveFinalizer(class, gatewayv1.GatewayClassFinalizerGatewaysExist)
+	} else if class.DeletionTimestamp.IsZero() {
+		changed = controllerutil.AddFinalizer(class, gatewayv1.GatewayClassFinalizerGatewaysExist)
+	}
+	if !changed {
+		return nil
+	}
+	return r.Patch(ctx, class, client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{}))
 }
 
 // setAffected names the GatewayClassConfigs that target the class.
@@ -95,7 +133,7 @@ func (r *GatewayClassReconciler) setAffected(ctx context.Context, class *gateway
 	sort.Strings(names)
 	meta.SetStatusCondition(&class.Status.Conditions, metav1.Condition{
 		Type: gatewrightv1alpha1.ConditionGatewayClassConfigAffected, Status: metav1.ConditionTrue, Reason: "Affected",
-		Message: "targeted by GatewayClassConfig " + strings.Join(names, ", "), ObservedGeneration: class.Generation,
+		Message: conditionMessage("targeted by GatewayClassConfig " + strings.Join(names, ", ")), ObservedGeneration: class.Generation,
 	})
 	return nil
 }
@@ -110,9 +148,32 @@ func (r *GatewayClassReconciler) classesOfClassConfig(_ context.Context, obj cli
 	return requestsFor(names)
 }
 
+// classOfGateway maps a Gateway to its class; on a change of class, both the old and
+// the new class are mapped.
+func (r *GatewayClassReconciler) classOfGateway(_ context.Context, obj client.Object) []reconcile.Request {
+	return []reconcile.Request{{NamespacedName: types.NamespacedName{Name: string(obj.(*gatewayv1.Gateway).Spec.GatewayClassName)}}}
+}
+
+// gatewayClassNameChanged lets through the Gateway events that change how many
+// Gateways a class has: creations, deletions and changes of class.
+var gatewayClassNameChanged = predicate.Funcs{
+	UpdateFunc: func(e event.UpdateEvent) bool {
+		return e.ObjectOld.(*gatewayv1.Gateway).Spec.GatewayClassName != e.ObjectNew.(*gatewayv1.Gateway).Spec.GatewayClassName
+	},
+}
+
+// finalizersChanged lets through a class whose finalizers changed, so that Gatewright's
+// is put back when someone takes it off.
+var finalizersChanged = predicate.Funcs{
+	UpdateFunc: func(e event.UpdateEvent) bool {
+		return !slices.Equal(e.ObjectOld.GetFinalizers(), e.ObjectNew.GetFinalizers())
+	},
+}
+
 func (r *GatewayClassReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
-		For(&gatewayv1.GatewayClass{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		For(&gatewayv1.GatewayClass{}, builder.WithPredicates(predicate.Or[client.Object](predicate.GenerationChangedPredicate{}, finalizersChanged))).
+		Watches(&gatewayv1.Gateway{}, handler.EnqueueRequestsFromMapFunc(r.classOfGateway), builder.WithPredicates(gatewayClassNameChanged)).
 		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, handler.EnqueueRequestsFromMapFunc(r.classesOfBlueprint),
 			builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, handler.EnqueueRequestsFromMapFunc(r.classesOfClassConfig)).

@@ -5,6 +5,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -20,6 +22,14 @@ func (w world) classCondition(ctx context.Context) func() string {
 			return err.Error()
 		}
 		return testenv.Condition(class.Status.Conditions, "Accepted", class.Generation)
+	}
+}
+
+func (w world) classFinalizers(ctx context.Context) func() []string {
+	return func() []string {
+		class := &gatewayv1.GatewayClass{}
+		Expect(k8s.Get(ctx, client.ObjectKey{Name: w.class}, class)).To(Succeed())
+		return class.Finalizers
 	}
 }
 
@@ -70,6 +80,43 @@ gatewayTemplate:
 		want := "False/InvalidTemplates: GatewayClassBlueprint " + w.blueprint + `, template gateway/config, line 3: unexpected "}" in operand`
 		Eventually(w.blueprintCondition(ctx)).Should(Equal(want))
 		Eventually(w.classCondition(ctx)).Should(ContainSubstring("False/InvalidParameters: GatewayClassBlueprint " + w.blueprint + " is not accepted"))
+	})
+
+	It("holds a class with the Gateway API's finalizer while a Gateway uses it, even when the class is deleted", func(ctx SpecContext) {
+		w := newWorld(ctx)
+		w.classAndBlueprint(ctx, configBlueprint)
+		Eventually(w.classCondition(ctx)).Should(HavePrefix("True/Accepted"))
+		Consistently(w.classFinalizers(ctx), "1s").Should(BeEmpty())
+
+		w.gateway(ctx, "web")
+		Eventually(w.classFinalizers(ctx)).Should(ConsistOf(gatewayv1.GatewayClassFinalizerGatewaysExist))
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/"))
+
+		Expect(k8s.Delete(ctx, &gatewayv1.GatewayClass{ObjectMeta: metav1.ObjectMeta{Name: w.class}})).To(Succeed())
+		Eventually(w.classCondition(ctx)).Should(HaveSuffix("; being deleted: waits until its 1 Gateway(s) are gone"))
+		Consistently(func() error {
+			class := &gatewayv1.GatewayClass{}
+			if err := k8s.Get(ctx, client.ObjectKey{Name: w.class}, class); err != nil {
+				return err
+			}
+			Expect(class.DeletionTimestamp).NotTo(BeNil())
+			_, err := w.configMap(ctx, "web-config")()
+			return err
+		}).Should(Succeed())
+
+		Expect(k8s.Delete(ctx, w.getGateway(ctx, "web"))).To(Succeed())
+		Eventually(func() bool {
+			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKey{Name: w.class}, &gatewayv1.GatewayClass{}))
+		}).Should(BeTrue())
+	})
+
+	It("lets go of a class once no Gateway uses it", func(ctx SpecContext) {
+		w := newWorld(ctx)
+		w.classAndBlueprint(ctx, configBlueprint)
+		w.gateway(ctx, "web")
+		Eventually(w.classFinalizers(ctx)).Should(ConsistOf(gatewayv1.GatewayClassFinalizerGatewaysExist))
+		Expect(k8s.Delete(ctx, w.getGateway(ctx, "web"))).To(Succeed())
+		Eventually(w.classFinalizers(ctx)).Should(BeEmpty())
 	})
 
 	It("leaves classes of other controllers alone", func(ctx SpecContext) {
