@@ -45,6 +45,17 @@ func (s *gatewayStatus) accepted() {
 	s.set(gatewayv1.GatewayConditionAccepted, true, gatewayv1.GatewayReasonAccepted, "")
 }
 
+// notAccepted refuses the Gateway for a reason outside it (its class is missing or
+// being deleted, its blueprint is missing): nothing is programmed for it any more, and
+// the addresses it had are no longer promised.
+func (s *gatewayStatus) notAccepted(reason gatewayv1.GatewayConditionReason, message string) {
+	s.set(gatewayv1.GatewayConditionAccepted, false, reason, message)
+	s.set(gatewayv1.GatewayConditionProgrammed, false, gatewayv1.GatewayReasonInvalid, "the Gateway is not accepted: "+message)
+	s.attach(nil, nil)
+	s.setListeners(false, gatewayv1.ListenerReasonInvalid)
+	s.status.Addresses = nil
+}
+
 // fail maps an error reading the inputs: a reference that cannot be used refuses the
 // Gateway; anything else is retried.
 func (s *gatewayStatus) fail(err error) (ctrl.Result, error) {
