@@ -97,8 +97,14 @@ func (s *gatewayStatus) applyFailed(err error) (ctrl.Result, error) {
 	return ctrl.Result{}, err
 }
 
-// programmed reports the outcome of a successful apply.
-func (s *gatewayStatus) programmed(out *render.Output, notReady []string) {
+// programmed reports the outcome of a successful apply. The addresses are what the
+// blueprint's status template says: set when it rendered, left as they are while
+// anything waits, and cleared when the blueprint has no status template, since
+// nothing would ever correct them.
+func (s *gatewayStatus) programmed(out *render.Output, notReady []string, hasStatusTemplate bool) {
+	if !hasStatusTemplate {
+		s.status.Addresses = nil
+	}
 	var waiting []string
 	for _, w := range out.Waiting {
 		waiting = append(waiting, w.String())

@@ -1,11 +1,14 @@
 package controllers
 
 import (
+	"slices"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gatewright/gatewright/internal/render"
 )
 
 // programmedGateway is a Gateway that was programmed, with an address.
@@ -48,5 +51,38 @@ func TestNotAccepted(t *testing.T) {
 	}
 	if s.status.Addresses != nil {
 		t.Errorf("addresses: %v", s.status.Addresses)
+	}
+}
+
+func TestProgrammedAddresses(t *testing.T) {
+	rendered := []gatewayv1.GatewayStatusAddress{{Value: "lb.example.com"}}
+	tests := []struct {
+		name              string
+		out               render.Output
+		notReady          []string
+		hasStatusTemplate bool
+		want              []gatewayv1.GatewayStatusAddress
+		wantProgrammed    string
+	}{
+		{name: "the status template rendered", out: render.Output{StatusRendered: true, Addresses: rendered}, hasStatusTemplate: true,
+			want: rendered, wantProgrammed: "True/Programmed: 0 object(s) applied and ready"},
+		{name: "waiting", out: render.Output{Waiting: []render.Waiting{{Template: "b", For: "a"}}}, hasStatusTemplate: true,
+			want: []gatewayv1.GatewayStatusAddress{{Value: "192.0.2.1"}}, wantProgrammed: "False/Pending: waiting: template b is waiting for a"},
+		{name: "an object not ready", notReady: []string{"Service ns/web"}, hasStatusTemplate: true,
+			want: []gatewayv1.GatewayStatusAddress{{Value: "192.0.2.1"}}, wantProgrammed: "False/Pending: waiting: Service ns/web"},
+		{name: "no status template", wantProgrammed: "True/Programmed: 0 object(s) applied and ready"},
+		{name: "no status template, waiting", notReady: []string{"Service ns/web"}, wantProgrammed: "False/Pending: waiting: Service ns/web"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newGatewayStatus(programmedGateway())
+			s.programmed(&tt.out, tt.notReady, tt.hasStatusTemplate)
+			if !slices.Equal(s.status.Addresses, tt.want) {
+				t.Errorf("addresses: %v, want %v", s.status.Addresses, tt.want)
+			}
+			if got := condition(s.status.Conditions, "Programmed"); got != tt.wantProgrammed {
+				t.Errorf("Programmed: %s", got)
+			}
+		})
 	}
 }
