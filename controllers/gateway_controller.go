@@ -13,7 +13,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -23,9 +22,6 @@ import (
 	"github.com/gatewright/gatewright/internal/metrics"
 	"github.com/gatewright/gatewright/internal/render"
 )
-
-// gatewayFinalizer holds a Gateway until the objects rendered for it are deleted.
-const gatewayFinalizer = "gatewright.dev/cleanup"
 
 // GatewayReconciler renders and applies the blueprint of each Gateway of Gatewright's
 // classes, and reports its status.
@@ -38,6 +34,8 @@ type GatewayReconciler struct {
 
 	shard   shard
 	watches *objectWatches
+	slots   *namespaceSlots
+	legacy  *legacyAdopter
 }
 
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=gateways,verbs=get;list;watch;update;patch
@@ -51,6 +49,7 @@ type GatewayReconciler struct {
 func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ctrl.Result, err error) {
 	gw := &gatewayv1.Gateway{}
 	if err := r.Get(ctx, req.NamespacedName, gw); err != nil {
+		// A Gateway that is gone leaves its Renderings to the Rendering reconciler.
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	class, err := getClass(ctx, r.Client, string(gw.Spec.GatewayClassName))
@@ -61,15 +60,20 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	if owner == ownedElsewhere {
 		return ctrl.Result{}, nil // another shard programs it, and cleans up after it
 	}
-	inventory, err := apply.DecodeInventory(gw.Annotations[apply.InventoryAnnotation])
+	release, ok := r.slots.acquire(gw.Namespace)
+	if !ok {
+		return ctrl.Result{RequeueAfter: slotRetry}, nil
+	}
+	defer release()
+	rec, err := r.Applier.LoadRecord(ctx, apply.GatewayOwner(gw))
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	if owner == unowned || !gw.DeletionTimestamp.IsZero() {
-		return ctrl.Result{}, r.cleanUp(ctx, gw, inventory)
+	if rec.Deleting {
+		return ctrl.Result{}, nil // the end of the Rendering's clean-up brings the Gateway back
 	}
-	if err := ensureFinalizer(ctx, r.Client, gw); err != nil {
-		return ctrl.Result{}, err
+	if owner == unowned || !gw.DeletionTimestamp.IsZero() {
+		return ctrl.Result{}, r.tearDown(ctx, gw, class, rec)
 	}
 
 	status := newGatewayStatus(gw)
@@ -82,41 +86,37 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	status.accepted()
 	status.attach(in.routes, in.attached)
 
-	out, err := r.render(ctx, gw, in, inventory, status)
+	out, parsed, err := r.render(ctx, gw, in, rec, status)
 	if err != nil {
 		r.Recorder.Event(gw, "Warning", "RenderFailed", err.Error())
 		return status.invalid(err)
 	}
+	if err := r.adoptLegacy(ctx, gw, rec, in.values.Blueprint); err != nil {
+		return ctrl.Result{}, err
+	}
 	start := time.Now()
-	applied, err := r.Applier.Apply(ctx, gatewayOwner(gw), out.Objects, inventory, keepWaiting(out.Waiting))
+	applied, err := r.Applier.ApplyRecorded(ctx, rec, out.Objects, keepWaiting(out.Waiting))
 	countApply(metrics.KindGateway, start, applied, err)
 	if err != nil {
 		r.Recorder.Event(gw, "Warning", "ApplyFailed", err.Error())
 		return status.applyFailed(err)
 	}
 	r.recordChanges(gw, applied)
-	if err := r.saveInventory(ctx, gw, applied.Applied.Union(kept(inventory, out.Waiting))); err != nil {
-		return ctrl.Result{}, err
-	}
 	if err := r.watches.ensure(ctx, out.Objects); err != nil {
 		return ctrl.Result{}, err
 	}
-	notReady, err := r.notReady(ctx, applied.Applied)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
-	status.programmed(out, notReady)
+	status.programmed(out, applied.NotReady, parsed.HasStatus())
 	return ctrl.Result{}, nil
 }
 
 // render computes the values and renders the blueprint, with the live objects of the
 // Gateway's inventory as .Resources.
-func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, in *gatewayInputs, inventory apply.Inventory, status *gatewayStatus) (_ *render.Output, err error) {
+func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, in *gatewayInputs, rec *apply.Record, status *gatewayStatus) (_ *render.Output, _ *render.Blueprint, err error) {
 	defer func() { countRender(metrics.KindGateway, in.values.Blueprint.Name, err) }()
 	parsed, err := r.Blueprints.Get(in.values.Blueprint)
 	if err != nil {
 		// A blueprint that does not parse cannot be used: the Gateway is not accepted.
-		return nil, &invalidParametersError{message: err.Error(), cause: err}
+		return nil, nil, &invalidParametersError{message: err.Error(), cause: err}
 	}
 	in.values.Schema = parsed.ValuesSchema()
 	start := time.Now()
@@ -126,15 +126,15 @@ func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, i
 		status.affected(vals.Policies)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	live, err := r.Applier.Live(ctx, inventory)
+	live, err := r.Applier.Live(ctx, apply.GatewayOwner(gw), rec.Inventory)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	start = time.Now()
 	defer observeSince(metrics.RenderDuration, metrics.KindGateway, start)
-	return parsed.Gateway(render.Input{
+	out, err := parsed.Gateway(render.Input{
 		Values:       vals.Values,
 		Gateway:      gw,
 		GatewayClass: in.class,
@@ -143,28 +143,7 @@ func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, i
 		IsReady:      apply.Ready,
 		IsNamespaced: namespacedBy(r.Client),
 	})
-}
-
-// notReady lists the applied objects that are not ready yet.
-func (r *GatewayReconciler) notReady(ctx context.Context, inv apply.Inventory) ([]string, error) {
-	live, err := r.Applier.Live(ctx, inv)
-	if err != nil {
-		return nil, err
-	}
-	found := 0
-	var waiting []string
-	for _, objs := range live {
-		for _, obj := range objs {
-			found++
-			if !apply.Ready(obj) {
-				waiting = append(waiting, obj.GetKind()+" "+client.ObjectKeyFromObject(obj).String())
-			}
-		}
-	}
-	if found < len(inv) {
-		waiting = append(waiting, fmt.Sprintf("%d object(s) not yet seen", len(inv)-found))
-	}
-	return waiting, nil
+	return out, parsed, err
 }
 
 func (r *GatewayReconciler) recordChanges(gw *gatewayv1.Gateway, applied *apply.Result) {
@@ -176,49 +155,27 @@ func (r *GatewayReconciler) recordChanges(gw *gatewayv1.Gateway, applied *apply.
 	}
 }
 
-// cleanUp deletes what was rendered for a Gateway that is going away or no longer of
-// Gatewright's classes, then lets go of it. When no instance implements the class any
-// more, every instance may do this at once: deletes are guarded by the owner's labels and
-// all of them remove the same finalizer, so they agree.
-func (r *GatewayReconciler) cleanUp(ctx context.Context, gw *gatewayv1.Gateway, inventory apply.Inventory) error {
-	if !controllerutil.ContainsFinalizer(gw, gatewayFinalizer) && len(inventory) == 0 {
-		return nil
-	}
-	deleted, err := r.Applier.DeleteAll(ctx, gatewayOwner(gw), inventory)
-	countCleanup(metrics.KindGateway, deleted)
-	if err != nil {
+// tearDown lets go of a Gateway that is being deleted or whose class is gone or another
+// controller's: its Renderings are deleted, and their finalizer has the Rendering
+// reconciler delete the objects. A Gateway whose class is gone says so first, so that
+// nothing disappears from under a Gateway that still says Programmed. Every instance may
+// do this when no instance implements the class: deletes are guarded by the owner's labels.
+func (r *GatewayReconciler) tearDown(ctx context.Context, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, rec *apply.Record) error {
+	if err := r.adoptLegacy(ctx, gw, rec, nil); err != nil {
 		return err
 	}
-	if len(deleted) > 0 {
-		log.FromContext(ctx).Info("deleted the objects rendered for the Gateway", "objects", len(deleted))
-	}
-	original := gw.DeepCopy()
-	controllerutil.RemoveFinalizer(gw, gatewayFinalizer)
-	delete(gw.Annotations, apply.InventoryAnnotation)
-	return client.IgnoreNotFound(r.Patch(ctx, gw, client.MergeFrom(original)))
-}
-
-// saveInventory records what is applied for gw, when it changed.
-func (r *GatewayReconciler) saveInventory(ctx context.Context, gw *gatewayv1.Gateway, inv apply.Inventory) error {
-	encoded := inv.Encode()
-	if gw.Annotations[apply.InventoryAnnotation] == encoded {
+	if !rec.Exists() {
 		return nil
 	}
-	original := gw.DeepCopy()
-	setAnnotation(gw, apply.InventoryAnnotation, encoded)
-	return r.Patch(ctx, gw, client.MergeFrom(original))
-}
-
-// gatewayOwner is the apply.Owner of a Gateway's objects.
-func gatewayOwner(gw *gatewayv1.Gateway) apply.Owner {
-	return apply.Owner{
-		Object: gw,
-		GVK:    gatewayv1.SchemeGroupVersion.WithKind("Gateway"),
-		Labels: map[string]string{
-			gatewayv1.GatewayNameLabelKey:            gw.Name,
-			gatewrightv1alpha1.LabelGatewayNamespace: gw.Namespace,
-		},
+	if class == nil && gw.DeletionTimestamp.IsZero() {
+		status := newGatewayStatus(gw)
+		status.notAccepted(gatewayv1.GatewayReasonInvalid, fmt.Sprintf("GatewayClass %s not found; the objects rendered for this Gateway are deleted", gw.Spec.GatewayClassName))
+		if err := r.patchStatus(ctx, gw, status); err != nil {
+			return err
+		}
 	}
+	log.FromContext(ctx).Info("deleting the objects rendered for the Gateway", "objects", len(rec.Inventory))
+	return r.Applier.DeleteRecord(ctx, rec)
 }
 
 // keepWaiting keeps the objects of templates that wait for a dependency: they were
@@ -234,18 +191,9 @@ func keepWaiting(waiting []render.Waiting) func(apply.Entry) bool {
 	}
 }
 
-func kept(inv apply.Inventory, waiting []render.Waiting) apply.Inventory {
-	keep := keepWaiting(waiting)
-	var out apply.Inventory
-	for _, e := range inv {
-		if keep(e) {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	r.slots = newNamespaceSlots(gatewayWorkers)
+	r.legacy = &legacyAdopter{client: r.Client, applier: r.Applier}
 	c, err := ctrl.NewControllerManagedBy(mgr).
 		For(&gatewayv1.Gateway{}, gatewayPredicates()).
 		Watches(&gatewayv1.GatewayClass{}, mapTo(r.gatewaysOfClass)).
@@ -254,8 +202,9 @@ func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewrightv1alpha1.GatewayConfig{}, mapTo(r.gatewaysInNamespaceOf)).
 		Watches(&gatewayv1.HTTPRoute{}, mapTo(r.gatewaysOfRoute)).
 		Watches(&corev1.Namespace{}, mapTo(r.allGateways), builder.WithPredicates(predicate.LabelChangedPredicate{})).
+		Watches(&gatewrightv1alpha1.Rendering{}, mapTo(r.gatewayOfObject), builder.WithPredicates(renderingGone)).
 		Named("gateway").
-		WithOptions(controller.Options{MaxConcurrentReconciles: 4}).
+		WithOptions(controller.Options{MaxConcurrentReconciles: gatewayWorkers, ReconciliationTimeout: reconcileTimeout}).
 		Build(r)
 	if err != nil {
 		return err

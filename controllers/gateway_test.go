@@ -11,6 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 )
 
 // configBlueprint renders a ConfigMap whose data comes from values, and a ClusterIP
@@ -243,7 +245,7 @@ spec:
 		Consistently(versions, "3s").Should(Equal(before))
 	})
 
-	It("deletes cluster-scoped objects through its finalizer when the Gateway goes", func(ctx SpecContext) {
+	It("deletes cluster-scoped objects through its Rendering's finalizer when the Gateway goes", func(ctx SpecContext) {
 		w.classAndBlueprint(ctx, `
 clusterScopedKinds: [{group: rbac.authorization.k8s.io, kind: ClusterRole}]
 gatewayTemplate:
@@ -260,14 +262,17 @@ gatewayTemplate:
 		Eventually(func() error {
 			return k8s.Get(ctx, client.ObjectKey{Name: w.namespace + "-web-reader"}, role)
 		}).Should(Succeed())
-		Expect(w.getGateway(ctx, "web").Finalizers).To(ContainElement("gatewright.dev/cleanup"))
+		Expect(w.getGateway(ctx, "web").Finalizers).To(BeEmpty(), "the Gateway carries no finalizer a tenant could remove")
+		rendering := w.rendering(ctx, "gateway.web")
+		Expect(rendering.Finalizers).To(ConsistOf("gatewright.dev/cleanup"))
+		Expect(rendering.Objects).To(ConsistOf(HaveField("Name", w.namespace+"-web-reader")))
 
 		Expect(k8s.Delete(ctx, w.getGateway(ctx, "web"))).To(Succeed())
 		Eventually(func() bool {
 			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKey{Name: w.namespace + "-web-reader"}, role))
 		}).Should(BeTrue())
 		Eventually(func() bool {
-			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "web"}, &gatewayv1.Gateway{}))
+			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "gateway.web"}, &gatewrightv1alpha1.Rendering{}))
 		}).Should(BeTrue())
 	})
 })
@@ -343,6 +348,8 @@ spec:
 			_, err := w.configMap(ctx, "web-config")()
 			return apierrors.IsNotFound(err)
 		}).Should(BeTrue())
-		Eventually(func() []string { return w.getGateway(ctx, "web").Finalizers }).Should(BeEmpty())
+		Eventually(func() bool {
+			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "gateway.web"}, &gatewrightv1alpha1.Rendering{}))
+		}).Should(BeTrue())
 	})
 })

@@ -1,7 +1,6 @@
 package controllers
 
 import (
-	"context"
 	"errors"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -9,7 +8,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/gatewright/gatewright/internal/render"
@@ -50,17 +48,6 @@ func isInputError(err error) bool {
 	var invalid *invalidParametersError
 	var schemaErr *values.SchemaError
 	return asInvalidParameters(err, &invalid) || errors.As(err, &schemaErr)
-}
-
-// ensureFinalizer adds Gatewright's clean-up finalizer to obj, before anything is
-// rendered for it.
-func ensureFinalizer(ctx context.Context, c client.Client, obj client.Object) error {
-	if controllerutil.ContainsFinalizer(obj, gatewayFinalizer) {
-		return nil
-	}
-	original := obj.DeepCopyObject().(client.Object)
-	controllerutil.AddFinalizer(obj, gatewayFinalizer)
-	return c.Patch(ctx, obj, client.MergeFrom(original))
 }
 
 // setAnnotation sets key to value on obj, or removes it when value is empty.

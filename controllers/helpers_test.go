@@ -14,6 +14,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/yaml"
 
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/test/testenv"
 )
 
@@ -90,6 +91,13 @@ func (w world) getGateway(ctx context.Context, name string) *gatewayv1.Gateway {
 	gw := &gatewayv1.Gateway{}
 	Expect(k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: name}, gw)).To(Succeed())
 	return gw
+}
+
+// rendering returns a Rendering of the world's namespace, once it exists.
+func (w world) rendering(ctx context.Context, name string) *gatewrightv1alpha1.Rendering {
+	r := &gatewrightv1alpha1.Rendering{}
+	Eventually(func() error { return k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: name}, r) }).Should(Succeed())
+	return r
 }
 
 // gatewayCondition returns a Gateway's condition as "Status/Reason: message".

@@ -6,13 +6,12 @@ import (
 	"strings"
 	"time"
 
-	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -35,6 +34,8 @@ type HTTPRouteReconciler struct {
 
 	shard   shard
 	watches *objectWatches
+	slots   *namespaceSlots
+	legacy  *legacyAdopter
 }
 
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes,verbs=get;list;watch;update;patch
@@ -44,51 +45,52 @@ type HTTPRouteReconciler struct {
 func (r *HTTPRouteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	route := &gatewayv1.HTTPRoute{}
 	if err := r.Get(ctx, req.NamespacedName, route); err != nil {
+		// A route that is gone leaves its Renderings to the Rendering reconciler.
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	previous, err := apply.DecodeRouteInventory(route.Annotations[apply.RouteInventoryAnnotation])
-	if err != nil {
-		return ctrl.Result{}, err
+	release, ok := r.slots.acquire(route.Namespace)
+	if !ok {
+		return ctrl.Result{RequeueAfter: slotRetry}, nil
 	}
+	defer release()
 	var parents []routeParent
+	var err error
 	if route.DeletionTimestamp.IsZero() {
 		if parents, err = r.parents(ctx, route); err != nil {
 			return ctrl.Result{}, err
 		}
 	}
 	elsewhere := &gatewaysElsewhere{reader: r.Client, shard: r.shard, known: map[string]bool{}}
+	records, err := r.Applier.LoadRouteRecords(ctx, route)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if err := r.adoptLegacy(ctx, route, records, parents, elsewhere); err != nil {
+		return ctrl.Result{}, err
+	}
 
-	inventory := apply.RouteInventory{}
 	statuses := map[string][]gatewayv1.RouteParentStatus{}
 	var errs []error
 	for _, parent := range parents {
-		inv, status, err := r.reconcileParent(ctx, route, parent, previous[parent.key()])
-		statuses[parent.key()] = status
-		if len(inv) > 0 {
-			inventory[parent.key()] = inv
+		rec := records[parent.key()]
+		if rec == nil {
+			rec = apply.NewRecord(apply.RouteOwner(route, parent.gateway.Namespace, parent.gateway.Name))
 		}
+		status, err := r.reconcileParent(ctx, route, parent, rec)
+		statuses[parent.key()] = status
 		errs = append(errs, err)
 	}
 	// Parents the route left, or that left Gatewright: their objects go. The objects on
 	// another shard's Gateways are that shard's to keep or delete.
-	for key, inv := range previous {
+	for key, rec := range records {
 		if _, still := statuses[key]; still {
 			continue
 		}
 		theirs, err := elsewhere.has(ctx, key)
 		if err == nil && !theirs {
-			namespace, name, _ := strings.Cut(key, "/")
-			var deleted []string
-			deleted, err = r.Applier.DeleteAll(ctx, routeOwner(route, namespace, name), inv)
-			countCleanup(metrics.KindHTTPRoute, deleted)
-		}
-		if err != nil || theirs {
-			inventory[key] = inv
+			err = r.Applier.DeleteRecord(ctx, rec)
 		}
 		errs = append(errs, err)
-	}
-	if err := r.save(ctx, route, inventory); err != nil {
-		return ctrl.Result{}, err
 	}
 	return ctrl.Result{}, errors.Join(append(errs, r.patchStatus(ctx, route, statuses, elsewhere))...)
 }
@@ -138,11 +140,11 @@ func (r *HTTPRouteReconciler) parents(ctx context.Context, route *gatewayv1.HTTP
 }
 
 // reconcileParent renders and applies the route's objects on one parent Gateway and
-// returns what is applied and the status of each parentRef naming it.
-func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewayv1.HTTPRoute, parent routeParent, previous apply.Inventory) (apply.Inventory, []gatewayv1.RouteParentStatus, error) {
+// returns the status of each parentRef naming it.
+func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewayv1.HTTPRoute, parent routeParent, rec *apply.Record) ([]gatewayv1.RouteParentStatus, error) {
 	namespaceLabels, err := labelsOfNamespace(ctx, r.Client, route.Namespace)
 	if err != nil {
-		return previous, nil, err
+		return nil, err
 	}
 	statuses := make([]gatewayv1.RouteParentStatus, len(parent.refs))
 	attached := false
@@ -153,41 +155,29 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 		statuses[i] = routeParentStatus(route, ref, accepted)
 		attached = attached || accepted
 	}
-	owner := routeOwner(route, parent.gateway.Namespace, parent.gateway.Name)
+	if rec.Deleting {
+		return statuses, nil // the end of the clean-up brings the route back
+	}
 	if !attached {
-		deleted, err := r.Applier.DeleteAll(ctx, owner, previous)
-		countCleanup(metrics.KindHTTPRoute, deleted)
-		if err != nil {
-			return previous, statuses, err
-		}
-		return nil, statuses, nil
+		return statuses, r.Applier.DeleteRecord(ctx, rec)
 	}
 
-	out, policies, err := r.render(ctx, route, parent, previous)
+	out, policies, err := r.render(ctx, route, parent, rec)
 	for i := range statuses {
 		setRouteAffected(&statuses[i], route, policies)
 	}
 	failure := "RenderFailed"
 	if err == nil {
 		failure = "ApplyFailed"
-	}
-	if err == nil && len(out.Objects) > 0 {
-		// The finalizer is in place before the first object exists.
-		err = ensureFinalizer(ctx, r.Client, route)
-	}
-	if err == nil {
 		var applied *apply.Result
 		start := time.Now()
-		applied, err = r.Applier.Apply(ctx, owner, out.Objects, previous, keepWaiting(out.Waiting))
+		applied, err = r.Applier.ApplyRecorded(ctx, rec, out.Objects, keepWaiting(out.Waiting))
 		countApply(metrics.KindHTTPRoute, start, applied, err)
 		if err == nil {
 			if len(applied.Changed) > 0 {
 				r.Recorder.Event(route, "Normal", "Applied", "applied "+strings.Join(applied.Changed, ", "))
 			}
-			if err := r.watches.ensure(ctx, out.Objects); err != nil {
-				return previous, statuses, err
-			}
-			return applied.Applied.Union(kept(previous, out.Waiting)), statuses, nil
+			return statuses, r.watches.ensure(ctx, out.Objects)
 		}
 	}
 	r.Recorder.Event(route, "Warning", failure, err.Error())
@@ -199,12 +189,12 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 	if errors.As(err, &conflict) || isInputError(err) {
 		err = nil // nothing to retry until the input changes
 	}
-	return previous, statuses, err
+	return statuses, err
 }
 
 // render computes the route's values on parent and renders its templates; it also
 // returns the policies that took part in the values.
-func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPRoute, parent routeParent, previous apply.Inventory) (_ *render.Output, _ []values.PolicyReport, err error) {
+func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPRoute, parent routeParent, rec *apply.Record) (_ *render.Output, _ []values.PolicyReport, err error) {
 	in, err := loadValueInputs(ctx, r.Client, r.ControllerNamespace, parent.class, parent.gateway.Namespace, route.Namespace)
 	if err != nil {
 		return nil, nil, err
@@ -224,7 +214,7 @@ func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPR
 		}
 		return nil, nil, err
 	}
-	live, err := r.Applier.Live(ctx, previous)
+	live, err := r.Applier.Live(ctx, apply.RouteOwner(route, parent.gateway.Namespace, parent.gateway.Name), rec.Inventory)
 	if err != nil {
 		return nil, vals.Policies, err
 	}
@@ -237,35 +227,9 @@ func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPR
 	return out, vals.Policies, err
 }
 
-// save records the route inventory and lets go of the route once nothing is left. The
-// inventory holds the entries of other shards too.
-func (r *HTTPRouteReconciler) save(ctx context.Context, route *gatewayv1.HTTPRoute, inventory apply.RouteInventory) error {
-	original := route.DeepCopy()
-	setAnnotation(route, apply.RouteInventoryAnnotation, inventory.Encode())
-	if len(inventory) == 0 {
-		controllerutil.RemoveFinalizer(route, gatewayFinalizer)
-	}
-	if equality.Semantic.DeepEqual(original.ObjectMeta, route.ObjectMeta) {
-		return nil
-	}
-	return client.IgnoreNotFound(r.Patch(ctx, route, r.shard.patchFrom(original)))
-}
-
-// routeOwner is the apply.Owner of a route's objects on one Gateway.
-func routeOwner(route *gatewayv1.HTTPRoute, gatewayNamespace, gatewayName string) apply.Owner {
-	return apply.Owner{
-		Object: route,
-		GVK:    gatewayv1.SchemeGroupVersion.WithKind("HTTPRoute"),
-		Labels: map[string]string{
-			gatewayv1.GatewayNameLabelKey:              gatewayName,
-			gatewrightv1alpha1.LabelGatewayNamespace:   gatewayNamespace,
-			gatewrightv1alpha1.LabelHTTPRouteName:      route.Name,
-			gatewrightv1alpha1.LabelHTTPRouteNamespace: route.Namespace,
-		},
-	}
-}
-
 func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	r.slots = newNamespaceSlots(routeWorkers)
+	r.legacy = &legacyAdopter{client: r.Client, applier: r.Applier}
 	c, err := ctrl.NewControllerManagedBy(mgr).
 		For(&gatewayv1.HTTPRoute{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Watches(&gatewayv1.Gateway{}, mapTo(r.routesOfGateway), builder.WithPredicates(gatewaySpecOrAddressesChanged)).
@@ -273,7 +237,9 @@ func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, mapTo(r.routesOfBlueprint)).
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, mapTo(r.routesNearPolicy)).
 		Watches(&gatewrightv1alpha1.GatewayConfig{}, mapTo(r.routesNearPolicy)).
+		Watches(&gatewrightv1alpha1.Rendering{}, mapTo(r.routeOfObject), builder.WithPredicates(renderingGone)).
 		Named("httproute").
+		WithOptions(controller.Options{MaxConcurrentReconciles: routeWorkers, ReconciliationTimeout: reconcileTimeout}).
 		Build(r)
 	if err != nil {
 		return err

@@ -12,7 +12,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
-	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 )
 
 // metric returns the value of the counter or gauge called name with exactly these labels,
@@ -123,7 +124,7 @@ var _ = Describe("Metrics", func() {
 		By("deleting the Gateway")
 		Expect(k8s.Delete(ctx, w.getGateway(ctx, "web"))).To(Succeed())
 		Eventually(func() bool {
-			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "web"}, &gatewayv1.Gateway{}))
+			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "gateway.web"}, &gatewrightv1alpha1.Rendering{}))
 		}).Should(BeTrue())
 		Expect(cleanedUp()).To(increased(before["cleanedUp"], 1))
 		Eventually(w.gatewayGauge()).Should(Equal("Accepted=0/0/0 Programmed=0/0/0"))

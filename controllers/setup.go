@@ -91,11 +91,15 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			return err
 		}
 	}
+	if err := (&RenderingReconciler{Client: mgr.GetClient(), Applier: applier, shard: shard}).SetupWithManager(mgr); err != nil {
+		return err
+	}
+	recorder := cappedRecorder{mgr.GetEventRecorderFor("gatewright")}
 	if err := (&HTTPRouteReconciler{
 		Client:              mgr.GetClient(),
 		Applier:             applier,
 		Blueprints:          blueprints,
-		Recorder:            mgr.GetEventRecorderFor("gatewright"),
+		Recorder:            recorder,
 		ControllerNamespace: opts.ControllerNamespace,
 		shard:               shard,
 	}).SetupWithManager(mgr); err != nil {
@@ -105,7 +109,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		Client:              mgr.GetClient(),
 		Applier:             applier,
 		Blueprints:          blueprints,
-		Recorder:            mgr.GetEventRecorderFor("gatewright"),
+		Recorder:            recorder,
 		ControllerNamespace: opts.ControllerNamespace,
 		shard:               shard,
 	}).SetupWithManager(mgr); err != nil {

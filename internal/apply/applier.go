@@ -9,7 +9,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
@@ -17,32 +16,6 @@ import (
 
 // FieldManager is the server-side apply field manager of every object Gatewright applies.
 const FieldManager = "gatewright"
-
-// Owner is the Gateway or HTTPRoute objects are applied for.
-type Owner struct {
-	Object client.Object
-	GVK    schema.GroupVersionKind
-	// Labels mark an object as rendered for this owner; the renderer stamps them.
-	Labels map[string]string
-}
-
-func (o Owner) String() string {
-	return o.GVK.Kind + " " + o.Object.GetNamespace() + "/" + o.Object.GetName()
-}
-
-// owns tells whether obj carries the owner's labels.
-func (o Owner) owns(obj client.Object) bool {
-	labels := obj.GetLabels()
-	if labels[gatewrightv1alpha1.LabelManagedBy] != gatewrightv1alpha1.ManagedByValue {
-		return false
-	}
-	for k, v := range o.Labels {
-		if labels[k] != v {
-			return false
-		}
-	}
-	return true
-}
 
 // ConflictError says that an object to apply exists and belongs to someone else.
 type ConflictError struct {
@@ -79,20 +52,23 @@ type Result struct {
 	Changed []string
 	// Pruned lists the objects deleted because they are no longer rendered.
 	Pruned []string
+	// Recorded is what the owner's record lists after the round (ApplyRecorded), and
+	// NotReady names the objects of it that are not ready yet.
+	Recorded Inventory
+	NotReady []string
 }
 
 // Apply applies objs for owner, then deletes the objects of previous that objs no
 // longer contain, except those keep says to keep (the objects of templates that wait
 // for a dependency). It prunes only when every apply succeeded.
 func (a *Applier) Apply(ctx context.Context, owner Owner, objs []*unstructured.Unstructured, previous Inventory, keep func(Entry) bool) (*Result, error) {
+	Plan(owner, objs)
 	upToDate := true
 	for _, obj := range objs {
 		existing, err := a.checkOwnership(ctx, owner, obj)
 		if err != nil {
 			return nil, err
 		}
-		setOwnerReference(owner, obj)
-		stampRenderedHash(obj)
 		upToDate = upToDate && existing != nil && matches(existing, obj)
 	}
 	result := &Result{Applied: InventoryOf(objs)}
@@ -124,6 +100,16 @@ func (a *Applier) Apply(ctx context.Context, owner Owner, objs []*unstructured.U
 	return result, nil
 }
 
+// Plan makes objs ready to apply for owner (owner reference, rendered hash) and returns
+// their inventory, to be recorded before they are applied. Planning twice changes nothing.
+func Plan(owner Owner, objs []*unstructured.Unstructured) Inventory {
+	for _, obj := range objs {
+		setOwnerReference(owner, obj)
+		stampRenderedHash(obj)
+	}
+	return InventoryOf(objs)
+}
+
 // DeleteAll deletes every object of inv that still belongs to owner, and returns those
 // it deleted.
 func (a *Applier) DeleteAll(ctx context.Context, owner Owner, inv Inventory) ([]string, error) {
@@ -141,9 +127,10 @@ func (a *Applier) DeleteAll(ctx context.Context, owner Owner, inv Inventory) ([]
 	return deleted, errors.Join(errs...)
 }
 
-// Live returns the objects of inv as they are now, by template. Objects that are gone
-// are left out.
-func (a *Applier) Live(ctx context.Context, inv Inventory) (map[string][]*unstructured.Unstructured, error) {
+// Live returns the objects of inv as they are now, by template. Objects that are gone,
+// or that do not carry owner's labels and the entry's template label, are left out: what
+// a template reads back must be what it rendered for the same owner.
+func (a *Applier) Live(ctx context.Context, owner Owner, inv Inventory) (map[string][]*unstructured.Unstructured, error) {
 	live := map[string][]*unstructured.Unstructured{}
 	for _, e := range inv {
 		obj := e.object()
@@ -152,6 +139,9 @@ func (a *Applier) Live(ctx context.Context, inv Inventory) (map[string][]*unstru
 				continue
 			}
 			return nil, fmt.Errorf("reading %s: %w", e, err)
+		}
+		if !owner.owns(obj) || obj.GetLabels()[templateLabel] != e.Template {
+			continue
 		}
 		live[e.Template] = append(live[e.Template], obj)
 	}

@@ -1,8 +1,6 @@
 package apply
 
 import (
-	"encoding/json"
-	"fmt"
 	"sort"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -11,17 +9,16 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 )
 
-// InventoryAnnotation on a Gateway or HTTPRoute lists the objects Gatewright applied
-// for it, so that pruning and clean-up survive restarts and blueprint edits.
-const InventoryAnnotation = "gatewright.dev/inventory"
-
-// Entry identifies one applied object, and the template that rendered it.
+// Entry identifies one applied object, the template that rendered it, its rendered hash
+// and whether it was ready when last looked at.
 type Entry struct {
 	APIVersion string `json:"v"`
 	Kind       string `json:"k"`
 	Namespace  string `json:"ns,omitempty"`
 	Name       string `json:"n"`
 	Template   string `json:"t,omitempty"`
+	Hash       string `json:"-"`
+	Ready      bool   `json:"-"`
 }
 
 func (e Entry) groupKind() schema.GroupKind {
@@ -50,6 +47,9 @@ func (e Entry) object() *unstructured.Unstructured {
 	return obj
 }
 
+// templateLabel names the template an object came from.
+const templateLabel = gatewrightv1alpha1.LabelTemplate
+
 // Inventory is a sorted list of entries.
 type Inventory []Entry
 
@@ -60,7 +60,8 @@ func InventoryOf(objs []*unstructured.Unstructured) Inventory {
 		inv = append(inv, Entry{
 			APIVersion: obj.GetAPIVersion(), Kind: obj.GetKind(),
 			Namespace: obj.GetNamespace(), Name: obj.GetName(),
-			Template: obj.GetLabels()[gatewrightv1alpha1.LabelTemplate],
+			Template: obj.GetLabels()[templateLabel],
+			Hash:     obj.GetAnnotations()[RenderedHashAnnotation],
 		})
 	}
 	inv.sort()
@@ -69,28 +70,6 @@ func InventoryOf(objs []*unstructured.Unstructured) Inventory {
 
 func (inv Inventory) sort() {
 	sort.Slice(inv, func(i, j int) bool { return inv[i].key() < inv[j].key() })
-}
-
-// Encode writes the inventory for the annotation.
-func (inv Inventory) Encode() string {
-	if len(inv) == 0 {
-		return ""
-	}
-	data, _ := json.Marshal(inv) // a slice of plain structs always marshals
-	return string(data)
-}
-
-// DecodeInventory reads the annotation. An empty annotation is an empty inventory.
-func DecodeInventory(annotation string) (Inventory, error) {
-	var inv Inventory
-	if annotation == "" {
-		return inv, nil
-	}
-	if err := json.Unmarshal([]byte(annotation), &inv); err != nil {
-		return nil, fmt.Errorf("annotation %s: %w", InventoryAnnotation, err)
-	}
-	inv.sort()
-	return inv, nil
 }
 
 // Without returns the entries of inv that are not in other.
@@ -114,35 +93,4 @@ func (inv Inventory) Union(other Inventory) Inventory {
 	out = append(out, other.Without(inv)...)
 	out.sort()
 	return out
-}
-
-// RouteInventoryAnnotation on an HTTPRoute lists, per parent Gateway
-// ("namespace/name"), the objects Gatewright applied for the route on that Gateway.
-const RouteInventoryAnnotation = "gatewright.dev/route-inventory"
-
-// RouteInventory holds an HTTPRoute's inventories by parent Gateway.
-type RouteInventory map[string]Inventory
-
-// Encode writes the route inventory for the annotation; keys come out sorted.
-func (ri RouteInventory) Encode() string {
-	if len(ri) == 0 {
-		return ""
-	}
-	data, _ := json.Marshal(ri) // maps of plain structs always marshal
-	return string(data)
-}
-
-// DecodeRouteInventory reads the annotation. An empty annotation is an empty inventory.
-func DecodeRouteInventory(annotation string) (RouteInventory, error) {
-	ri := RouteInventory{}
-	if annotation == "" {
-		return ri, nil
-	}
-	if err := json.Unmarshal([]byte(annotation), &ri); err != nil {
-		return nil, fmt.Errorf("annotation %s: %w", RouteInventoryAnnotation, err)
-	}
-	for _, inv := range ri {
-		inv.sort()
-	}
-	return ri, nil
 }

@@ -24,6 +24,7 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&GatewayClassBlueprint{}, &GatewayClassBlueprintList{},
 		&GatewayClassConfig{}, &GatewayClassConfigList{},
 		&GatewayConfig{}, &GatewayConfigList{},
+		&Rendering{}, &RenderingList{},
 	)
 	metav1.AddToGroupVersion(scheme, GroupVersion)
 	return nil

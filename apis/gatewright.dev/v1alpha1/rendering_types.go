@@ -1,0 +1,97 @@
+package v1alpha1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// KindRendering is the kind of Gatewright's own records.
+const KindRendering = "Rendering"
+
+// FinalizerCleanup holds a Rendering until the objects it lists are deleted.
+const FinalizerCleanup = "gatewright.dev/cleanup"
+
+// MaxRenderedObjectsPerRendering bounds one Rendering's list; an owner with more objects
+// has several Renderings (parts). 2,000 entries of the longest names still fit etcd's
+// 1.5 MiB object limit.
+const MaxRenderedObjectsPerRendering = 2000
+
+// RenderingOwner names the Gateway, or the HTTPRoute on one parent Gateway, that a
+// Rendering's objects were rendered for.
+type RenderingOwner struct {
+	// Kind is Gateway or HTTPRoute.
+	// +kubebuilder:validation:Enum=Gateway;HTTPRoute
+	Kind string `json:"kind"`
+	// Name of the Gateway or HTTPRoute, in the Rendering's namespace.
+	Name string `json:"name"`
+	// UID of the owner the objects were last rendered for.
+	// +optional
+	UID types.UID `json:"uid,omitempty"`
+	// GatewayNamespace and GatewayName name the parent Gateway of an HTTPRoute's
+	// Rendering; for a Gateway they repeat the owner.
+	GatewayNamespace string `json:"gatewayNamespace"`
+	GatewayName      string `json:"gatewayName"`
+}
+
+// RenderedObject is one object Gatewright applied (or is about to apply) for the owner.
+type RenderedObject struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	// Namespace is empty for a cluster-scoped object.
+	// +optional
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+	// Template is the resource template that rendered the object.
+	Template string `json:"template"`
+	// Hash of the object as last rendered (its gatewright.dev/rendered-hash annotation).
+	// +optional
+	Hash string `json:"hash,omitempty"`
+	// Ready is the object's readiness (kstatus) when the Rendering was last written.
+	// +optional
+	Ready bool `json:"ready,omitempty"`
+}
+
+// Rendering is Gatewright's record of the objects it applied for one Gateway, or for one
+// HTTPRoute on one parent Gateway: what to prune when the blueprint stops rendering an
+// object, and what to delete when the owner goes. Only the controller writes it (tenants
+// may read it), so no tenant can make Gatewright forget, read or delete an object by
+// editing its Gateway. It is written before the objects it adds are applied, carries the
+// finalizer that guarantees the clean-up, and is owned by its Gateway or HTTPRoute.
+//
+// +kubebuilder:object:root=true
+// +kubebuilder:resource:scope=Namespaced,categories=gatewright
+// +kubebuilder:printcolumn:name="Owner Kind",type=string,JSONPath=`.owner.kind`
+// +kubebuilder:printcolumn:name="Owner",type=string,JSONPath=`.owner.name`
+// +kubebuilder:printcolumn:name="Gateway",type=string,JSONPath=`.owner.gatewayName`
+// +kubebuilder:printcolumn:name="Part",type=integer,JSONPath=`.part`,priority=1
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+type Rendering struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Owner RenderingOwner `json:"owner"`
+
+	// Part numbers the Rendering among its owner's, from 0; Parts is how many there are.
+	// Only an owner with more than 2,000 objects has more than one.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	Part int32 `json:"part,omitempty"`
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	Parts int32 `json:"parts,omitempty"`
+
+	// Objects are sorted by group, kind, namespace and name.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=2000
+	Objects []RenderedObject `json:"objects,omitempty"`
+}
+
+// RenderingList is a list of Renderings.
+//
+// +kubebuilder:object:root=true
+type RenderingList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []Rendering `json:"items"`
+}

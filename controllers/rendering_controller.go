@@ -1,0 +1,142 @@
+package controllers
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/types"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/apply"
+	"github.com/gatewright/gatewright/internal/metrics"
+)
+
+// RenderingReconciler guarantees the clean-up: a Rendering whose owner is gone is
+// deleted, and a Rendering being deleted (by this reconciler, by the Gateway or
+// HTTPRoute reconciler, or by the garbage collector after its owner) keeps its finalizer
+// until every object it lists that still carries its owner's labels is deleted. Tenants
+// cannot write Renderings, so they cannot stop it.
+type RenderingReconciler struct {
+	client.Client
+	Applier *apply.Applier
+
+	shard shard
+}
+
+// +kubebuilder:rbac:groups=gatewright.dev,resources=renderings,verbs=get;list;watch;create;update;patch;delete
+
+func (r *RenderingReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	rendering := &gatewrightv1alpha1.Rendering{}
+	if err := r.Get(ctx, req.NamespacedName, rendering); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if rendering.DeletionTimestamp.IsZero() {
+		gone, err := r.ownerGone(ctx, rendering)
+		if err != nil || !gone {
+			return ctrl.Result{}, err
+		}
+		return ctrl.Result{}, client.IgnoreNotFound(r.Delete(ctx, rendering))
+	}
+	gw := &gatewayv1.Gateway{}
+	err := r.Get(ctx, types.NamespacedName{Namespace: rendering.Owner.GatewayNamespace, Name: rendering.Owner.GatewayName}, gw)
+	if client.IgnoreNotFound(err) != nil {
+		return ctrl.Result{}, err
+	}
+	if err == nil {
+		class, err := getClass(ctx, r.Client, string(gw.Spec.GatewayClassName))
+		if err != nil {
+			return ctrl.Result{}, err
+		}
+		if r.shard.ownership(class) == ownedElsewhere {
+			return ctrl.Result{}, nil // that shard cleans up after its Gateways
+		}
+	}
+	deleted, err := r.Applier.CleanUp(ctx, rendering)
+	kind := metrics.KindGateway
+	if rendering.Owner.Kind == "HTTPRoute" {
+		kind = metrics.KindHTTPRoute
+	}
+	countCleanup(kind, deleted)
+	if len(deleted) > 0 {
+		log.FromContext(ctx).Info("deleted the objects rendered for "+rendering.Owner.Kind+" "+rendering.Namespace+"/"+rendering.Owner.Name, "objects", len(deleted))
+	}
+	return ctrl.Result{}, err
+}
+
+// ownerGone tells whether the Gateway, or the HTTPRoute and its parent Gateway, that
+// the Rendering is for no longer exist or are being deleted. A route that left its
+// parent, or a Gateway that left Gatewright, is the HTTPRoute and Gateway reconcilers' to
+// judge.
+func (r *RenderingReconciler) ownerGone(ctx context.Context, rendering *gatewrightv1alpha1.Rendering) (bool, error) {
+	owners := []client.Object{&gatewayv1.Gateway{}}
+	keys := []types.NamespacedName{{Namespace: rendering.Owner.GatewayNamespace, Name: rendering.Owner.GatewayName}}
+	if rendering.Owner.Kind == "HTTPRoute" {
+		owners = append(owners, &gatewayv1.HTTPRoute{})
+		keys = append(keys, types.NamespacedName{Namespace: rendering.Namespace, Name: rendering.Owner.Name})
+	}
+	for i, owner := range owners {
+		if err := r.Get(ctx, keys[i], owner); err != nil {
+			return client.IgnoreNotFound(err) == nil, client.IgnoreNotFound(err)
+		}
+		if !owner.GetDeletionTimestamp().IsZero() {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// renderingsOfOwner maps a Gateway or HTTPRoute to the Renderings that name it.
+func (r *RenderingReconciler) renderingsOfOwner(ctx context.Context, obj client.Object) []reconcile.Request {
+	selector := client.MatchingLabels{gatewayv1.GatewayNameLabelKey: obj.GetName(), gatewrightv1alpha1.LabelGatewayNamespace: obj.GetNamespace()}
+	var opts []client.ListOption
+	if _, isRoute := obj.(*gatewayv1.HTTPRoute); isRoute {
+		selector = client.MatchingLabels{gatewrightv1alpha1.LabelHTTPRouteName: obj.GetName(), gatewrightv1alpha1.LabelHTTPRouteNamespace: obj.GetNamespace()}
+		opts = append(opts, client.InNamespace(obj.GetNamespace()))
+	}
+	var list gatewrightv1alpha1.RenderingList
+	if err := r.List(ctx, &list, append(opts, selector)...); err != nil {
+		return nil
+	}
+	requests := make([]reconcile.Request, len(list.Items))
+	for i, item := range list.Items {
+		requests[i] = reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&item)}
+	}
+	return requests
+}
+
+// ownerGoing passes the events after which an owner may be gone: its deletion, and
+// the update that marks it for deletion.
+var ownerGoing = predicate.Funcs{
+	CreateFunc:  func(event.CreateEvent) bool { return false },
+	DeleteFunc:  func(event.DeleteEvent) bool { return true },
+	GenericFunc: func(event.GenericEvent) bool { return false },
+	UpdateFunc: func(e event.UpdateEvent) bool {
+		return e.ObjectOld.GetDeletionTimestamp().IsZero() && !e.ObjectNew.GetDeletionTimestamp().IsZero()
+	},
+}
+
+// renderingGone passes the deletion of a Rendering: its owner may get a new one now.
+var renderingGone = predicate.Funcs{
+	CreateFunc:  func(event.CreateEvent) bool { return false },
+	DeleteFunc:  func(event.DeleteEvent) bool { return true },
+	GenericFunc: func(event.GenericEvent) bool { return false },
+	UpdateFunc:  func(event.UpdateEvent) bool { return false },
+}
+
+func (r *RenderingReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&gatewrightv1alpha1.Rendering{}).
+		Watches(&gatewayv1.Gateway{}, mapTo(r.renderingsOfOwner), builder.WithPredicates(ownerGoing)).
+		Watches(&gatewayv1.HTTPRoute{}, mapTo(r.renderingsOfOwner), builder.WithPredicates(ownerGoing)).
+		Named("rendering").
+		WithOptions(controller.Options{MaxConcurrentReconciles: 2, ReconciliationTimeout: reconcileTimeout}).
+		Complete(r)
+}

@@ -1,0 +1,90 @@
+package apply
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// ApplyRecorded applies objs for the record's owner so that no object is ever applied
+// without being recorded: the record first lists every object it held and every planned
+// one, then objs are applied, what is no longer rendered is pruned (except what keep
+// keeps), and the record shrinks to what is there, with each object's readiness.
+// When anything fails, the record still lists everything that may exist.
+func (a *Applier) ApplyRecorded(ctx context.Context, rec *Record, objs []*unstructured.Unstructured, keep func(Entry) bool) (*Result, error) {
+	planned := Plan(rec.owner, objs)
+	var kept Inventory
+	for _, e := range rec.Inventory {
+		if keep != nil && keep(e) {
+			kept = append(kept, e)
+		}
+	}
+	if err := a.SaveRecord(ctx, rec, Planned(rec.Inventory, planned)); err != nil {
+		return nil, err
+	}
+	result, err := a.Apply(ctx, rec.owner, objs, rec.Inventory, keep)
+	if err != nil {
+		return nil, err
+	}
+	final := Planned(kept, planned)
+	if result.NotReady, err = a.readiness(ctx, rec.owner, final); err != nil {
+		return nil, err
+	}
+	result.Recorded = final
+	return result, a.SaveRecord(ctx, rec, final)
+}
+
+// readiness marks each entry of inv ready or not from the live objects, and lists those
+// not ready yet.
+func (a *Applier) readiness(ctx context.Context, owner Owner, inv Inventory) ([]string, error) {
+	live, err := a.Live(ctx, owner, inv)
+	if err != nil {
+		return nil, err
+	}
+	ready := map[string]bool{}
+	for _, objs := range live {
+		for _, obj := range objs {
+			ready[InventoryOf([]*unstructured.Unstructured{obj})[0].key()] = Ready(obj)
+		}
+	}
+	var notReady []string
+	missing := 0
+	for i := range inv {
+		isReady, seen := ready[inv[i].key()]
+		inv[i].Ready = isReady
+		switch {
+		case !seen:
+			missing++
+		case !isReady:
+			notReady = append(notReady, inv[i].String())
+		}
+	}
+	if missing > 0 {
+		notReady = append(notReady, fmt.Sprintf("%d object(s) not yet seen", missing))
+	}
+	return notReady, nil
+}
+
+// Adoptable keeps the entries of a legacy inventory that are the owner's: in its
+// namespace, or cluster-scoped of a kind clusterScoped allows, and carrying the owner's
+// labels and the entry's template label on the live object, read from the API server
+// (never through the cache, which would start an informer for any kind named).
+func (a *Applier) Adoptable(ctx context.Context, owner Owner, legacy Inventory, clusterScoped func(Entry) bool) Inventory {
+	var out Inventory
+	for _, e := range legacy {
+		if e.Namespace != owner.Object.GetNamespace() && (e.Namespace != "" || !clusterScoped(e)) {
+			continue
+		}
+		obj := e.object()
+		if err := a.apiReader.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
+			continue
+		}
+		if owner.owns(obj) && obj.GetLabels()[templateLabel] == e.Template {
+			e.Hash = obj.GetAnnotations()[RenderedHashAnnotation]
+			out = append(out, e)
+		}
+	}
+	return out
+}

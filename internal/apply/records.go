@@ -1,0 +1,350 @@
+package apply
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/selection"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+)
+
+// Record is an owner's Renderings as read, and the inventory they hold.
+type Record struct {
+	owner Owner
+	// parts are the owner's Renderings, by part number.
+	parts map[int32]*gatewrightv1alpha1.Rendering
+	// Inventory is what the Renderings list, each entry checked.
+	Inventory Inventory
+	// Deleting tells that a Rendering of the owner is being deleted: its clean-up must
+	// finish before the owner gets new ones.
+	Deleting bool
+}
+
+// Exists tells whether the owner has a Rendering.
+func (r *Record) Exists() bool { return len(r.parts) > 0 }
+
+// LoadRecord reads owner's Renderings from the cache. Only the controller writes them;
+// still, a Rendering counts only if it names the owner, and an entry only if its
+// namespace is the owner's (or it is cluster-scoped).
+func (a *Applier) LoadRecord(ctx context.Context, owner Owner) (*Record, error) {
+	var list gatewrightv1alpha1.RenderingList
+	if err := a.client.List(ctx, &list, client.InNamespace(owner.Object.GetNamespace()), client.MatchingLabelsSelector{Selector: owner.recordSelector()}); err != nil {
+		return nil, fmt.Errorf("reading the Renderings of %s: %w", owner, err)
+	}
+	rec := NewRecord(owner)
+	for i := range list.Items {
+		r := &list.Items[i]
+		if owner.namedBy(r) {
+			rec.add(r)
+		}
+	}
+	rec.Inventory.sort()
+	return rec, nil
+}
+
+// add takes in one of the owner's Renderings.
+func (r *Record) add(part *gatewrightv1alpha1.Rendering) {
+	r.parts[part.Part] = part
+	r.Deleting = r.Deleting || !part.DeletionTimestamp.IsZero()
+	r.Inventory = append(r.Inventory, checkedEntries(r.owner, part)...)
+}
+
+// checkedEntries lists the objects of r that may be the owner's: in its namespace, or
+// cluster-scoped.
+func checkedEntries(owner Owner, r *gatewrightv1alpha1.Rendering) Inventory {
+	var inv Inventory
+	for _, o := range r.Objects {
+		if o.Namespace != "" && o.Namespace != owner.Object.GetNamespace() {
+			continue
+		}
+		inv = append(inv, Entry{
+			APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name,
+			Template: o.Template, Hash: o.Hash, Ready: o.Ready,
+		})
+	}
+	return inv
+}
+
+// SaveRecord makes owner's Renderings list inv, writing only the parts that change.
+func (a *Applier) SaveRecord(ctx context.Context, rec *Record, inv Inventory) error {
+	inv = append(Inventory{}, inv...)
+	inv.sort()
+	if len(inv) == 0 && !rec.Exists() {
+		return nil
+	}
+	chunks := chunk(inv, gatewrightv1alpha1.MaxRenderedObjectsPerRendering)
+	for i, objects := range chunks {
+		part := int32(i)
+		desired := rec.owner.rendering(part, int32(len(chunks)), objects)
+		existing := rec.parts[part]
+		var err error
+		switch {
+		case existing == nil:
+			err = a.createRendering(ctx, desired)
+		case !sameRendering(existing, desired):
+			desired.ResourceVersion = existing.ResourceVersion
+			err = a.client.Update(ctx, desired)
+		default:
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("recording the objects of %s: %w", rec.owner, err)
+		}
+		rec.parts[part] = desired
+	}
+	// Parts beyond the last hold nothing that the others do not list now.
+	for _, part := range sortedParts(rec.parts) {
+		r := rec.parts[part]
+		if int(part) < len(chunks) {
+			continue
+		}
+		if err := a.release(ctx, r); err != nil {
+			return err
+		}
+		if err := a.client.Delete(ctx, r); client.IgnoreNotFound(err) != nil {
+			return fmt.Errorf("deleting Rendering %s/%s: %w", r.Namespace, r.Name, err)
+		}
+		delete(rec.parts, part)
+	}
+	rec.Inventory = inv
+	return nil
+}
+
+// createRendering creates r; when the cache had not seen it yet, it updates the one there.
+func (a *Applier) createRendering(ctx context.Context, r *gatewrightv1alpha1.Rendering) error {
+	err := a.client.Create(ctx, r)
+	if !apierrors.IsAlreadyExists(err) {
+		return err
+	}
+	existing := &gatewrightv1alpha1.Rendering{}
+	if err := a.apiReader.Get(ctx, client.ObjectKeyFromObject(r), existing); err != nil {
+		return err
+	}
+	if !existing.DeletionTimestamp.IsZero() {
+		return fmt.Errorf("Rendering %s/%s is being deleted: waiting for its clean-up", r.Namespace, r.Name)
+	}
+	r.ResourceVersion = existing.ResourceVersion
+	return a.client.Update(ctx, r)
+}
+
+// DeleteRecord deletes owner's Renderings. Their finalizer keeps them until the
+// Rendering reconciler has deleted the objects they list (CleanUp).
+func (a *Applier) DeleteRecord(ctx context.Context, rec *Record) error {
+	for _, part := range sortedParts(rec.parts) {
+		r := rec.parts[part]
+		if !r.DeletionTimestamp.IsZero() {
+			continue
+		}
+		if err := a.client.Delete(ctx, r); client.IgnoreNotFound(err) != nil {
+			return fmt.Errorf("deleting Rendering %s/%s: %w", r.Namespace, r.Name, err)
+		}
+	}
+	return nil
+}
+
+// CleanUp deletes the objects a Rendering lists that still carry its owner's labels,
+// then lets the Rendering go. It returns what it deleted.
+func (a *Applier) CleanUp(ctx context.Context, r *gatewrightv1alpha1.Rendering) ([]string, error) {
+	owner := OwnerOfRendering(r)
+	deleted, err := a.DeleteAll(ctx, owner, checkedEntries(owner, r))
+	if err != nil {
+		return deleted, err
+	}
+	return deleted, a.release(ctx, r)
+}
+
+// release removes the clean-up finalizer of r.
+func (a *Applier) release(ctx context.Context, r *gatewrightv1alpha1.Rendering) error {
+	if !controllerutil.ContainsFinalizer(r, gatewrightv1alpha1.FinalizerCleanup) {
+		return nil
+	}
+	original := r.DeepCopy()
+	controllerutil.RemoveFinalizer(r, gatewrightv1alpha1.FinalizerCleanup)
+	if err := a.client.Patch(ctx, r, client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{})); client.IgnoreNotFound(err) != nil {
+		return fmt.Errorf("releasing Rendering %s/%s: %w", r.Namespace, r.Name, err)
+	}
+	return nil
+}
+
+func chunk(inv Inventory, size int) []Inventory {
+	var chunks []Inventory
+	for len(inv) > size {
+		chunks = append(chunks, inv[:size])
+		inv = inv[size:]
+	}
+	return append(chunks, inv)
+}
+
+func sameRendering(existing, desired *gatewrightv1alpha1.Rendering) bool {
+	return existing.DeletionTimestamp.IsZero() &&
+		equality.Semantic.DeepEqual(existing.Owner, desired.Owner) &&
+		existing.Part == desired.Part && existing.Parts == desired.Parts &&
+		equality.Semantic.DeepEqual(existing.Objects, desired.Objects) &&
+		equality.Semantic.DeepEqual(existing.OwnerReferences, desired.OwnerReferences) &&
+		controllerutil.ContainsFinalizer(existing, gatewrightv1alpha1.FinalizerCleanup)
+}
+
+// rendering is part of the owner's record, listing objects.
+func (o Owner) rendering(part, parts int32, objects Inventory) *gatewrightv1alpha1.Rendering {
+	r := &gatewrightv1alpha1.Rendering{
+		ObjectMeta: metav1.ObjectMeta{
+			Namespace:  o.Object.GetNamespace(),
+			Name:       o.renderingName(part),
+			Labels:     o.recordLabels(),
+			Finalizers: []string{gatewrightv1alpha1.FinalizerCleanup},
+			OwnerReferences: []metav1.OwnerReference{{
+				APIVersion: o.GVK.GroupVersion().String(), Kind: o.GVK.Kind,
+				Name: o.Object.GetName(), UID: o.Object.GetUID(),
+			}},
+		},
+		Owner: gatewrightv1alpha1.RenderingOwner{
+			Kind: o.GVK.Kind, Name: o.Object.GetName(), UID: o.Object.GetUID(),
+			GatewayNamespace: o.Labels[gatewrightv1alpha1.LabelGatewayNamespace],
+			GatewayName:      o.Labels[gatewayv1.GatewayNameLabelKey],
+		},
+		Part:  part,
+		Parts: parts,
+	}
+	r.SetGroupVersionKind(gatewrightv1alpha1.GroupVersion.WithKind(gatewrightv1alpha1.KindRendering))
+	for _, e := range objects {
+		r.Objects = append(r.Objects, gatewrightv1alpha1.RenderedObject{
+			APIVersion: e.APIVersion, Kind: e.Kind, Namespace: e.Namespace, Name: e.Name,
+			Template: e.Template, Hash: e.Hash, Ready: e.Ready,
+		})
+	}
+	return r
+}
+
+// namedBy tells whether r is one of the owner's Renderings.
+func (o Owner) namedBy(r *gatewrightv1alpha1.Rendering) bool {
+	return r.Owner.Kind == o.GVK.Kind && r.Owner.Name == o.Object.GetName() &&
+		r.Owner.GatewayNamespace == o.Labels[gatewrightv1alpha1.LabelGatewayNamespace] &&
+		r.Owner.GatewayName == o.Labels[gatewayv1.GatewayNameLabelKey] &&
+		r.Name == o.renderingName(r.Part)
+}
+
+// recordLabels are the labels of the owner's Renderings: the owner's, so that they are
+// found by label like the objects they list.
+func (o Owner) recordLabels() map[string]string {
+	out := map[string]string{gatewrightv1alpha1.LabelManagedBy: gatewrightv1alpha1.ManagedByValue}
+	for k, v := range o.Labels {
+		out[k] = v
+	}
+	return out
+}
+
+// recordSelector selects the owner's Renderings; a Gateway's are those without route labels.
+func (o Owner) recordSelector() labels.Selector {
+	selector := labels.SelectorFromSet(o.recordLabels())
+	if !o.isRoute() {
+		noRoute, _ := labels.NewRequirement(gatewrightv1alpha1.LabelHTTPRouteName, selection.DoesNotExist, nil)
+		selector = selector.Add(*noRoute)
+	}
+	return selector
+}
+
+// renderingName names part of the owner's record: gateway.NAME for a Gateway and
+// httproute.NAME.HASH for a route on the Gateway whose namespace/name hashes to HASH;
+// part n > 0 replaces the first word by gateway-n or httproute-n, which no owner's part
+// 0 can be named. A name longer than the API server allows is cut and ends with a hash.
+func (o Owner) renderingName(part int32) string {
+	prefix, name := "gateway", o.Object.GetName()
+	if o.isRoute() {
+		prefix, name = "httproute", name+"."+shortHash(o.GatewayKey())
+	}
+	if part > 0 {
+		prefix += "-" + strconv.Itoa(int(part))
+	}
+	full := prefix + "." + name
+	const maxName = 253
+	if len(full) <= maxName {
+		return full
+	}
+	cut := strings.TrimRight(full[:maxName-9], ".-")
+	return cut + "-" + shortHash(full)
+}
+
+func shortHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:4])
+}
+
+// Planned is what the record lists before an apply: every object of previous, and the
+// planned ones with their new hashes; an object keeps its readiness only while its hash
+// is the same.
+func Planned(previous, planned Inventory) Inventory {
+	byKey := make(map[string]Entry, len(previous))
+	for _, e := range previous {
+		byKey[e.key()] = e
+	}
+	out := make(Inventory, 0, len(previous)+len(planned))
+	for _, e := range planned {
+		if before, ok := byKey[e.key()]; ok && before.Hash == e.Hash {
+			e.Ready = before.Ready
+		}
+		out = append(out, e)
+	}
+	out = append(out, previous.Without(planned)...)
+	out.sort()
+	return out
+}
+
+// sortedParts lists the part numbers of a record in order, for deterministic writes.
+func sortedParts(parts map[int32]*gatewrightv1alpha1.Rendering) []int32 {
+	out := make([]int32, 0, len(parts))
+	for p := range parts {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// LoadRouteRecords reads the Renderings of an HTTPRoute on every parent Gateway, by
+// the parent's "namespace/name".
+func (a *Applier) LoadRouteRecords(ctx context.Context, route client.Object) (map[string]*Record, error) {
+	var list gatewrightv1alpha1.RenderingList
+	selector := client.MatchingLabels{
+		gatewrightv1alpha1.LabelManagedBy:          gatewrightv1alpha1.ManagedByValue,
+		gatewrightv1alpha1.LabelHTTPRouteName:      route.GetName(),
+		gatewrightv1alpha1.LabelHTTPRouteNamespace: route.GetNamespace(),
+	}
+	if err := a.client.List(ctx, &list, client.InNamespace(route.GetNamespace()), selector); err != nil {
+		return nil, fmt.Errorf("reading the Renderings of HTTPRoute %s/%s: %w", route.GetNamespace(), route.GetName(), err)
+	}
+	records := map[string]*Record{}
+	for i := range list.Items {
+		r := &list.Items[i]
+		owner := RouteOwner(route, r.Owner.GatewayNamespace, r.Owner.GatewayName)
+		if !owner.namedBy(r) {
+			continue
+		}
+		rec := records[owner.GatewayKey()]
+		if rec == nil {
+			rec = NewRecord(owner)
+			records[owner.GatewayKey()] = rec
+		}
+		rec.add(r)
+	}
+	for _, rec := range records {
+		rec.Inventory.sort()
+	}
+	return records, nil
+}
+
+// NewRecord is the empty record of an owner that has no Rendering yet.
+func NewRecord(owner Owner) *Record {
+	return &Record{owner: owner, parts: map[int32]*gatewrightv1alpha1.Rendering{}}
+}

@@ -1,0 +1,145 @@
+package apply
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/scheme"
+)
+
+func configMaps(n int) Inventory {
+	inv := make(Inventory, n)
+	for i := range inv {
+		inv[i] = Entry{APIVersion: "v1", Kind: "ConfigMap", Namespace: "team-a", Name: fmt.Sprintf("cm-%05d", i), Template: "configs", Hash: "h"}
+	}
+	return inv
+}
+
+func TestRecordSplitsIntoPartsAndShrinks(t *testing.T) {
+	ctx := context.Background()
+	c := fake.NewClientBuilder().WithScheme(scheme.New()).Build()
+	a := New(c, c)
+	gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "web", UID: "u1"}}
+	owner := GatewayOwner(gw)
+
+	rec, err := a.LoadRecord(ctx, owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SaveRecord(ctx, rec, configMaps(4500)); err != nil {
+		t.Fatal(err)
+	}
+	var list gatewrightv1alpha1.RenderingList
+	if err := c.List(ctx, &list, client.InNamespace("team-a")); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range list.Items {
+		names = append(names, fmt.Sprintf("%s:%d/%d:%d", r.Name, r.Part, r.Parts, len(r.Objects)))
+	}
+	if got, want := strings.Join(names, " "), "gateway-1.web:1/3:2000 gateway-2.web:2/3:500 gateway.web:0/3:2000"; got != want {
+		t.Fatalf("4,500 objects are recorded as %s, want %s", got, want)
+	}
+
+	reread, err := a.LoadRecord(ctx, owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reread.Inventory) != 4500 {
+		t.Fatalf("the record reads back %d objects, want 4500", len(reread.Inventory))
+	}
+	if err := a.SaveRecord(ctx, reread, configMaps(10)); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.List(ctx, &list, client.InNamespace("team-a")); err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Items) != 1 || len(list.Items[0].Objects) != 10 || list.Items[0].Parts != 1 {
+		t.Fatalf("after shrinking to 10 objects the record is %d Renderings, want one of 10 objects", len(list.Items))
+	}
+}
+
+func TestRecordIgnoresRenderingsOfOthersAndEntriesOutsideTheNamespace(t *testing.T) {
+	ctx := context.Background()
+	c := fake.NewClientBuilder().WithScheme(scheme.New()).Build()
+	a := New(c, c)
+	web := GatewayOwner(&gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "web"}})
+	route := RouteOwner(&gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "shop"}}, "team-a", "web")
+
+	routeRendering := route.rendering(0, 1, configMaps(1))
+	if err := c.Create(ctx, routeRendering); err != nil {
+		t.Fatal(err)
+	}
+	misplaced := web.rendering(0, 1, Inventory{
+		{APIVersion: "v1", Kind: "ConfigMap", Namespace: "team-b", Name: "theirs", Template: "configs"},
+		{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRole", Name: "reader", Template: "role"},
+	})
+	if err := c.Create(ctx, misplaced); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := a.LoadRecord(ctx, web)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Inventory) != 1 || rec.Inventory[0].Name != "reader" {
+		t.Fatalf("the Gateway's record reads %v, want only the cluster-scoped ClusterRole reader", rec.Inventory)
+	}
+	routes, err := a.LoadRouteRecords(ctx, route.Object)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(routes) != 1 || len(routes["team-a/web"].Inventory) != 1 {
+		t.Fatalf("the route's records are %v, want one on team-a/web", routes)
+	}
+}
+
+func TestRenderingNames(t *testing.T) {
+	long := strings.Repeat("a", 250)
+	for _, tc := range []struct {
+		name  string
+		owner Owner
+		part  int32
+		want  string
+	}{
+		{"a Gateway's first part", GatewayOwner(&gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Name: "web"}}), 0, "gateway.web"},
+		{"a Gateway's third part", GatewayOwner(&gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Name: "web"}}), 2, "gateway-2.web"},
+		{"a route on a Gateway", RouteOwner(&gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Name: "shop"}}, "team-a", "web"), 0, "httproute.shop." + shortHash("team-a/web")},
+		{"a name too long is cut and hashed", GatewayOwner(&gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Name: long}}), 0, ("gateway." + long)[:244] + "-" + shortHash("gateway."+long)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := tc.owner.renderingName(tc.part)
+			if got != tc.want || len(got) > 253 {
+				t.Fatalf("got %q (%d), want %q", got, len(got), tc.want)
+			}
+		})
+	}
+}
+
+func TestPlannedKeepsReadinessOnlyForUnchangedObjects(t *testing.T) {
+	previous := Inventory{
+		{APIVersion: "v1", Kind: "ConfigMap", Namespace: "a", Name: "same", Hash: "1", Ready: true},
+		{APIVersion: "v1", Kind: "ConfigMap", Namespace: "a", Name: "changed", Hash: "1", Ready: true},
+		{APIVersion: "v1", Kind: "ConfigMap", Namespace: "a", Name: "gone", Hash: "1", Ready: true},
+	}
+	planned := Inventory{
+		{APIVersion: "v1", Kind: "ConfigMap", Namespace: "a", Name: "same", Hash: "1"},
+		{APIVersion: "v1", Kind: "ConfigMap", Namespace: "a", Name: "changed", Hash: "2"},
+		{APIVersion: "v1", Kind: "ConfigMap", Namespace: "a", Name: "new", Hash: "1"},
+	}
+	got := map[string]string{}
+	for _, e := range Planned(previous, planned) {
+		got[e.Name] = fmt.Sprintf("%s/%v", e.Hash, e.Ready)
+	}
+	want := map[string]string{"same": "1/true", "changed": "2/false", "new": "1/false", "gone": "1/true"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("planned record %v, want %v", got, want)
+	}
+}
