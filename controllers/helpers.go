@@ -49,7 +49,8 @@ func isInputError(err error) bool {
 	}
 	var invalid *invalidParametersError
 	var schemaErr *values.SchemaError
-	return asInvalidParameters(err, &invalid) || errors.As(err, &schemaErr)
+	var limitErr *values.LimitError
+	return asInvalidParameters(err, &invalid) || errors.As(err, &schemaErr) || errors.As(err, &limitErr)
 }
 
 // ensureFinalizer adds Gatewright's clean-up finalizer to obj, before anything is
