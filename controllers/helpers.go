@@ -47,7 +47,8 @@ func isInputError(err error) bool {
 	}
 	var invalid *invalidParametersError
 	var schemaErr *values.SchemaError
-	return asInvalidParameters(err, &invalid) || errors.As(err, &schemaErr)
+	var limitErr *values.LimitError
+	return asInvalidParameters(err, &invalid) || errors.As(err, &schemaErr) || errors.As(err, &limitErr)
 }
 
 // setAnnotation sets key to value on obj, or removes it when value is empty.

@@ -48,6 +48,7 @@ type PolicyReconciler struct {
 type policy struct {
 	object  client.Object
 	targets []gatewayv1.LocalPolicyTargetReference
+	blocks  *gatewrightv1alpha1.DefaultsAndOverrides
 	status  *gatewayv1.PolicyStatus
 }
 
@@ -61,9 +62,9 @@ func (r *PolicyReconciler) newObject() client.Object {
 func asPolicy(obj client.Object) policy {
 	switch p := obj.(type) {
 	case *gatewrightv1alpha1.GatewayClassConfig:
-		return policy{object: p, targets: p.Spec.TargetRefs, status: &p.Status}
+		return policy{object: p, targets: p.Spec.TargetRefs, blocks: &p.Spec.DefaultsAndOverrides, status: &p.Status}
 	case *gatewrightv1alpha1.GatewayConfig:
-		return policy{object: p, targets: p.Spec.TargetRefs, status: &p.Status}
+		return policy{object: p, targets: p.Spec.TargetRefs, blocks: &p.Spec.DefaultsAndOverrides, status: &p.Status}
 	}
 	panic(fmt.Sprintf("not a policy: %T", obj))
 }
@@ -83,6 +84,9 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	if err != nil {
 		return ctrl.Result{}, err
 	}
+	// A policy over a bound of the values engine is never merged: every Gateway it
+	// reaches fails with the same error, which is all there is to say on each target.
+	refused := values.CheckLimits(values.Source{Kind: r.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}, p.blocks)
 	ancestors := make([]gatewayv1.PolicyAncestorStatus, 0, len(targets))
 	for _, target := range targets {
 		ancestor := gatewayv1.PolicyAncestorStatus{AncestorRef: ancestorRef(obj, target), ControllerName: gatewrightv1alpha1.ControllerName}
@@ -103,7 +107,10 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		accepted := r.accepted(ctx, obj, target)
 		setPolicyCondition(&ancestor, obj, string(gatewayv1.PolicyConditionAccepted), accepted)
 		programmed := verdict{reason: "Pending", message: "the target is not accepted"}
-		if accepted.ok {
+		switch {
+		case accepted.ok && refused != nil:
+			programmed = verdict{reason: string(gatewayv1.PolicyReasonInvalid), message: refused.Error()}
+		case accepted.ok:
 			reports, violations, err := r.reports(ctx, obj, target)
 			if err != nil {
 				return ctrl.Result{}, err

@@ -2,6 +2,7 @@ package controllers_test
 
 import (
 	"context"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -116,6 +117,31 @@ spec:
 			"Gateway/web Accepted=True/Accepted: ",
 			"Gateway/web Programmed=False/Invalid: refused by the blueprint's valuesSchema: port: should be less than or equal to 9999, got 80000 (Gateway " + w.namespace + "/web)",
 		}))
+	})
+
+	It("says Invalid, naming the bound, when the policy's values are nested too deep, and stops the Gateway", func(ctx SpecContext) {
+		w := newWorld(ctx)
+		w.classAndBlueprint(ctx, configBlueprint)
+		w.gateway(ctx, "web")
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/"))
+		tooDeep := strings.Repeat(`{"a":`, 100) + "1" + strings.Repeat("}", 100)
+		w.apply(ctx, `
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayConfig
+metadata: {name: deep, namespace: NAMESPACE}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: web}]
+  default: `+tooDeep+`
+`)
+		refusal := "GatewayConfig " + w.namespace + "/deep: spec.default is nested deeper than 64 levels at a.a.a.a.a…"
+		deep := &gatewrightv1alpha1.GatewayConfig{}
+		deep.Namespace, deep.Name = w.namespace, "deep"
+		Eventually(ancestors(ctx, deep)).Should(Equal([]string{
+			"Gateway/web Accepted=True/Accepted: ",
+			"Gateway/web Programmed=False/Invalid: " + refusal,
+		}))
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(
+			Equal("False/Invalid: " + refusal + "; the objects applied before are left as they are"))
 	})
 
 	It("counts a Gateway that names a GatewayConfig in infrastructure.parametersRef as its target", func(ctx SpecContext) {

@@ -10,16 +10,21 @@ import (
 func renderPath(path []string) string {
 	var b strings.Builder
 	for i, key := range path {
-		switch {
-		case !plainKey(key):
-			b.WriteString("[" + strconv.Quote(key) + "]")
-		case i > 0:
-			b.WriteString("." + key)
-		default:
-			b.WriteString(key)
-		}
+		writeKey(&b, key, i == 0)
 	}
 	return b.String()
+}
+
+// writeKey appends one key of a path to b.
+func writeKey(b *strings.Builder, key string, first bool) {
+	switch {
+	case !plainKey(key):
+		b.WriteString("[" + strconv.Quote(key) + "]")
+	case !first:
+		b.WriteString("." + key)
+	default:
+		b.WriteString(key)
+	}
 }
 
 // plainKey matches [A-Za-z_][A-Za-z0-9_-]*.

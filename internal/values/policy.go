@@ -52,24 +52,48 @@ type decodedPolicy struct {
 	defaults, overrides map[string]any
 }
 
+// decode checks each half of p against the bounds, then decodes it.
 func (p policy) decode() (decodedPolicy, error) {
 	if p.values == nil {
 		return decodedPolicy{}, nil
 	}
-	defaults, err := decodeObject(p.values.Default)
+	defaults, err := p.decodeHalf(Default)
 	if err != nil {
-		return decodedPolicy{}, fmt.Errorf("%s: %s: %w", p.source, p.field(Default), err)
+		return decodedPolicy{}, err
 	}
-	overrides, err := decodeObject(p.values.Override)
+	overrides, err := p.decodeHalf(Override)
 	if err != nil {
-		return decodedPolicy{}, fmt.Errorf("%s: %s: %w", p.source, p.field(Override), err)
+		return decodedPolicy{}, err
 	}
 	return decodedPolicy{defaults: defaults, overrides: overrides}, nil
 }
 
-// field is where a half lives in the policy's object, for error messages.
-func (p policy) field(half Half) string {
-	if p.source.Kind == gatewrightv1alpha1.KindGatewayClassBlueprint {
+func (p policy) decodeHalf(half Half) (map[string]any, error) {
+	if err := p.checkLimits(half); err != nil {
+		return nil, err
+	}
+	object, err := decodeObject(p.block(half))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", p.source, blockField(p.source.Kind, half), err)
+	}
+	return object, nil
+}
+
+// block returns one half of p as JSON, nil when p has none.
+func (p policy) block(half Half) *apiextensionsv1.JSON {
+	switch {
+	case p.values == nil:
+		return nil
+	case half == Default:
+		return p.values.Default
+	default:
+		return p.values.Override
+	}
+}
+
+// blockField is where a half lives in an object of kind, for error messages.
+func blockField(kind string, half Half) string {
+	if kind == gatewrightv1alpha1.KindGatewayClassBlueprint {
 		return "spec.values." + string(half)
 	}
 	return "spec." + string(half)

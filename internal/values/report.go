@@ -77,10 +77,11 @@ func reports(merged *tree, layers []layer, decoded [][]decodedPolicy) []PolicyRe
 }
 
 // compare walks the half of the report's policy alongside the merged tree, counting
-// the leaves of the patch and noting those whose value came from elsewhere.
+// the leaves of the patch and noting those whose value came from elsewhere. Like
+// tree.leaves, it appends to one shared path instead of copying it at every level.
 func (r *PolicyReport) compare(patch map[string]any, half Half, node *tree, path []string) {
 	for _, key := range sortedKeys(patch) {
-		value, at := patch[key], append(path[:len(path):len(path)], key)
+		value, at := patch[key], append(path, key)
 		var e *entry
 		if node != nil {
 			e = node.fields[key]
@@ -110,9 +111,10 @@ func (r *PolicyReport) count(path []string, half Half, by *entry) {
 	}
 }
 
+// eachLeaf visits the leaves of patch; visit must not keep the path, which is shared.
 func eachLeaf(patch map[string]any, path []string, visit func(path []string)) {
 	for _, key := range sortedKeys(patch) {
-		at := append(path[:len(path):len(path)], key)
+		at := append(path, key)
 		if object, ok := patch[key].(map[string]any); ok && len(object) > 0 {
 			eachLeaf(object, at, visit)
 			continue

@@ -53,7 +53,9 @@ func (t *tree) values() map[string]any {
 	return out
 }
 
-// leaves visits every scalar, list, empty object and tombstone in path order.
+// leaves visits every scalar, list, empty object and tombstone in path order. The path
+// handed to visit shares its array with the rest of the walk, which appends to it rather
+// than copying it at every level: visit must not keep it.
 func (t *tree) leaves(prefix []string, visit func(path []string, e *entry)) {
 	keys := make([]string, 0, len(t.fields))
 	for key := range t.fields {
@@ -62,7 +64,7 @@ func (t *tree) leaves(prefix []string, visit func(path []string, e *entry)) {
 	sort.Strings(keys)
 	for _, key := range keys {
 		e := t.fields[key]
-		path := append(prefix[:len(prefix):len(prefix)], key)
+		path := append(prefix, key)
 		if e.object != nil && len(e.object.fields) > 0 {
 			e.object.leaves(path, visit)
 			continue

@@ -1,0 +1,135 @@
+package values
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// scanLimits reads a block's JSON byte by byte, without decoding it, and returns the
+// first bound it exceeds and where. It stops there, so a block nested 10,000 deep costs
+// no more than one nested 65 deep, and it allocates nothing but the stack of open
+// containers. It trusts the JSON to be well formed: the decoder, which runs next,
+// reports it if not.
+func scanLimits(raw []byte) (Limit, string) {
+	if len(raw) > MaxBytes {
+		return LimitBytes, ""
+	}
+	var open []container // never more than MaxDepth
+	keys := 0
+	for i := 0; i < len(raw); i++ {
+		var top *container
+		if len(open) > 0 {
+			top = &open[len(open)-1]
+		}
+		switch raw[i] {
+		case '"':
+			end := stringEnd(raw, i)
+			if top != nil && !top.list && top.expectKey {
+				top.key, top.expectKey = raw[i:end+1], false
+				top.pathBytes = end - i - 1
+				if len(open) > 1 {
+					top.pathBytes += open[len(open)-2].pathBytes
+				}
+				if keys++; keys > MaxKeys {
+					return LimitKeys, shortPath(open)
+				}
+				if top.pathBytes > MaxPathBytes {
+					return LimitPathBytes, shortPath(open)
+				}
+			}
+			i = end
+		case '{', '[':
+			if len(open) == MaxDepth {
+				return LimitDepth, shortPath(open)
+			}
+			c := container{list: raw[i] == '[', expectKey: raw[i] == '{'}
+			if top != nil {
+				c.pathBytes = top.pathBytes
+			}
+			open = append(open, c)
+		case '}', ']':
+			if top != nil {
+				open = open[:len(open)-1]
+			}
+		case ',':
+			if top != nil {
+				top.index++
+				top.expectKey = !top.list
+			}
+		}
+	}
+	return "", ""
+}
+
+// stringEnd returns the index of the quote that closes the string opened at start, or
+// the last index when the string is not closed.
+func stringEnd(raw []byte, start int) int {
+	for i := start + 1; i < len(raw); i++ {
+		switch raw[i] {
+		case '\\':
+			i++
+		case '"':
+			return i
+		}
+	}
+	return len(raw) - 1
+}
+
+// container is an object or a list the scan is inside, and where in it the scan is.
+type container struct {
+	list      bool
+	expectKey bool   // in an object: the next string is a key
+	key       []byte // in an object: the current key, quoted as in the JSON
+	index     int    // in a list: the current item
+	pathBytes int    // the keys from the root to the current position, as written
+}
+
+const (
+	shownSteps    = 5  // of a path in a message
+	shownKeyBytes = 20 // of each key shown
+)
+
+// shortPath writes where the scan is, as renderPath would, but only the first steps
+// and the start of each key, so that an error message stays well under 1 KiB.
+func shortPath(open []container) string {
+	var b strings.Builder
+	for i, c := range open {
+		if i == shownSteps {
+			b.WriteString("…")
+			break
+		}
+		if c.list {
+			b.WriteString("[" + strconv.Itoa(c.index) + "]")
+			continue
+		}
+		key, cut := cutKey(unquote(c.key))
+		writeKey(&b, key, i == 0)
+		if cut {
+			b.WriteString("…")
+		}
+	}
+	return b.String()
+}
+
+// unquote decodes a JSON string, or shows it as it is written when it does not decode.
+func unquote(quoted []byte) string {
+	var s string
+	if json.Unmarshal(quoted, &s) != nil {
+		return strings.ToValidUTF8(string(quoted), "\uFFFD")
+	}
+	return s
+}
+
+// cutKey shortens a long key on a character boundary.
+func cutKey(key string) (string, bool) {
+	if len(key) <= shownKeyBytes {
+		return key, false
+	}
+	end := shownKeyBytes
+	for end > 0 && !utf8.RuneStart(key[end]) {
+		end--
+	}
+	return key[:end], true
+}
