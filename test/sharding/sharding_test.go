@@ -263,7 +263,9 @@ spec:
 		Eventually(configMapData(ctx, ns, "m-config")).Should(HaveKeyWithValue("class", "beta"))
 		Expect(get(ctx, config).GetUID()).To(Equal(uid), "the ConfigMap was deleted and created again")
 		Eventually(gatewayCondition(ctx, ns, "m", "Programmed")).Should(HavePrefix("True/Programmed"))
-		Expect(get(ctx, named(&gatewayv1.Gateway{}, ns, "m")).GetFinalizers()).To(ContainElement("gatewright.dev/cleanup"))
+		rendering := get(ctx, named(&gatewrightv1alpha1.Rendering{}, ns, "gateway.m")).(*gatewrightv1alpha1.Rendering)
+		Expect(rendering.Finalizers).To(ContainElement("gatewright.dev/cleanup"))
+		Expect(rendering.Objects).To(ContainElement(HaveField("Name", "m-config")))
 	})
 })
 

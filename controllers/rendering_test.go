@@ -1,0 +1,130 @@
+package controllers_test
+
+import (
+	"encoding/json"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+)
+
+var _ = Describe("Rendering", func() {
+	var w world
+	BeforeEach(func(ctx SpecContext) {
+		w = newWorld(ctx)
+		w.classAndBlueprint(ctx, configBlueprint)
+		Eventually(w.classCondition(ctx)).Should(HavePrefix("True/Accepted"))
+	})
+
+	renderedNames := func(ctx SpecContext, name string) func() []string {
+		return func() []string {
+			r := &gatewrightv1alpha1.Rendering{}
+			if err := k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: name}, r); err != nil {
+				return []string{err.Error()}
+			}
+			var names []string
+			for _, o := range r.Objects {
+				names = append(names, o.Kind+"/"+o.Name+"@"+o.Template)
+			}
+			return names
+		}
+	}
+
+	It("records every object with its template, hash and readiness, and is owned by the Gateway", func(ctx SpecContext) {
+		w.gateway(ctx, "web")
+		Eventually(renderedNames(ctx, "gateway.web")).Should(ConsistOf("ConfigMap/web-config@config", "Service/web-proxy@service"))
+		r := w.rendering(ctx, "gateway.web")
+		gw := w.getGateway(ctx, "web")
+		Expect(r.Owner).To(Equal(gatewrightv1alpha1.RenderingOwner{Kind: "Gateway", Name: "web", UID: gw.UID, GatewayNamespace: w.namespace, GatewayName: "web"}))
+		Expect(r.OwnerReferences).To(ConsistOf(HaveField("UID", gw.UID)))
+		Eventually(func() []gatewrightv1alpha1.RenderedObject { return w.rendering(ctx, "gateway.web").Objects }).Should(
+			HaveEach(SatisfyAll(HaveField("Hash", Not(BeEmpty())), HaveField("Ready", BeTrue()))))
+	})
+
+	It("survives a kubectl replace of the Gateway: what it recorded is still pruned", func(ctx SpecContext) {
+		w.gateway(ctx, "web")
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/Programmed"))
+
+		By("replacing the Gateway with a manifest that has no annotations and no finalizers")
+		gw := w.getGateway(ctx, "web")
+		replaced := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: w.namespace, Name: "web", ResourceVersion: gw.ResourceVersion}, Spec: gw.Spec}
+		replaced.Spec.Listeners[0].Port = 8080
+		Expect(k8s.Update(ctx, replaced)).To(Succeed())
+		Eventually(func() int64 { return w.getGateway(ctx, "web").Status.Conditions[0].ObservedGeneration }).Should(Equal(w.getGateway(ctx, "web").Generation))
+		Expect(renderedNames(ctx, "gateway.web")()).To(ConsistOf("ConfigMap/web-config@config", "Service/web-proxy@service"))
+
+		By("dropping a template: its object is pruned, since the record was not lost")
+		w.classAndBlueprint(ctx, configBlueprint[:strings.Index(configBlueprint, "  - name: service")])
+		Eventually(func() bool {
+			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "web-proxy"}, &corev1.Service{}))
+		}).Should(BeTrue())
+		Eventually(renderedNames(ctx, "gateway.web")).Should(ConsistOf("ConfigMap/web-config@config"))
+	})
+
+	It("moves a legacy inventory annotation once, keeping only the entries that check out", func(ctx SpecContext) {
+		other := newWorld(ctx)
+		owned := func(namespace, name string) *corev1.ConfigMap {
+			return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Labels: map[string]string{
+				"app.kubernetes.io/managed-by":          "gatewright",
+				"gateway.networking.k8s.io/gateway-name": "web",
+				"gatewright.dev/gateway-namespace":       namespace,
+				"gatewright.dev/template":                "old",
+			}}}
+		}
+		stale := owned(w.namespace, "web-old")
+		Expect(k8s.Create(ctx, stale)).To(Succeed())
+		theirs := owned(other.namespace, "web-old")
+		Expect(k8s.Create(ctx, theirs)).To(Succeed())
+		unlabelled := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: w.namespace, Name: "tenant-data"}}
+		Expect(k8s.Create(ctx, unlabelled)).To(Succeed())
+		forged := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: w.namespace, Name: "forged", Labels: stale.Labels}}
+		Expect(k8s.Create(ctx, forged)).To(Succeed())
+
+		legacy, _ := json.Marshal([]map[string]string{
+			{"v": "v1", "k": "ConfigMap", "ns": w.namespace, "n": "web-old", "t": "old"},
+			{"v": "v1", "k": "ConfigMap", "ns": other.namespace, "n": "web-old", "t": "old"},
+			{"v": "v1", "k": "ConfigMap", "ns": w.namespace, "n": "tenant-data", "t": "old"},
+			{"v": "v1", "k": "Secret", "ns": w.namespace, "n": "forged", "t": "wrong"},
+		})
+		Expect(k8s.Create(ctx, &gatewayv1.Gateway{
+			ObjectMeta: metav1.ObjectMeta{
+				Namespace: w.namespace, Name: "web",
+				Annotations: map[string]string{"gatewright.dev/inventory": string(legacy)},
+				Finalizers:  []string{"gatewright.dev/cleanup"},
+			},
+			Spec: gatewayv1.GatewaySpec{GatewayClassName: gatewayv1.ObjectName(w.class), Listeners: []gatewayv1.Listener{{Name: "http", Protocol: gatewayv1.HTTPProtocolType, Port: 80}}},
+		})).To(Succeed())
+
+		Eventually(func() bool {
+			gw := w.getGateway(ctx, "web")
+			_, annotated := gw.Annotations["gatewright.dev/inventory"]
+			return annotated || len(gw.Finalizers) > 0
+		}).Should(BeFalse(), "the legacy annotation and finalizer are removed")
+		Eventually(func() bool {
+			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKeyFromObject(stale), &corev1.ConfigMap{}))
+		}).Should(BeTrue(), "the Gateway's own object that is no longer rendered is pruned")
+		Eventually(renderedNames(ctx, "gateway.web")).Should(ConsistOf("ConfigMap/web-config@config", "Service/web-proxy@service"))
+		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(theirs), &corev1.ConfigMap{})).To(Succeed(), "another namespace's object is not touched")
+		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(unlabelled), &corev1.ConfigMap{})).To(Succeed(), "an object without the Gateway's labels is not touched")
+		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(forged), &corev1.Secret{})).To(Succeed(), "an entry whose template label does not match is not touched")
+	})
+
+	It("is deleted with the objects it lists once its Gateway is gone, and a tenant's edit of the Gateway cannot stop it", func(ctx SpecContext) {
+		w.gateway(ctx, "web")
+		Eventually(renderedNames(ctx, "gateway.web")).Should(ConsistOf("ConfigMap/web-config@config", "Service/web-proxy@service"))
+		Expect(k8s.Delete(ctx, w.getGateway(ctx, "web"))).To(Succeed())
+		Eventually(func() bool {
+			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "web-config"}, &corev1.ConfigMap{}))
+		}).Should(BeTrue(), "no garbage collector runs here: the Rendering's clean-up deleted it")
+		Eventually(func() bool {
+			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "gateway.web"}, &gatewrightv1alpha1.Rendering{}))
+		}).Should(BeTrue())
+	})
+})
