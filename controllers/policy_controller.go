@@ -124,7 +124,15 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	if equality.Semantic.DeepEqual(asPolicy(original).status, p.status) {
 		return ctrl.Result{}, nil
 	}
-	return ctrl.Result{}, r.Status().Patch(ctx, obj, r.shard.patchFrom(original))
+	err = r.Status().Patch(ctx, obj, r.shard.patchFrom(original))
+	if statusRefused(err) {
+		// Rather short messages than an older verdict left standing.
+		for i := range p.status.Ancestors {
+			p.status.Ancestors[i].Conditions = shortMessages(p.status.Ancestors[i].Conditions)
+		}
+		err = r.Status().Patch(ctx, obj, r.shard.patchFrom(original))
+	}
+	return ctrl.Result{}, err
 }
 
 // withReferencingGateways adds, for a GatewayConfig, the Gateways that name it in
@@ -168,7 +176,7 @@ func setPolicyCondition(ancestor *gatewayv1.PolicyAncestorStatus, obj client.Obj
 		status = metav1.ConditionTrue
 	}
 	meta.SetStatusCondition(&ancestor.Conditions, metav1.Condition{
-		Type: conditionType, Status: status, Reason: v.reason, Message: v.message, ObservedGeneration: obj.GetGeneration(),
+		Type: conditionType, Status: status, Reason: v.reason, Message: conditionMessage(v.message), ObservedGeneration: obj.GetGeneration(),
 	})
 }
 

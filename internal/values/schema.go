@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -56,12 +57,29 @@ func (s *Schema) violations(values map[string]any) []Violation {
 			// The validator repeats the path ("a.b in body should be ..."); keep the verdict.
 			v.Message = strings.TrimPrefix(v.Message, verr.Name+" in body ")
 			if verr.Code() != openapierrors.InvalidTypeCode && scalar(verr.Value) {
-				v.Message += fmt.Sprintf(", got %#v", verr.Value)
+				v.Message += ", got " + quotePrefix(verr.Value)
 			}
 		}
 		out = append(out, v)
 	}
 	return out
+}
+
+// quotedValueLimit bounds how much of a refused value a message quotes: values are
+// tenant data, and messages end up in conditions and events, which are bounded.
+const quotedValueLimit = 64
+
+// quotePrefix quotes a scalar value, or the beginning of a long string and its length.
+func quotePrefix(value any) string {
+	text, isString := value.(string)
+	if !isString || len(text) <= quotedValueLimit {
+		return fmt.Sprintf("%#v", value)
+	}
+	cut := quotedValueLimit
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%q... (%d bytes)", text[:cut], len(text))
 }
 
 func scalar(value any) bool {

@@ -52,6 +52,11 @@ func TestValuesSchema(t *testing.T) {
 			want:   []string{`service.type: should be one of [ClusterIP LoadBalancer], got "NodePort" (set by GatewayConfig team-a/web as default at level 6)`},
 		},
 		{
+			name:   "a long refused value is quoted by its beginning and its length only",
+			tenant: "{service: {type: " + strings.Repeat("x", 40000) + "}}",
+			want:   []string{`service.type: should be one of [ClusterIP LoadBalancer], got "` + strings.Repeat("x", 64) + `"... (40000 bytes) (set by GatewayConfig team-a/web as default at level 6)`},
+		},
+		{
 			name:   "a wrong value under a key with dots is traced to its policy",
 			tenant: `{labels: {"app.kubernetes.io/name": 5}}`,
 			want:   []string{`labels["app.kubernetes.io/name"]: must be of type string: "integer" (set by GatewayConfig team-a/web as default at level 6)`},
