@@ -76,6 +76,7 @@ func Parse(bp *gatewrightv1alpha1.GatewayClassBlueprint) (*Blueprint, error) {
 			return nil, templateError(b.name, id, err)
 		}
 	}
+	instrument(b.templates.Templates(), nil)
 	if bp.Spec.ValuesSchema != nil {
 		if b.valuesSchema, err = values.CompileSchema(bp.Spec.ValuesSchema); err != nil {
 			return nil, &Error{Blueprint: bp.Name, Message: err.Error()}
