@@ -28,6 +28,10 @@ type Blueprint struct {
 	valuesSchema  *values.Schema // nil when the blueprint has none
 }
 
+// HasStatus tells whether the blueprint has a status template. Without one, no render
+// reports addresses, and those of a Gateway are to be cleared.
+func (b *Blueprint) HasStatus() bool { return b.hasStatus }
+
 // ValuesSchema is the blueprint's valuesSchema, compiled (nil when it has none), for
 // values.Inputs.Schema.
 func (b *Blueprint) ValuesSchema() *values.Schema { return b.valuesSchema }
