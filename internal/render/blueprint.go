@@ -28,6 +28,10 @@ type Blueprint struct {
 	valuesSchema  *values.Schema // nil when the blueprint has none
 }
 
+// HasStatus tells whether the blueprint has a status template. Without one, no render
+// reports addresses, and those of a Gateway are to be cleared.
+func (b *Blueprint) HasStatus() bool { return b.hasStatus }
+
 // ValuesSchema is the blueprint's valuesSchema, compiled (nil when it has none), for
 // values.Inputs.Schema.
 func (b *Blueprint) ValuesSchema() *values.Schema { return b.valuesSchema }
@@ -76,6 +80,7 @@ func Parse(bp *gatewrightv1alpha1.GatewayClassBlueprint) (*Blueprint, error) {
 			return nil, templateError(b.name, id, err)
 		}
 	}
+	instrument(b.templates.Templates(), nil)
 	if bp.Spec.ValuesSchema != nil {
 		if b.valuesSchema, err = values.CompileSchema(bp.Spec.ValuesSchema); err != nil {
 			return nil, &Error{Blueprint: bp.Name, Message: err.Error()}

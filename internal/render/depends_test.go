@@ -136,6 +136,33 @@ func TestDependsOn(t *testing.T) {
 	}
 }
 
+// Without a status template a blueprint never reports addresses, even with every object
+// ready: HasStatus tells the controller to clear those the Gateway has.
+func TestHasStatus(t *testing.T) {
+	withStatus, err := render.Parse(blueprint(t, lbBlueprint))
+	if err != nil {
+		t.Fatal(err)
+	}
+	withoutStatus, err := render.Parse(gatewayTemplates(t, configMap))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !withStatus.HasStatus() || withoutStatus.HasStatus() {
+		t.Errorf("HasStatus: %v with a status template, %v without", withStatus.HasStatus(), withoutStatus.HasStatus())
+	}
+	in := testInput(nil)
+	in.IsReady = func(*unstructured.Unstructured) bool { return true }
+	in.Live = map[string][]*unstructured.Unstructured{"first": {live("v1", "ConfigMap", "cm", nil)}}
+	in.Live["first"][0].SetNamespace("team-a")
+	out, err := withoutStatus.Gateway(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.StatusRendered || out.Addresses != nil {
+		t.Errorf("a blueprint without a status template rendered a status: %v", out.Addresses)
+	}
+}
+
 func TestResourcesAreCopies(t *testing.T) {
 	// A template that changes what it reads must not change the caller's live objects
 	// (in the controller: the informer cache).

@@ -44,15 +44,18 @@ var executingPrefix = regexp.MustCompile(`^executing "[^"]*" at <.*?>: `)
 
 // templateError turns a text/template error into an Error. The place is where the
 // error surfaced in the template being rendered; the message keeps the inner places of
-// nested includes.
+// nested includes, but for the messages of required and fail and of the render's limits.
 func templateError(blueprint, template string, err error) *Error {
+	e := locate(blueprint, template, err.Error())
 	var author *authorError
-	if errors.As(err, &author) {
-		e := locate(blueprint, template, err.Error())
+	var limit *limitError
+	switch {
+	case errors.As(err, &author):
 		e.Message = author.message
-		return e
+	case errors.As(err, &limit):
+		e.Message = limit.message
 	}
-	return locate(blueprint, template, err.Error())
+	return e
 }
 
 func locate(blueprint, template, text string) *Error {

@@ -146,13 +146,3 @@ func TestAFailedTemplateDiscardsTheWholeRender(t *testing.T) {
 		t.Fatalf("got %v objects and error %v; want no objects at all", out, err)
 	}
 }
-
-func TestIncludeRecursionIsBounded(t *testing.T) {
-	bp := gatewayTemplates(t, "{{ include \"loop\" . }}")
-	bp.Spec.Helpers = "{{ define \"loop\" }}{{ include \"loop\" . }}{{ end }}"
-	_, err := renderGateway(t, bp, nil)
-	var got *render.Error
-	if !errors.As(err, &got) {
-		t.Fatalf("got %v, want a render error", err)
-	}
-}

@@ -3,9 +3,10 @@ package render
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"text/template"
+	"text/template/parse"
+	"time"
 
 	"github.com/Masterminds/sprig/v3"
 	"sigs.k8s.io/yaml"
@@ -22,9 +23,6 @@ var removedFunctions = []string{
 	"genPrivateKey", "genCA", "genCAWithKey", "genSelfSignedCert", "genSelfSignedCertWithKey",
 	"genSignedCert", "genSignedCertWithKey", "bcrypt", "htpasswd", "encryptAES", // random keys, salts and IVs
 }
-
-// maxIncludeDepth bounds include and tpl recursion, as Helm does.
-const maxIncludeDepth = 1000
 
 // baseFunctions is the function map templates are parsed with. include and tpl are
 // placeholders here; every render binds its own (see bindFunctions).
@@ -52,17 +50,23 @@ func baseFunctions() template.FuncMap {
 	return funcs
 }
 
-// bindFunctions gives t (a per-render clone of the parsed templates) include and tpl
-// functions that execute on t itself, with one recursion bound and one output budget for
-// the whole render; the binder makes the outputs of the render's templates.
+// bindFunctions gives t (a per-render clone of the parsed, instrumented templates)
+// include and tpl functions that execute on t itself, and the functions the
+// instrumentation calls (see instrument.go), with one budget for the whole render: of
+// operations, time, nesting and output. The binder makes the outputs of the render's
+// templates.
 func bindFunctions(t *template.Template) *binder {
-	b := &binder{}
+	b := &binder{deadline: clock().Add(maxRenderTime)}
 	b.bind(t)
 	return b
 }
 
 type binder struct {
+	// depth is how deep templates are nested now, against maxTemplateDepth.
 	depth int
+	// operations counts the operations of the render so far, against maxOperations.
+	operations int
+	deadline   time.Time
 	// written counts the bytes the render wrote so far, against maxRenderedBytes.
 	written int
 }
@@ -71,38 +75,52 @@ func (b *binder) newOutput() *output { return &output{budget: b} }
 
 func (b *binder) bind(t *template.Template) {
 	t.Funcs(template.FuncMap{
+		callsFunction:      b.countCalls,
+		iterationsFunction: b.countIterations,
+		enterFunction:      b.enterTemplate,
+		leaveFunction:      b.leaveTemplate,
 		"include": func(name string, data any) (string, error) {
-			return b.nested("include "+name, func(out *output) error {
+			return b.nested(0, func(out *output) error {
 				return t.ExecuteTemplate(out, name, data)
 			})
 		},
 		// tpl renders a string as a template, with the blueprint's named templates in
 		// scope; templates it defines are visible to its own includes.
 		"tpl": func(text string, data any) (string, error) {
-			return b.nested("tpl", func(out *output) error {
+			return b.nested(tplOperations, func(out *output) error {
 				inner, err := t.Clone()
 				if err != nil {
 					return err
 				}
-				b.bind(inner)
 				if inner, err = inner.New(t.Name() + "/tpl").Parse(text); err != nil {
 					return err
 				}
+				instrument(inner.Templates(), treesOf(t))
+				b.bind(inner)
 				return inner.Execute(out, data)
 			})
 		},
 	})
 }
 
-func (b *binder) nested(what string, run func(*output) error) (string, error) {
-	if b.depth >= maxIncludeDepth {
-		return "", fmt.Errorf("%s: nested more than %d deep", what, maxIncludeDepth)
+// nested runs an include or a tpl, one template deeper, drawing operations beyond the
+// call itself.
+func (b *binder) nested(operations int, run func(*output) error) (string, error) {
+	if err := b.enter(operations); err != nil {
+		return "", err
 	}
-	b.depth++
-	defer func() { b.depth-- }()
+	defer b.leave()
 	out := b.newOutput()
 	err := run(out)
 	return out.String(), err
+}
+
+func treesOf(t *template.Template) map[*parse.Tree]bool {
+	trees := map[*parse.Tree]bool{}
+	for _, tmpl := range t.Templates() {
+		trees[tmpl.Tree] = true
+	}
+	return trees
 }
 
 // authorError carries the message a template author gave to required or fail.

@@ -36,7 +36,9 @@ type Output struct {
 	// Waiting lists the templates not rendered yet because a dependency is not ready.
 	Waiting []Waiting
 	// StatusRendered is true when the status template ran (it runs once every
-	// template is rendered and ready); Addresses is what it gave.
+	// template is rendered and ready); Addresses is what it gave. A blueprint without
+	// a status template (Blueprint.HasStatus) never gives addresses: the Gateway's are
+	// to be cleared.
 	StatusRendered bool
 	Addresses      []gatewayv1.GatewayStatusAddress
 }
