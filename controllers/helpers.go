@@ -42,8 +42,8 @@ func asInvalidParameters(err error, target **invalidParametersError) bool {
 // kind the API server does not serve is not one: its CRD may be installed at any time,
 // and nothing would trigger a reconcile then, so it is retried with backoff.
 func isInputError(err error) bool {
-	if meta.IsNoMatchError(err) {
-		return false
+	if meta.IsNoMatchError(err) || errors.Is(err, render.ErrTimeLimit) {
+		return false // a render's time depends on how busy the machine is, too
 	}
 	var invalid *invalidParametersError
 	var schemaErr *values.SchemaError

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"time"
@@ -36,19 +37,29 @@ const (
 // clock tells the time; tests replace it to pass the deadline without waiting.
 var clock = time.Now
 
+// ErrTimeLimit is a render stopped by its time limit. Unlike the other limits it depends
+// on how busy the machine is, so a controller retries it rather than wait for the input
+// to change.
+var ErrTimeLimit = errors.New("render time limit")
+
 // limitError is a render stopped by its budget of operations, time or depth.
-type limitError struct{ message string }
+type limitError struct {
+	message string
+	timeout bool
+}
 
 func (e *limitError) Error() string { return e.message }
+
+func (e *limitError) Is(target error) bool { return e.timeout && target == ErrTimeLimit }
 
 // spend draws n operations on the render's budget.
 func (b *binder) spend(n int) error {
 	b.operations += n
 	if b.operations > maxOperations {
-		return &limitError{fmt.Sprintf("render exceeded its budget of %d operations (loops over until/seq/ranges nested too deep?)", maxOperations)}
+		return &limitError{message: fmt.Sprintf("render exceeded its budget of %d operations (loops over until/seq/ranges nested too deep?)", maxOperations)}
 	}
 	if clock().After(b.deadline) {
-		return &limitError{fmt.Sprintf("render exceeded its time limit of %s (a loop over costly functions?)", maxRenderTime)}
+		return &limitError{message: fmt.Sprintf("render exceeded its time limit of %s (a loop over costly functions?)", maxRenderTime), timeout: true}
 	}
 	return nil
 }
@@ -90,7 +101,7 @@ func (b *binder) leaveTemplate() bool {
 func (b *binder) enter(operations int) error {
 	b.depth++
 	if b.depth > maxTemplateDepth {
-		return &limitError{fmt.Sprintf("templates nested more than %d deep (a template, include or tpl that calls itself?)", maxTemplateDepth)}
+		return &limitError{message: fmt.Sprintf("templates nested more than %d deep (a template, include or tpl that calls itself?)", maxTemplateDepth)}
 	}
 	return b.spend(operations)
 }

@@ -1,6 +1,7 @@
 package render_test
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -75,5 +76,8 @@ func TestRenderStopsAtItsDeadline(t *testing.T) {
 	want := "GatewayClassBlueprint bp, template gateway/first, line 6: render exceeded its time limit of 2s (a loop over costly functions?)"
 	if err == nil || err.Error() != want {
 		t.Fatalf("got %v, want %q", err, want)
+	}
+	if !errors.Is(err, render.ErrTimeLimit) {
+		t.Fatalf("the time limit is not told apart from the other limits: %#v", err)
 	}
 }

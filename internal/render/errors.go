@@ -53,7 +53,7 @@ func templateError(blueprint, template string, err error) *Error {
 	case errors.As(err, &author):
 		e.Message = author.message
 	case errors.As(err, &limit):
-		e.Message = limit.message
+		e.Message, e.Cause = limit.message, limit
 	}
 	return e
 }
