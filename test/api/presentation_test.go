@@ -48,6 +48,7 @@ var _ = Describe("How the CRDs present themselves to kubectl", func() {
 			"gatewayclassblueprints": {"gcb"},
 			"gatewayclassconfigs":    {"gcc"},
 			"gatewayconfigs":         {"gwc"},
+			"renderings":             nil,
 		}))
 	})
 

@@ -119,6 +119,20 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: pat}]`, relea
 			DeferCleanup(func(ctx SpecContext) { Expect(k8s.Delete(ctx, existing)).To(Succeed()) })
 			Expect(tenant.Delete(ctx, existing)).To(beForbidden())
 		})
+
+		It("reads the Renderings of its namespace but cannot create, change, release or delete one", func(ctx SpecContext) {
+			Expect(tenant.Create(ctx, objectIn(teamA, rendering, release))).To(beForbidden())
+			existing := objectIn(teamA, rendering, release)
+			create(ctx, existing)
+			read := emptyObject("Rendering")
+			Expect(tenant.Get(ctx, client.ObjectKeyFromObject(existing), read)).To(Succeed())
+			Expect(unstructured.SetNestedSlice(read.Object, nil, "objects")).To(Succeed())
+			Expect(tenant.Update(ctx, read)).To(beForbidden())
+			Expect(tenant.Patch(ctx, read, client.RawPatch("application/merge-patch+json", []byte(`{"metadata":{"finalizers":null}}`)))).To(beForbidden())
+			Expect(tenant.Delete(ctx, read)).To(beForbidden())
+			Expect(viewer.Get(ctx, client.ObjectKeyFromObject(existing), emptyObject("Rendering"))).To(Succeed())
+			Expect(controller.Update(ctx, read)).To(Succeed(), "the controller writes Renderings")
+		})
 	})
 
 	It("lets a viewer, bound to the viewer role in a namespace, read there and write nothing", func(ctx SpecContext) {
@@ -215,6 +229,12 @@ kind: GatewayClassBlueprint
 metadata: {name: RELEASE}
 spec:
   gatewayTemplate: {}`
+	rendering = `
+apiVersion: gatewright.dev/v1alpha1
+kind: Rendering
+metadata: {name: gateway.web, namespace: NAMESPACE}
+owner: {kind: Gateway, name: web, gatewayNamespace: NAMESPACE, gatewayName: web}
+objects: [{apiVersion: v1, kind: ConfigMap, namespace: NAMESPACE, name: web-config, template: config}]`
 	gatewayClass = `
 apiVersion: gateway.networking.k8s.io/v1
 kind: GatewayClass
@@ -261,6 +281,7 @@ var kindVersions = map[string]string{
 	"Gateway":               "gateway.networking.k8s.io/v1",
 	"Lease":                 "coordination.k8s.io/v1",
 	"Secret":                "v1",
+	"Rendering":             "gatewright.dev/v1alpha1",
 }
 
 func emptyObject(kind string) *unstructured.Unstructured {
