@@ -72,7 +72,7 @@ var _ = Describe("Rendering", func() {
 		other := newWorld(ctx)
 		owned := func(namespace, name string) *corev1.ConfigMap {
 			return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Labels: map[string]string{
-				"app.kubernetes.io/managed-by":          "gatewright",
+				"app.kubernetes.io/managed-by":           "gatewright",
 				"gateway.networking.k8s.io/gateway-name": "web",
 				"gatewright.dev/gateway-namespace":       namespace,
 				"gatewright.dev/template":                "old",
