@@ -44,7 +44,7 @@ gatewayTemplate:
 		alice.gateway(ctx, class, "web")
 		Eventually(alice.condition(ctx, "web", "Programmed")).Should(And(
 			HavePrefix("False/Invalid: "), ContainSubstring("must be in namespace "+alice.namespace)))
-		Expect(bob.configMap(ctx, "web-config")()).Error().To(beNotFound())
+		Expect(admin.Get(ctx, client.ObjectKey{Namespace: bob.namespace, Name: "web-config"}, &corev1.ConfigMap{})).To(beNotFound())
 	})
 
 	It("cannot inject a cluster-scoped kind the blueprint does not list; listed ones are rendered and cleaned up", func(ctx SpecContext) {

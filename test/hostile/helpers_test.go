@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -276,6 +277,38 @@ func renderedFor(ctx context.Context, namespace, gatewayNamespace, gateway strin
 		}
 		sort.Strings(names)
 		return names, err
+	}
+}
+
+// watchConfigMaps watches the ConfigMaps of namespace until the spec ends, and returns
+// a function listing the data of every version of one of them seen so far.
+func watchConfigMaps(ctx context.Context, namespace string) func(name string) []map[string]string {
+	watching, err := client.NewWithWatch(adminCfg, client.Options{Scheme: env.Scheme, Mapper: admin.RESTMapper()})
+	Expect(err).NotTo(HaveOccurred())
+	w, err := watching.Watch(ctx, &corev1.ConfigMapList{}, client.InNamespace(namespace))
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(w.Stop)
+	var mu sync.Mutex
+	var seen []corev1.ConfigMap
+	go func() {
+		for event := range w.ResultChan() {
+			if cm, ok := event.Object.(*corev1.ConfigMap); ok {
+				mu.Lock()
+				seen = append(seen, *cm)
+				mu.Unlock()
+			}
+		}
+	}()
+	return func(name string) []map[string]string {
+		mu.Lock()
+		defer mu.Unlock()
+		var versions []map[string]string
+		for _, cm := range seen {
+			if cm.Name == name {
+				versions = append(versions, cm.Data)
+			}
+		}
+		return versions
 	}
 }
 

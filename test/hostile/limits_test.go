@@ -3,6 +3,7 @@ package hostile
 import (
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -52,10 +53,12 @@ var _ = Describe("Tenant values that exhaust the controller", func() {
 		}
 		peak := sampleHeap()
 		// Created, not applied: server-side apply would track 5,000 levels of fields.
-		Expect(alice.Create(ctx, gatewayConfig(alice.namespace, "Gateway", "web", deep))).To(Succeed())
+		config := gatewayConfig(alice.namespace, "Gateway", "web", deep)
+		Expect(alice.Create(ctx, config)).To(Succeed())
+		DeferCleanup(func(ctx SpecContext) { Expect(alice.Delete(ctx, config)).To(Succeed()) })
 
 		refusal := MatchRegexp(`(?i)deep|depth|nest`)
-		Eventually(alice.condition(ctx, "web", "Programmed")).WithTimeout(time.Minute).Should(And(HavePrefix("False/"), refusal))
+		Eventually(alice.condition(ctx, "web", "Programmed")).WithTimeout(30 * time.Second).Should(And(HavePrefix("False/"), refusal))
 		Eventually(func() ([]string, error) {
 			config := &gatewrightv1alpha1.GatewayConfig{}
 			err := alice.Get(ctx, client.ObjectKey{Namespace: alice.namespace, Name: "gateway-web"}, config)
@@ -96,6 +99,9 @@ gatewayTemplate:
 `)
 		alice := newTenant(ctx, "alice", "team-a")
 		bob := newTenant(ctx, "bob", "team-b")
+		// Nothing interrupts a render that runs: its workers would serve the specs that
+		// follow only once it ends.
+		DeferCleanup(restartController)
 		// Each until is within its 10,000-element bound; nested, they loop 10^8 times.
 		alice.configure(ctx, "Namespace", alice.namespace, map[string]any{"outer": 10000, "inner": 10000})
 		heavy := []string{"loop-1", "loop-2", "loop-3", "loop-4"}
@@ -183,7 +189,8 @@ var _ = Describe("Status", func() {
 })
 
 // sampleHeap samples the heap in use until the returned function is called, which
-// returns how far it grew above where it was, after a collection, at the start.
+// returns how far it grew above where it was, after a collection, at the start. The
+// sampling ends with the spec at the latest.
 func sampleHeap() func() uint64 {
 	var stats runtime.MemStats
 	runtime.GC()
@@ -205,9 +212,13 @@ func sampleHeap() func() uint64 {
 			}
 		}
 	}()
-	return func() uint64 {
+	end := sync.OnceFunc(func() {
 		close(stop)
 		<-stopped
+	})
+	DeferCleanup(end)
+	return func() uint64 {
+		end()
 		return peak - baseline
 	}
 }

@@ -37,6 +37,8 @@ const (
 	// controllerUser is the controller's ServiceAccount (config/rbac/service_account.yaml)
 	// as the API server authenticates it.
 	controllerUser = "system:serviceaccount:" + controllerNamespace + ":gatewright-controller"
+	// apiServerStopTimeout is how long the API server may take to stop before it is killed.
+	apiServerStopTimeout = 5 * time.Second
 )
 
 var (
@@ -56,6 +58,8 @@ var (
 
 func TestHostile(t *testing.T) {
 	RegisterFailHandler(Fail)
+	// Eventually and Consistently given the spec's context keep their default timeouts.
+	EnforceDefaultTimeoutsWhenUsingContexts()
 	SetDefaultEventuallyTimeout(20 * time.Second)
 	SetDefaultEventuallyPollingInterval(100 * time.Millisecond)
 	SetDefaultConsistentlyDuration(2 * time.Second)
@@ -74,6 +78,9 @@ var _ = BeforeSuite(func(ctx SpecContext) {
 	certDir, err = os.MkdirTemp("", "gatewright-hostile-")
 	Expect(err).NotTo(HaveOccurred())
 	env.ControlPlane.GetAPIServer().CertDir = certDir
+	// A stopping kube-apiserver waits up to its request timeout (60 s) for requests in
+	// flight while Gatewright runs; past this, envtest kills it.
+	env.ControlPlaneStopTimeout = apiServerStopTimeout
 	adminCfg, err = env.Start()
 	Expect(err).NotTo(HaveOccurred())
 	admin, err = client.New(adminCfg, client.Options{Scheme: env.Scheme})
@@ -188,6 +195,12 @@ func startController(configure func(*ctrl.Options)) *controllerInstance {
 		}
 	}()
 	return instance
+}
+
+// restartController replaces the suite's instance by a new one.
+func restartController() {
+	gatewright.kill()
+	gatewright = startController(nil)
 }
 
 // kill cancels the instance's context and waits until its manager has returned.
