@@ -251,6 +251,23 @@ var _ = Describe("Losing the inventory", func() {
 			Expect(alice.Patch(ctx, record.DeepCopy(), client.RawPatch("application/merge-patch+json", []byte(`{"metadata":{"finalizers":null}}`)))).To(beForbidden())
 			Expect(alice.Delete(ctx, record.DeepCopy())).To(beForbidden())
 		}
+		By("attaching a route from another namespace, whose record lives with the route")
+		bob := newTenant(ctx, "bob", "team-b")
+		bob.apply(ctx, class, `
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: cart, namespace: NAMESPACE}
+spec:
+  parentRefs: [{name: web, namespace: `+alice.namespace+`}]
+  rules: [{backendRefs: [{name: app, port: 8080}]}]
+`)
+		Eventually(func() ([]unstructured.Unstructured, error) {
+			return renderings(ctx, bob, bob.namespace, map[string]string{
+				labelHTTPRouteName: "cart", labelHTTPRouteNamespace: bob.namespace, labelGatewayName: "web", labelGatewayNamespace: alice.namespace,
+			})
+		}).Should(ConsistOf(HaveField("Object", HaveKeyWithValue("objects", ContainElement(And(
+			HaveKeyWithValue("namespace", bob.namespace), HaveKeyWithValue("name", "cart-on-web")))))))
+
 		after, err := renderings(ctx, admin, alice.namespace, gatewayLabels)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(after).To(HaveEach(HaveField("Object", HaveKeyWithValue("metadata", HaveKeyWithValue("finalizers", ContainElement(cleanupFinalizer))))))
