@@ -30,7 +30,6 @@ const (
 	labelGatewayNamespace   = "gatewright.dev/gateway-namespace"
 	labelHTTPRouteName      = "gatewright.dev/httproute-name"
 	labelHTTPRouteNamespace = "gatewright.dev/httproute-namespace"
-	labelTemplate           = "gatewright.dev/template"
 
 	// The inventory annotations of earlier versions, now only read once to migrate.
 	inventoryAnnotation      = "gatewright.dev/inventory"
