@@ -34,8 +34,11 @@ const (
 	// The inventory annotations of earlier versions, now only read once to migrate.
 	inventoryAnnotation      = "gatewright.dev/inventory"
 	routeInventoryAnnotation = "gatewright.dev/route-inventory"
-	cleanupFinalizer         = "gatewright.dev/cleanup"
 )
+
+// cleanupFinalizer holds a Rendering record until what it lists is deleted; Gateways and
+// HTTPRoutes no longer carry it.
+const cleanupFinalizer = "gatewright.dev/cleanup"
 
 // renderingAPIVersion is the Rendering kind's: it is read as unstructured, so that the
 // suite builds whether or not the kind exists in apis/ yet.
