@@ -5,13 +5,11 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/fluxcd/pkg/ssa"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 )
 
 // FieldManager is the server-side apply field manager of every object Gatewright applies.
@@ -31,7 +29,6 @@ func (e *ConflictError) Error() string {
 type Applier struct {
 	client    client.Client // reads from the cache, which holds the objects Gatewright manages
 	apiReader client.Reader // reads from the API server, for objects the cache does not hold
-	resources *ssa.ResourceManager
 }
 
 // New returns an Applier. c should read from a cache that holds Gatewright's objects;
@@ -40,7 +37,6 @@ func New(c client.Client, apiReader client.Reader) *Applier {
 	return &Applier{
 		client:    c,
 		apiReader: apiReader,
-		resources: ssa.NewResourceManager(c, nil, ssa.Owner{Field: FieldManager, Group: gatewrightv1alpha1.GroupVersion.Group}),
 	}
 }
 
@@ -63,26 +59,27 @@ type Result struct {
 // for a dependency). It prunes only when every apply succeeded.
 func (a *Applier) Apply(ctx context.Context, owner Owner, objs []*unstructured.Unstructured, previous Inventory, keep func(Entry) bool) (*Result, error) {
 	Plan(owner, objs)
-	upToDate := true
-	for _, obj := range objs {
-		existing, err := a.checkOwnership(ctx, owner, obj)
-		if err != nil {
+	// Every object is checked before any is applied: a conflict applies nothing.
+	existing := make([]*unstructured.Unstructured, len(objs))
+	for i, obj := range objs {
+		var err error
+		if existing[i], err = a.checkOwnership(ctx, owner, obj); err != nil {
 			return nil, err
 		}
-		upToDate = upToDate && existing != nil && matches(existing, obj)
 	}
 	result := &Result{Applied: InventoryOf(objs)}
-	// When every live object already is as rendered, even flux's server-side dry run
-	// is a request too many.
-	if !upToDate {
-		changes, err := a.resources.ApplyAll(ctx, objs, ssa.DefaultApplyOptions())
+	for i, obj := range objs {
+		// A live object as rendered needs no request; any other is applied at once:
+		// server-side apply is idempotent, and a dry run first would double the requests.
+		if existing[i] != nil && matches(existing[i], obj) {
+			continue
+		}
+		change, err := a.serverSideApply(ctx, obj, existing[i])
 		if err != nil {
 			return nil, err
 		}
-		for _, change := range changes.Entries {
-			if change.Action == ssa.CreatedAction || change.Action == ssa.ConfiguredAction {
-				result.Changed = append(result.Changed, change.String())
-			}
+		if change != "" {
+			result.Changed = append(result.Changed, change)
 		}
 	}
 	for _, stale := range previous.Without(result.Applied) {
@@ -98,6 +95,29 @@ func (a *Applier) Apply(ctx context.Context, owner Owner, objs []*unstructured.U
 		}
 	}
 	return result, nil
+}
+
+// serverSideApply applies obj with Gatewright's field manager and says whether it
+// created or changed the object ("" when the API server found nothing to change). It
+// takes back fields another manager changed, which is how drift (a kubectl edit) is
+// corrected: the ownership guard has already refused every object not rendered for the
+// same owner.
+func (a *Applier) serverSideApply(ctx context.Context, obj, existing *unstructured.Unstructured) (string, error) {
+	applied := obj.DeepCopy()
+	name := obj.GetKind() + "/" + client.ObjectKeyFromObject(obj).String()
+	if obj.GetNamespace() == "" {
+		name = obj.GetKind() + "/" + obj.GetName()
+	}
+	if err := a.client.Apply(ctx, client.ApplyConfigurationFromUnstructured(applied), client.FieldOwner(FieldManager), client.ForceOwnership); err != nil {
+		return "", fmt.Errorf("applying %s: %w", name, err)
+	}
+	switch {
+	case existing == nil:
+		return name + " created", nil
+	case applied.GetResourceVersion() != existing.GetResourceVersion():
+		return name + " configured", nil
+	}
+	return "", nil
 }
 
 // Plan makes objs ready to apply for owner (owner reference, rendered hash) and returns
