@@ -149,11 +149,9 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 	statuses := make([]gatewayv1.RouteParentStatus, len(parent.refs))
 	attached := false
 	for i, ref := range parent.refs {
-		single := route.DeepCopy()
-		single.Spec.ParentRefs = []gatewayv1.ParentReference{ref}
-		accepted := len(attach.Listeners(parent.gateway, single, namespaceLabels)) > 0
-		statuses[i] = routeParentStatus(route, ref, accepted)
-		attached = attached || accepted
+		result := attach.Attach(parent.gateway, route, ref, namespaceLabels)
+		statuses[i] = routeParentStatus(route, ref, result)
+		attached = attached || result.Attached()
 	}
 	if rec.Deleting {
 		return statuses, nil // the end of the clean-up brings the route back
