@@ -109,11 +109,8 @@ func (r *HTTPRouteReconciler) parents(ctx context.Context, route *gatewayv1.HTTP
 	seen := map[types.NamespacedName]bool{}
 	var parents []routeParent
 	for _, ref := range route.Spec.ParentRefs {
-		key := types.NamespacedName{Namespace: route.Namespace, Name: string(ref.Name)}
-		if ref.Namespace != nil {
-			key.Namespace = string(*ref.Namespace)
-		}
-		if seen[key] {
+		key, isGateway := attach.ParentGateway(route, ref)
+		if !isGateway || seen[key] {
 			continue
 		}
 		seen[key] = true

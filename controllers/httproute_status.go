@@ -135,11 +135,9 @@ func parentRefIndex(route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference) i
 	})
 }
 
-// parentKey is "namespace/name" of the Gateway ref names.
+// parentKey is "namespace/name" of the Gateway ref names. Gatewright's entries are all
+// for Gateways, so the kind needs no check.
 func parentKey(route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference) string {
-	namespace := route.Namespace
-	if ref.Namespace != nil {
-		namespace = string(*ref.Namespace)
-	}
-	return namespace + "/" + string(ref.Name)
+	key, _ := attach.ParentGateway(route, ref)
+	return key.String()
 }

@@ -34,7 +34,7 @@ func (r Result) Attached() bool { return len(r.Listeners) > 0 }
 // hostnames (NoMatchingListenerHostname). So a Gateway where one matching listener
 // refuses the namespace and another only the hostnames reports the hostnames.
 func Attach(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference, namespaceLabels map[string]string) Result {
-	if !refersTo(ref, route.Namespace, gw) {
+	if !refersTo(route, ref, gw) {
 		return Result{Reason: gatewayv1.RouteReasonNoMatchingParent,
 			Message: fmt.Sprintf("the parentRef does not name Gateway %s/%s", gw.Namespace, gw.Name)}
 	}

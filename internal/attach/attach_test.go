@@ -185,3 +185,31 @@ func TestAttach(t *testing.T) {
 		})
 	}
 }
+
+func TestParentGateway(t *testing.T) {
+	route := &gatewayv1.HTTPRoute{}
+	route.Namespace = "team-a"
+	tests := []struct {
+		name      string
+		ref       string
+		want      string
+		isGateway bool
+	}{
+		{"a parentRef without namespace names a Gateway in the route's namespace", `{name: web}`, "team-a/web", true},
+		{"a parentRef's namespace wins", `{name: web, namespace: infra}`, "infra/web", true},
+		{"a parentRef that spells out the Gateway kind names a Gateway", `{name: web, group: gateway.networking.k8s.io, kind: Gateway}`, "team-a/web", true},
+		{"a parentRef of another kind names no Gateway", `{name: web, group: "", kind: Service}`, "team-a/web", false},
+		{"a parentRef of another group names no Gateway", `{name: web, group: example.com, kind: Gateway}`, "team-a/web", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var ref gatewayv1.ParentReference
+			if err := yaml.UnmarshalStrict([]byte(tt.ref), &ref); err != nil {
+				t.Fatal(err)
+			}
+			if key, isGateway := ParentGateway(route, ref); key.String() != tt.want || isGateway != tt.isGateway {
+				t.Errorf("got %s, %v; want %s, %v", key, isGateway, tt.want, tt.isGateway)
+			}
+		})
+	}
+}

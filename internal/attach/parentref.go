@@ -3,32 +3,35 @@ package attach
 import (
 	"fmt"
 
+	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
+
+// ParentGateway is the Gateway that ref names, in route's namespace unless ref says
+// otherwise; isGateway is false when ref names another kind of parent.
+func ParentGateway(route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference) (key types.NamespacedName, isGateway bool) {
+	key = types.NamespacedName{Namespace: route.Namespace, Name: string(ref.Name)}
+	if ref.Namespace != nil {
+		key.Namespace = string(*ref.Namespace)
+	}
+	isGateway = (ref.Group == nil || *ref.Group == gatewayv1.GroupName) && (ref.Kind == nil || *ref.Kind == "Gateway")
+	return key, isGateway
+}
 
 // ParentRefsTo returns the parentRefs of route that name gw.
 func ParentRefsTo(route *gatewayv1.HTTPRoute, gw *gatewayv1.Gateway) []gatewayv1.ParentReference {
 	var out []gatewayv1.ParentReference
 	for _, ref := range route.Spec.ParentRefs {
-		if refersTo(ref, route.Namespace, gw) {
+		if refersTo(route, ref, gw) {
 			out = append(out, ref)
 		}
 	}
 	return out
 }
 
-func refersTo(ref gatewayv1.ParentReference, routeNamespace string, gw *gatewayv1.Gateway) bool {
-	group, kind, namespace := gatewayv1.GroupName, "Gateway", routeNamespace
-	if ref.Group != nil {
-		group = string(*ref.Group)
-	}
-	if ref.Kind != nil {
-		kind = string(*ref.Kind)
-	}
-	if ref.Namespace != nil {
-		namespace = string(*ref.Namespace)
-	}
-	return group == gatewayv1.GroupName && kind == "Gateway" && namespace == gw.Namespace && string(ref.Name) == gw.Name
+func refersTo(route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference, gw *gatewayv1.Gateway) bool {
+	key, isGateway := ParentGateway(route, ref)
+	return isGateway && key == types.NamespacedName{Namespace: gw.Namespace, Name: gw.Name}
 }
 
 func matchesListener(ref gatewayv1.ParentReference, l *gatewayv1.Listener) bool {
