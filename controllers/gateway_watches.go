@@ -76,13 +76,8 @@ func (r *GatewayReconciler) gatewaysOfRoute(_ context.Context, obj client.Object
 	route := obj.(*gatewayv1.HTTPRoute)
 	var names []types.NamespacedName
 	for _, ref := range route.Spec.ParentRefs {
-		gw := &gatewayv1.Gateway{}
-		gw.Namespace, gw.Name = route.Namespace, string(ref.Name)
-		if ref.Namespace != nil {
-			gw.Namespace = string(*ref.Namespace)
-		}
-		if len(attach.ParentRefsTo(route, gw)) > 0 {
-			names = append(names, types.NamespacedName{Namespace: gw.Namespace, Name: gw.Name})
+		if key, isGateway := attach.ParentGateway(route, ref); isGateway {
+			names = append(names, key)
 		}
 	}
 	return requestsFor(names)

@@ -109,11 +109,8 @@ func (r *HTTPRouteReconciler) parents(ctx context.Context, route *gatewayv1.HTTP
 	seen := map[types.NamespacedName]bool{}
 	var parents []routeParent
 	for _, ref := range route.Spec.ParentRefs {
-		key := types.NamespacedName{Namespace: route.Namespace, Name: string(ref.Name)}
-		if ref.Namespace != nil {
-			key.Namespace = string(*ref.Namespace)
-		}
-		if seen[key] {
+		key, isGateway := attach.ParentGateway(route, ref)
+		if !isGateway || seen[key] {
 			continue
 		}
 		seen[key] = true
@@ -149,11 +146,9 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 	statuses := make([]gatewayv1.RouteParentStatus, len(parent.refs))
 	attached := false
 	for i, ref := range parent.refs {
-		single := route.DeepCopy()
-		single.Spec.ParentRefs = []gatewayv1.ParentReference{ref}
-		accepted := len(attach.Listeners(parent.gateway, single, namespaceLabels)) > 0
-		statuses[i] = routeParentStatus(route, ref, accepted)
-		attached = attached || accepted
+		result := attach.Attach(parent.gateway, route, ref, namespaceLabels)
+		statuses[i] = routeParentStatus(route, ref, result)
+		attached = attached || result.Attached()
 	}
 	if rec.Deleting {
 		return statuses, nil // the end of the clean-up brings the route back

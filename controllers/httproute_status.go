@@ -13,6 +13,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -35,13 +36,14 @@ func setRouteAffected(status *gatewayv1.RouteParentStatus, route *gatewayv1.HTTP
 	})
 }
 
-func routeParentStatus(route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference, attached bool) gatewayv1.RouteParentStatus {
+// routeParentStatus is Gatewright's entry for one parentRef: Accepted by where it
+// attaches, with attach's reason when nowhere.
+func routeParentStatus(route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference, result attach.Result) gatewayv1.RouteParentStatus {
 	status := gatewayv1.RouteParentStatus{ParentRef: ref, ControllerName: gatewrightv1alpha1.ControllerName}
-	if attached {
+	if result.Attached() {
 		setRouteCondition(&status, route, gatewayv1.RouteConditionAccepted, true, gatewayv1.RouteReasonAccepted, "")
 	} else {
-		setRouteCondition(&status, route, gatewayv1.RouteConditionAccepted, false, gatewayv1.RouteReasonNotAllowedByListeners,
-			"no listener accepts this route (allowedRoutes, hostnames, sectionName or port)")
+		setRouteCondition(&status, route, gatewayv1.RouteConditionAccepted, false, result.Reason, result.Message)
 	}
 	setRouteCondition(&status, route, gatewayv1.RouteConditionResolvedRefs, true, gatewayv1.RouteReasonResolvedRefs, "")
 	return status
@@ -133,11 +135,9 @@ func parentRefIndex(route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference) i
 	})
 }
 
-// parentKey is "namespace/name" of the Gateway ref names.
+// parentKey is "namespace/name" of the Gateway ref names. Gatewright's entries are all
+// for Gateways, so the kind needs no check.
 func parentKey(route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference) string {
-	namespace := route.Namespace
-	if ref.Namespace != nil {
-		namespace = string(*ref.Namespace)
-	}
-	return namespace + "/" + string(ref.Name)
+	key, _ := attach.ParentGateway(route, ref)
+	return key.String()
 }

@@ -183,10 +183,57 @@ spec:
 		other := newWorld(ctx).namespace
 		w.route(ctx, other, "shop", w.namespace)
 		Eventually(w.routeParents(ctx, other, "shop")).Should(Equal([]string{
-			"web: False/NotAllowedByListeners: no listener accepts this route (allowedRoutes, hostnames, sectionName or port)"}))
+			"web: False/NotAllowedByListeners: listener http takes routes from namespace " + w.namespace + " only"}))
 		Consistently(func() bool {
 			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKey{Namespace: other, Name: "shop-on-web"}, &corev1.ConfigMap{}))
 		}).Should(BeTrue())
+	})
+
+	It("reports NoMatchingParent for a sectionName that names no listener, and attaches once it names one", func(ctx SpecContext) {
+		w.apply(ctx, `
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop, namespace: NAMESPACE}
+spec:
+  parentRefs: [{name: web, sectionName: https}]
+`)
+		Eventually(w.routeParents(ctx, w.namespace, "shop")).Should(Equal([]string{
+			"web: False/NoMatchingParent: Gateway " + w.namespace + "/web has no listener named https"}))
+		_, err := w.configMap(ctx, "shop-on-web")()
+		Expect(apierrors.IsNotFound(err)).To(BeTrue(), "the route's objects are not rendered")
+
+		w.apply(ctx, `
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop, namespace: NAMESPACE}
+spec:
+  parentRefs: [{name: web, sectionName: http}]
+`)
+		Eventually(w.routeParents(ctx, w.namespace, "shop")).Should(Equal([]string{"web: True/Accepted: "}))
+		Eventually(w.configMap(ctx, "shop-on-web")).Should(WithTransform(configMapData("timeout"), Equal("15s")))
+	})
+
+	It("reports NoMatchingListenerHostname when no route hostname intersects the listener's", func(ctx SpecContext) {
+		w.apply(ctx, `
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: web, namespace: NAMESPACE}
+spec:
+  gatewayClassName: CLASS
+  listeners:
+  - {name: http, protocol: HTTP, port: 80, hostname: "*.example.com", allowedRoutes: {namespaces: {from: All}}}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop, namespace: NAMESPACE}
+spec:
+  parentRefs: [{name: web}]
+  hostnames: [example.com, shop.example.org]
+`)
+		Eventually(w.routeParents(ctx, w.namespace, "shop")).Should(Equal([]string{
+			"web: False/NoMatchingListenerHostname: no hostname of the route intersects the listener hostnames *.example.com"}))
+		_, err := w.configMap(ctx, "shop-on-web")()
+		Expect(apierrors.IsNotFound(err)).To(BeTrue(), "the route's objects are not rendered")
 	})
 
 	It("removes its objects and its status when the route leaves the Gateway, and lets go of a deleted route", func(ctx SpecContext) {

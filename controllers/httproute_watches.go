@@ -12,6 +12,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/attach"
 )
 
 // routesReferencing lists the HTTPRoutes with a parentRef to a Gateway that matches.
@@ -23,11 +24,7 @@ func (r *HTTPRouteReconciler) routesReferencing(ctx context.Context, matches fun
 	var names []types.NamespacedName
 	for _, route := range routes.Items {
 		for _, ref := range route.Spec.ParentRefs {
-			namespace := route.Namespace
-			if ref.Namespace != nil {
-				namespace = string(*ref.Namespace)
-			}
-			if matches(namespace, string(ref.Name)) {
+			if key, isGateway := attach.ParentGateway(&route, ref); isGateway && matches(key.Namespace, key.Name) {
 				names = append(names, types.NamespacedName{Namespace: route.Namespace, Name: route.Name})
 				break
 			}

@@ -310,12 +310,9 @@ func (r *PolicyReconciler) gatewaysReached(ctx context.Context, obj client.Objec
 		}
 		var out []gatewayv1.Gateway
 		for _, ref := range route.Spec.ParentRefs {
+			key, isGateway := attach.ParentGateway(route, ref)
 			gw := &gatewayv1.Gateway{}
-			key := types.NamespacedName{Namespace: route.Namespace, Name: string(ref.Name)}
-			if ref.Namespace != nil {
-				key.Namespace = string(*ref.Namespace)
-			}
-			if err := r.Get(ctx, key, gw); err == nil && len(attach.ParentRefsTo(route, gw)) > 0 {
+			if isGateway && r.Get(ctx, key, gw) == nil {
 				out = append(out, *gw)
 			}
 		}

@@ -20,6 +20,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/scheme"
 )
 
@@ -214,7 +215,7 @@ func TestRouteStatusRefusedIsWrittenShort(t *testing.T) {
 	c, writes := refusingLongMessages(route)
 	r := &HTTPRouteReconciler{Client: c}
 
-	ours := routeParentStatus(route, ref, true)
+	ours := routeParentStatus(route, ref, attach.Result{Listeners: []gatewayv1.SectionName{"http"}})
 	setRouteCondition(&ours, route, gatewayv1.RouteConditionAccepted, false, gatewayv1.RouteReasonUnsupportedValue, strings.Repeat("x", 40000))
 	if len(ours.Conditions[0].Message) > maxConditionMessage {
 		t.Errorf("condition message of %d bytes", len(ours.Conditions[0].Message))

@@ -13,6 +13,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/offline"
 )
 
@@ -66,12 +67,9 @@ func (r liveReader) explainHTTPRoute(ctx context.Context, namespace, name, paren
 func (r liveReader) parentGateway(ctx context.Context, route *gatewayv1.HTTPRoute, parent string) (*gatewayv1.Gateway, error) {
 	var candidates []*gatewayv1.Gateway
 	for _, ref := range route.Spec.ParentRefs {
-		if (ref.Group != nil && *ref.Group != gatewayv1.GroupName) || (ref.Kind != nil && *ref.Kind != "Gateway") {
+		key, isGateway := attach.ParentGateway(route, ref)
+		if !isGateway {
 			continue
-		}
-		key := client.ObjectKey{Namespace: route.Namespace, Name: string(ref.Name)}
-		if ref.Namespace != nil {
-			key.Namespace = string(*ref.Namespace)
 		}
 		if parent != "" && key != parentKey(parent, route.Namespace) {
 			continue

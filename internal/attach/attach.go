@@ -1,135 +1,90 @@
 // Package attach decides, by the Gateway API rules, which listeners of a Gateway an
-// HTTPRoute attaches to: parentRef name, namespace, sectionName and port, the
-// listener's protocol and allowedRoutes (namespaces and kinds), and hostname
-// intersection. It is plain Go, shared by the controller and the offline commands.
+// HTTPRoute's parentRef attaches to, and when none, why: parentRef name, namespace,
+// sectionName and port, the listener's protocol and allowedRoutes (namespaces and
+// kinds), and hostname intersection. It is the one home of these rules: plain Go,
+// shared by the controller and the offline commands.
 package attach
 
 import (
+	"fmt"
 	"strings"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
-// Listeners returns the names of gw's listeners that route attaches to, in listener
-// order. namespaceLabels holds the labels of route's namespace, for listeners that
-// select namespaces by label.
-func Listeners(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, namespaceLabels map[string]string) []gatewayv1.SectionName {
+// Result is where one parentRef of a route attaches on a Gateway.
+type Result struct {
+	// Listeners are the names of the listeners the parentRef attaches to, in listener
+	// order; empty when it does not attach.
+	Listeners []gatewayv1.SectionName
+	// Reason and Message say why the parentRef does not attach; empty when it does.
+	Reason  gatewayv1.RouteConditionReason
+	Message string
+}
+
+// Attached tells whether the parentRef attaches to at least one listener.
+func (r Result) Attached() bool { return len(r.Listeners) > 0 }
+
+// Attach applies the rules to one parentRef of route on gw. namespaceLabels holds the
+// labels of route's namespace, for listeners that select namespaces by label.
+//
+// The listeners go through three filters in turn, and the reason names the first one
+// that leaves none, as the conformance tests expect: sectionName and port
+// (NoMatchingParent), then protocol and allowedRoutes (NotAllowedByListeners), then
+// hostnames (NoMatchingListenerHostname). So a Gateway where one matching listener
+// refuses the namespace and another only the hostnames reports the hostnames.
+func Attach(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference, namespaceLabels map[string]string) Result {
+	if !refersTo(route, ref, gw) {
+		return Result{Reason: gatewayv1.RouteReasonNoMatchingParent,
+			Message: fmt.Sprintf("the parentRef does not name Gateway %s/%s", gw.Namespace, gw.Name)}
+	}
+	matched := 0
+	var refusals, hostnames []string
 	var out []gatewayv1.SectionName
 	for i := range gw.Spec.Listeners {
 		l := &gw.Spec.Listeners[i]
-		for _, ref := range route.Spec.ParentRefs {
-			if refersTo(ref, route.Namespace, gw) && matchesListener(ref, l) && accepts(gw, l, route, namespaceLabels) {
-				out = append(out, l.Name)
-				break
-			}
+		if !matchesListener(ref, l) {
+			continue
 		}
-	}
-	return out
-}
-
-// ParentRefsTo returns the parentRefs of route that name gw.
-func ParentRefsTo(route *gatewayv1.HTTPRoute, gw *gatewayv1.Gateway) []gatewayv1.ParentReference {
-	var out []gatewayv1.ParentReference
-	for _, ref := range route.Spec.ParentRefs {
-		if refersTo(ref, route.Namespace, gw) {
-			out = append(out, ref)
+		matched++
+		if why := refusal(gw, l, route, namespaceLabels); why != "" {
+			refusals = append(refusals, fmt.Sprintf("listener %s %s", l.Name, why))
+			continue
 		}
-	}
-	return out
-}
-
-func refersTo(ref gatewayv1.ParentReference, routeNamespace string, gw *gatewayv1.Gateway) bool {
-	group, kind, namespace := gatewayv1.GroupName, "Gateway", routeNamespace
-	if ref.Group != nil {
-		group = string(*ref.Group)
-	}
-	if ref.Kind != nil {
-		kind = string(*ref.Kind)
-	}
-	if ref.Namespace != nil {
-		namespace = string(*ref.Namespace)
-	}
-	return group == gatewayv1.GroupName && kind == "Gateway" && namespace == gw.Namespace && string(ref.Name) == gw.Name
-}
-
-func matchesListener(ref gatewayv1.ParentReference, l *gatewayv1.Listener) bool {
-	if ref.SectionName != nil && *ref.SectionName != l.Name {
-		return false
-	}
-	return ref.Port == nil || *ref.Port == l.Port
-}
-
-// accepts applies the listener's side: protocol, kinds, namespaces and hostnames.
-func accepts(gw *gatewayv1.Gateway, l *gatewayv1.Listener, route *gatewayv1.HTTPRoute, namespaceLabels map[string]string) bool {
-	if !allowsHTTPRoute(l) {
-		return false
-	}
-	from := gatewayv1.NamespacesFromSame
-	var selector *metav1.LabelSelector
-	if l.AllowedRoutes != nil && l.AllowedRoutes.Namespaces != nil {
-		if l.AllowedRoutes.Namespaces.From != nil {
-			from = *l.AllowedRoutes.Namespaces.From
+		if !hostnamesIntersect(l.Hostname, route.Spec.Hostnames) {
+			hostnames = append(hostnames, string(*l.Hostname))
+			continue
 		}
-		selector = l.AllowedRoutes.Namespaces.Selector
+		out = append(out, l.Name)
 	}
-	switch from {
-	case gatewayv1.NamespacesFromAll:
-	case gatewayv1.NamespacesFromSelector:
-		s, err := metav1.LabelSelectorAsSelector(selector)
-		if err != nil || selector == nil || !s.Matches(labels.Set(namespaceLabels)) {
-			return false
-		}
+	switch {
+	case len(out) > 0:
+		return Result{Listeners: out}
+	case matched == 0:
+		return Result{Reason: gatewayv1.RouteReasonNoMatchingParent,
+			Message: fmt.Sprintf("Gateway %s/%s has no listener %s", gw.Namespace, gw.Name, wanted(ref))}
+	case len(hostnames) == 0:
+		return Result{Reason: gatewayv1.RouteReasonNotAllowedByListeners, Message: strings.Join(refusals, "; ")}
 	default:
-		if route.Namespace != gw.Namespace {
-			return false
-		}
+		return Result{Reason: gatewayv1.RouteReasonNoMatchingListenerHostname,
+			Message: "no hostname of the route intersects the listener hostnames " + strings.Join(hostnames, ", ")}
 	}
-	return hostnamesIntersect(l.Hostname, route.Spec.Hostnames)
 }
 
-// allowsHTTPRoute: HTTPRoutes attach to HTTP and HTTPS listeners whose allowedRoutes
-// kinds are unset or include HTTPRoute.
-func allowsHTTPRoute(l *gatewayv1.Listener) bool {
-	if l.Protocol != gatewayv1.HTTPProtocolType && l.Protocol != gatewayv1.HTTPSProtocolType {
-		return false
-	}
-	if l.AllowedRoutes == nil || len(l.AllowedRoutes.Kinds) == 0 {
-		return true
-	}
-	for _, k := range l.AllowedRoutes.Kinds {
-		if k.Kind == "HTTPRoute" && (k.Group == nil || *k.Group == gatewayv1.GroupName) {
-			return true
+// Listeners returns the names of gw's listeners that route attaches to through any of
+// its parentRefs, in listener order.
+func Listeners(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, namespaceLabels map[string]string) []gatewayv1.SectionName {
+	attached := map[gatewayv1.SectionName]bool{}
+	for _, ref := range route.Spec.ParentRefs {
+		for _, name := range Attach(gw, route, ref, namespaceLabels).Listeners {
+			attached[name] = true
 		}
 	}
-	return false
-}
-
-// hostnamesIntersect: a listener without a hostname takes every route; a route
-// without hostnames takes every listener; otherwise one pair must match, with a
-// leading "*." matching one or more labels.
-func hostnamesIntersect(listener *gatewayv1.Hostname, routeHostnames []gatewayv1.Hostname) bool {
-	if listener == nil || *listener == "" || len(routeHostnames) == 0 {
-		return true
-	}
-	for _, h := range routeHostnames {
-		if hostnameMatches(string(*listener), string(h)) || hostnameMatches(string(h), string(*listener)) {
-			return true
+	var out []gatewayv1.SectionName
+	for _, l := range gw.Spec.Listeners {
+		if attached[l.Name] {
+			out = append(out, l.Name)
 		}
 	}
-	return false
-}
-
-// hostnameMatches tells whether pattern (possibly a wildcard) covers name.
-func hostnameMatches(pattern, name string) bool {
-	if pattern == name {
-		return true
-	}
-	suffix, wildcard := strings.CutPrefix(pattern, "*")
-	if !wildcard {
-		return false
-	}
-	name = strings.TrimPrefix(name, "*")
-	return strings.HasSuffix(name, suffix) && len(name) > len(suffix)
+	return out
 }

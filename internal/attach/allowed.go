@@ -1,0 +1,54 @@
+package attach
+
+import (
+	"fmt"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// refusal says why listener l does not take route (its protocol, allowedRoutes kinds
+// or namespaces), or "" when it does. Hostnames are another step.
+func refusal(gw *gatewayv1.Gateway, l *gatewayv1.Listener, route *gatewayv1.HTTPRoute, namespaceLabels map[string]string) string {
+	if l.Protocol != gatewayv1.HTTPProtocolType && l.Protocol != gatewayv1.HTTPSProtocolType {
+		return fmt.Sprintf("has protocol %s, which takes no HTTPRoute", l.Protocol)
+	}
+	if !kindsAllowHTTPRoute(l.AllowedRoutes) {
+		return "does not list HTTPRoute in allowedRoutes.kinds"
+	}
+	from := gatewayv1.NamespacesFromSame
+	var selector *metav1.LabelSelector
+	if l.AllowedRoutes != nil && l.AllowedRoutes.Namespaces != nil {
+		if l.AllowedRoutes.Namespaces.From != nil {
+			from = *l.AllowedRoutes.Namespaces.From
+		}
+		selector = l.AllowedRoutes.Namespaces.Selector
+	}
+	switch from {
+	case gatewayv1.NamespacesFromAll:
+	case gatewayv1.NamespacesFromSelector:
+		s, err := metav1.LabelSelectorAsSelector(selector)
+		if err != nil || selector == nil || !s.Matches(labels.Set(namespaceLabels)) {
+			return fmt.Sprintf("selects namespaces by label, and not namespace %s", route.Namespace)
+		}
+	default:
+		if route.Namespace != gw.Namespace {
+			return fmt.Sprintf("takes routes from namespace %s only", gw.Namespace)
+		}
+	}
+	return ""
+}
+
+// kindsAllowHTTPRoute: unset kinds take the protocol's kinds, HTTPRoute among them.
+func kindsAllowHTTPRoute(allowed *gatewayv1.AllowedRoutes) bool {
+	if allowed == nil || len(allowed.Kinds) == 0 {
+		return true
+	}
+	for _, k := range allowed.Kinds {
+		if k.Kind == "HTTPRoute" && (k.Group == nil || *k.Group == gatewayv1.GroupName) {
+			return true
+		}
+	}
+	return false
+}
