@@ -10,6 +10,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -58,12 +59,14 @@ func loadValueInputs(ctx context.Context, c client.Reader, controllerNamespace s
 	return in, nil
 }
 
-// attachedRoutes lists the HTTPRoutes attached to gw by the Gateway API rules.
+// attachedRoutes lists the HTTPRoutes attached to gw by the Gateway API rules. Only
+// accepted listeners take routes.
 func (r *GatewayReconciler) attachedRoutes(ctx context.Context, gw *gatewayv1.Gateway) ([]gatewayv1.HTTPRoute, map[gatewayv1.SectionName]int32, error) {
 	var routes gatewayv1.HTTPRouteList
 	if err := r.List(ctx, &routes); err != nil {
 		return nil, nil, err
 	}
+	attachable := listeners.Attachable(gw.Spec.Listeners)
 	attached := map[gatewayv1.SectionName]int32{}
 	var out []gatewayv1.HTTPRoute
 	namespaceLabels := map[string]map[string]string{}
@@ -80,11 +83,14 @@ func (r *GatewayReconciler) attachedRoutes(ctx context.Context, gw *gatewayv1.Ga
 			}
 			namespaceLabels[route.Namespace] = labels
 		}
-		listeners := attach.Listeners(gw, route, labels)
-		for _, l := range listeners {
-			attached[l]++
+		taken := false
+		for _, l := range attach.Listeners(gw, route, labels) {
+			if attachable[l] {
+				attached[l]++
+				taken = true
+			}
 		}
-		if len(listeners) > 0 {
+		if taken {
 			out = append(out, *route)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
+	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/values"
 )
@@ -25,10 +26,12 @@ type gatewayStatus struct {
 	gw       *gatewayv1.Gateway
 	original gatewayv1.GatewayStatus
 	status   gatewayv1.GatewayStatus
+	// listenerRules is what the Gateway API rules say of each listener of the spec.
+	listenerRules []listeners.Status
 }
 
 func newGatewayStatus(gw *gatewayv1.Gateway) *gatewayStatus {
-	return &gatewayStatus{gw: gw, original: *gw.Status.DeepCopy(), status: *gw.Status.DeepCopy()}
+	return &gatewayStatus{gw: gw, original: *gw.Status.DeepCopy(), status: *gw.Status.DeepCopy(), listenerRules: listeners.Evaluate(gw.Spec.Listeners)}
 }
 
 func (s *gatewayStatus) set(conditionType gatewayv1.GatewayConditionType, ok bool, reason gatewayv1.GatewayConditionReason, message string) {
@@ -41,8 +44,17 @@ func (s *gatewayStatus) set(conditionType gatewayv1.GatewayConditionType, ok boo
 	})
 }
 
+// accepted accepts the Gateway when at least one of its listeners is valid; the
+// message names the listeners that are not, as the spec asks.
 func (s *gatewayStatus) accepted() {
-	s.set(gatewayv1.GatewayConditionAccepted, true, gatewayv1.GatewayReasonAccepted, "")
+	switch notValid := s.listenersNotValid(); {
+	case notValid == "":
+		s.set(gatewayv1.GatewayConditionAccepted, true, gatewayv1.GatewayReasonAccepted, "")
+	case s.hasValidListener():
+		s.set(gatewayv1.GatewayConditionAccepted, true, gatewayv1.GatewayReasonListenersNotValid, notValid)
+	default:
+		s.set(gatewayv1.GatewayConditionAccepted, false, gatewayv1.GatewayReasonListenersNotValid, notValid)
+	}
 }
 
 // notAccepted refuses the Gateway for a reason outside it (its class is missing or
@@ -110,6 +122,11 @@ func (s *gatewayStatus) programmed(out *render.Output, notReady []string, hasSta
 		waiting = append(waiting, w.String())
 	}
 	waiting = append(waiting, notReady...)
+	if !s.hasValidListener() {
+		s.set(gatewayv1.GatewayConditionProgrammed, false, gatewayv1.GatewayReasonInvalid, s.listenersNotValid())
+		s.setListeners(false, gatewayv1.ListenerReasonInvalid)
+		return
+	}
 	if len(waiting) > 0 {
 		s.set(gatewayv1.GatewayConditionProgrammed, false, gatewayv1.GatewayReasonPending, "waiting: "+strings.Join(waiting, "; "))
 		s.setListeners(false, gatewayv1.ListenerReasonPending)
@@ -120,47 +137,6 @@ func (s *gatewayStatus) programmed(out *render.Output, notReady []string, hasSta
 	if out.StatusRendered {
 		s.status.Addresses = out.Addresses
 	}
-}
-
-// attach records the listeners with their attached routes.
-func (s *gatewayStatus) attach(routes []gatewayv1.HTTPRoute, attached map[gatewayv1.SectionName]int32) {
-	listeners := make([]gatewayv1.ListenerStatus, 0, len(s.gw.Spec.Listeners))
-	for _, l := range s.gw.Spec.Listeners {
-		status := gatewayv1.ListenerStatus{Name: l.Name, AttachedRoutes: attached[l.Name], SupportedKinds: supportedKinds(l)}
-		for _, previous := range s.status.Listeners {
-			if previous.Name == l.Name {
-				status.Conditions = previous.Conditions
-			}
-		}
-		listeners = append(listeners, status)
-	}
-	s.status.Listeners = listeners
-}
-
-// setListeners sets the conditions of every listener; reason is the Programmed reason.
-func (s *gatewayStatus) setListeners(programmed bool, reason gatewayv1.ListenerConditionReason) {
-	for i := range s.status.Listeners {
-		l := &s.status.Listeners[i]
-		set := func(t, reason string, ok bool) {
-			status := metav1.ConditionFalse
-			if ok {
-				status = metav1.ConditionTrue
-			}
-			meta.SetStatusCondition(&l.Conditions, metav1.Condition{Type: t, Status: status, Reason: reason, ObservedGeneration: s.gw.Generation})
-		}
-		set(string(gatewayv1.ListenerConditionAccepted), string(gatewayv1.ListenerReasonAccepted), true)
-		set(string(gatewayv1.ListenerConditionResolvedRefs), string(gatewayv1.ListenerReasonResolvedRefs), true)
-		set(string(gatewayv1.ListenerConditionProgrammed), string(reason), programmed)
-	}
-}
-
-// supportedKinds: Gatewright implements HTTPRoute on HTTP and HTTPS listeners.
-func supportedKinds(l gatewayv1.Listener) []gatewayv1.RouteGroupKind {
-	if l.Protocol != gatewayv1.HTTPProtocolType && l.Protocol != gatewayv1.HTTPSProtocolType {
-		return []gatewayv1.RouteGroupKind{}
-	}
-	group := gatewayv1.Group(gatewayv1.GroupName)
-	return []gatewayv1.RouteGroupKind{{Group: &group, Kind: "HTTPRoute"}}
 }
 
 // patchStatus writes the status when it changed. A status the API server refuses is

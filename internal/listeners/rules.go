@@ -1,0 +1,75 @@
+package listeners
+
+import (
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+const httpRouteKind gatewayv1.Kind = "HTTPRoute"
+
+// served: Gatewright serves HTTP and HTTPS, and only HTTPRoutes on them.
+func served(protocol gatewayv1.ProtocolType) bool {
+	return protocol == gatewayv1.HTTPProtocolType || protocol == gatewayv1.HTTPSProtocolType
+}
+
+// supportedKinds returns the kinds of l's allowedRoutes that Gatewright serves on its
+// protocol, or all it serves there when none are listed, and whether every listed
+// kind is served. The list is never nil: the API server refuses a null supportedKinds.
+func supportedKinds(l *gatewayv1.Listener) ([]gatewayv1.RouteGroupKind, bool) {
+	kinds := []gatewayv1.RouteGroupKind{}
+	if l.AllowedRoutes == nil || len(l.AllowedRoutes.Kinds) == 0 {
+		if served(l.Protocol) {
+			kinds = append(kinds, httpRoute())
+		}
+		return kinds, true
+	}
+	resolved := true
+	for _, k := range l.AllowedRoutes.Kinds {
+		if !served(l.Protocol) || !isHTTPRoute(k) {
+			resolved = false
+		} else if len(kinds) == 0 {
+			kinds = append(kinds, httpRoute())
+		}
+	}
+	return kinds, resolved
+}
+
+func httpRoute() gatewayv1.RouteGroupKind {
+	group := gatewayv1.Group(gatewayv1.GroupName)
+	return gatewayv1.RouteGroupKind{Group: &group, Kind: httpRouteKind}
+}
+
+// isHTTPRoute: an unset group means gateway.networking.k8s.io.
+func isHTTPRoute(k gatewayv1.RouteGroupKind) bool {
+	return k.Kind == httpRouteKind && (k.Group == nil || *k.Group == gatewayv1.GroupName)
+}
+
+// conflict tells how l conflicts with the other listeners on its port. Only served
+// listeners take part: the spec says a listener of a protocol the implementation does
+// not support is simply not accepted, and takes no port from the others.
+func conflict(l *gatewayv1.Listener, listeners []gatewayv1.Listener) gatewayv1.ListenerConditionReason {
+	reason := gatewayv1.ListenerReasonNoConflicts
+	if !served(l.Protocol) {
+		return reason
+	}
+	for i := range listeners {
+		other := &listeners[i]
+		if other.Name == l.Name || other.Port != l.Port || !served(other.Protocol) {
+			continue
+		}
+		if other.Protocol != l.Protocol {
+			return gatewayv1.ListenerReasonProtocolConflict
+		}
+		if hostname(l) == hostname(other) {
+			reason = gatewayv1.ListenerReasonHostnameConflict
+		}
+	}
+	return reason
+}
+
+// hostname: an unset hostname and an empty one both match every host.
+func hostname(l *gatewayv1.Listener) gatewayv1.Hostname {
+	if l.Hostname == nil {
+		return ""
+	}
+	return *l.Hostname
+}
