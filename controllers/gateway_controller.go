@@ -85,6 +85,9 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	}
 	status.accepted()
 	status.attach(in.routes, in.attached)
+	if status.noValidListener() {
+		return ctrl.Result{}, nil
+	}
 
 	out, parsed, err := r.render(ctx, gw, in, rec, status)
 	if err != nil {

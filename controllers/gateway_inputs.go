@@ -10,7 +10,6 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
-	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -59,14 +58,12 @@ func loadValueInputs(ctx context.Context, c client.Reader, controllerNamespace s
 	return in, nil
 }
 
-// attachedRoutes lists the HTTPRoutes attached to gw by the Gateway API rules. Only
-// accepted listeners take routes.
+// attachedRoutes lists the HTTPRoutes attached to gw by the Gateway API rules.
 func (r *GatewayReconciler) attachedRoutes(ctx context.Context, gw *gatewayv1.Gateway) ([]gatewayv1.HTTPRoute, map[gatewayv1.SectionName]int32, error) {
 	var routes gatewayv1.HTTPRouteList
 	if err := r.List(ctx, &routes); err != nil {
 		return nil, nil, err
 	}
-	attachable := listeners.Attachable(gw.Spec.Listeners)
 	attached := map[gatewayv1.SectionName]int32{}
 	var out []gatewayv1.HTTPRoute
 	namespaceLabels := map[string]map[string]string{}
@@ -83,14 +80,11 @@ func (r *GatewayReconciler) attachedRoutes(ctx context.Context, gw *gatewayv1.Ga
 			}
 			namespaceLabels[route.Namespace] = labels
 		}
-		taken := false
-		for _, l := range attach.Listeners(gw, route, labels) {
-			if attachable[l] {
-				attached[l]++
-				taken = true
-			}
+		taken := attach.Listeners(gw, route, labels)
+		for _, l := range taken {
+			attached[l]++
 		}
-		if taken {
+		if len(taken) > 0 {
 			out = append(out, *route)
 		}
 	}

@@ -68,6 +68,18 @@ func (s *gatewayStatus) notAccepted(reason gatewayv1.GatewayConditionReason, mes
 	s.status.Addresses = nil
 }
 
+// noValidListener reports a Gateway none of whose listeners is valid: the specification
+// rejects it as a whole, so nothing is rendered, and what was applied before stays.
+func (s *gatewayStatus) noValidListener() bool {
+	if s.hasValidListener() {
+		return false
+	}
+	s.set(gatewayv1.GatewayConditionProgrammed, false, gatewayv1.GatewayReasonInvalid,
+		s.listenersNotValid()+"; nothing is rendered, the objects applied before are left as they are")
+	s.setListeners(false, gatewayv1.ListenerReasonInvalid)
+	return true
+}
+
 // fail maps an error reading the inputs: a reference that cannot be used refuses the
 // Gateway; anything else is retried.
 func (s *gatewayStatus) fail(err error) (ctrl.Result, error) {
@@ -122,11 +134,6 @@ func (s *gatewayStatus) programmed(out *render.Output, notReady []string, hasSta
 		waiting = append(waiting, w.String())
 	}
 	waiting = append(waiting, notReady...)
-	if !s.hasValidListener() {
-		s.set(gatewayv1.GatewayConditionProgrammed, false, gatewayv1.GatewayReasonInvalid, s.listenersNotValid())
-		s.setListeners(false, gatewayv1.ListenerReasonInvalid)
-		return
-	}
 	if len(waiting) > 0 {
 		s.set(gatewayv1.GatewayConditionProgrammed, false, gatewayv1.GatewayReasonPending, "waiting: "+strings.Join(waiting, "; "))
 		s.setListeners(false, gatewayv1.ListenerReasonPending)

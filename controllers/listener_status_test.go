@@ -6,6 +6,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -36,7 +37,11 @@ var _ = Describe("Listener status", func() {
 		w.gatewayWithListeners(ctx, "web", `
 - {name: udp, protocol: UDP, port: 53}`)
 		Eventually(w.gatewayCondition(ctx, "web", "Accepted")).Should(Equal("False/ListenersNotValid: listeners not valid: udp (UnsupportedProtocol)"))
-		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(Equal("False/Invalid: listeners not valid: udp (UnsupportedProtocol)"))
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(Equal("False/Invalid: listeners not valid: udp (UnsupportedProtocol); nothing is rendered, the objects applied before are left as they are"))
+		Consistently(func() bool {
+			_, err := w.configMap(ctx, "web-config")()
+			return apierrors.IsNotFound(err)
+		}, "1s").Should(BeTrue(), "nothing is rendered for a Gateway rejected as a whole")
 		Eventually(w.listeners(ctx, "web")).Should(Equal([]string{
 			"udp Accepted=False/UnsupportedProtocol ResolvedRefs=True/ResolvedRefs Conflicted=False/NoConflicts Programmed=False/Invalid kinds=[] routes=0",
 		}))

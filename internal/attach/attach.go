@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gatewright/gatewright/internal/listeners"
 )
 
 // Result is where one parentRef of a route attaches on a Gateway.
@@ -41,13 +43,18 @@ func Attach(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, ref gatewayv1.Par
 	matched := 0
 	var refusals, hostnames []string
 	var out []gatewayv1.SectionName
+	accepted := listeners.Attachable(gw.Spec.Listeners)
 	for i := range gw.Spec.Listeners {
 		l := &gw.Spec.Listeners[i]
 		if !matchesListener(ref, l) {
 			continue
 		}
 		matched++
-		if why := refusal(gw, l, route, namespaceLabels); why != "" {
+		why := refusal(gw, l, route, namespaceLabels)
+		if why == "" && !accepted[l.Name] {
+			why = "is not accepted (see its conditions)"
+		}
+		if why != "" {
 			refusals = append(refusals, fmt.Sprintf("listener %s %s", l.Name, why))
 			continue
 		}

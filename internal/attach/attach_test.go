@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"k8s.io/utils/ptr"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/yaml"
 )
@@ -211,5 +212,27 @@ func TestParentGateway(t *testing.T) {
 				t.Errorf("got %s, %v; want %s, %v", key, isGateway, tt.want, tt.isGateway)
 			}
 		})
+	}
+}
+
+func TestAListenerThatIsNotAcceptedTakesNoRoute(t *testing.T) {
+	var gw gatewayv1.Gateway
+	if err := yaml.UnmarshalStrict([]byte(`
+metadata: {name: web, namespace: infra}
+spec:
+  gatewayClassName: internet
+  listeners:
+  - {name: http, protocol: HTTP, port: 80}
+  - {name: https, protocol: HTTPS, port: 80}
+`), &gw); err != nil {
+		t.Fatal(err)
+	}
+	route := gatewayv1.HTTPRoute{}
+	route.Namespace = "infra"
+	ref := gatewayv1.ParentReference{Name: "web", SectionName: ptr.To(gatewayv1.SectionName("http"))}
+	got := Attach(&gw, &route, ref, nil)
+	want := Result{Reason: gatewayv1.RouteReasonNotAllowedByListeners, Message: "listener http is not accepted (see its conditions)"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("a route on a listener in a protocol conflict: got %+v, want %+v", got, want)
 	}
 }
