@@ -164,7 +164,11 @@ func (r *GatewayReconciler) recordChanges(gw *gatewayv1.Gateway, applied *apply.
 // nothing disappears from under a Gateway that still says Programmed. Every instance may
 // do this when no instance implements the class: deletes are guarded by the owner's labels.
 func (r *GatewayReconciler) tearDown(ctx context.Context, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, rec *apply.Record) error {
-	if err := r.adoptLegacy(ctx, gw, rec, nil); err != nil {
+	var bp *gatewrightv1alpha1.GatewayClassBlueprint
+	if r.shard.ownership(class) == ownedHere {
+		bp, _ = blueprintOf(ctx, r.Client, class) // without it, no cluster-scoped entry is adopted
+	}
+	if err := r.adoptLegacy(ctx, gw, rec, bp); err != nil {
 		return err
 	}
 	if !rec.Exists() {

@@ -18,16 +18,16 @@ import (
 // moved once: an entry is kept only if the live object it names checks out
 // (apply.Adoptable), and then the annotation and the finalizer are removed.
 
-// adopt adds to rec the entries of a legacy inventory of owner that check out.
-func (a *legacyAdopter) adopt(ctx context.Context, rec *apply.Record, legacy apply.Inventory, bp *gatewrightv1alpha1.GatewayClassBlueprint, owner apply.Owner) error {
-	adopted := a.applier.Adoptable(ctx, owner, legacy, declaredClusterScoped(bp))
-	return a.applier.SaveRecord(ctx, rec, apply.Planned(adopted, rec.Inventory))
-}
-
 // legacyAdopter moves legacy inventories into Renderings.
 type legacyAdopter struct {
 	client  client.Client
 	applier *apply.Applier
+}
+
+// adopt adds to rec the entries of a legacy inventory of owner that check out.
+func (a *legacyAdopter) adopt(ctx context.Context, rec *apply.Record, legacy apply.Inventory, bp *gatewrightv1alpha1.GatewayClassBlueprint, owner apply.Owner) error {
+	adopted := a.applier.Adoptable(ctx, owner, legacy, declaredClusterScoped(bp))
+	return a.applier.SaveRecord(ctx, rec, apply.Planned(adopted, rec.Inventory))
 }
 
 // hasLegacy tells whether obj still carries the legacy annotation key or finalizer.
