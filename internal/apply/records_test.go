@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
@@ -141,5 +142,34 @@ func TestPlannedKeepsReadinessOnlyForUnchangedObjects(t *testing.T) {
 	want := map[string]string{"same": "1/true", "changed": "2/false", "new": "1/false", "gone": "1/true"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("planned record %v, want %v", got, want)
+	}
+}
+
+func TestLiveReadsBackOnlyTheOwnersObjectsOfTheEntrysTemplate(t *testing.T) {
+	ctx := context.Background()
+	labels := func(gateway, template string) map[string]string {
+		return map[string]string{
+			gatewrightv1alpha1.LabelManagedBy: gatewrightv1alpha1.ManagedByValue, gatewayv1.GatewayNameLabelKey: gateway,
+			gatewrightv1alpha1.LabelGatewayNamespace: "team-a", gatewrightv1alpha1.LabelTemplate: template,
+		}
+	}
+	c := fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "mine", Labels: labels("web", "configs")}},
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "other-gateway", Labels: labels("api", "configs")}},
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "other-template", Labels: labels("web", "secrets")}},
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "unlabelled"}},
+	).Build()
+	a := New(c, c)
+	owner := GatewayOwner(&gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "web"}})
+	var inv Inventory
+	for _, name := range []string{"mine", "other-gateway", "other-template", "unlabelled", "gone"} {
+		inv = append(inv, Entry{APIVersion: "v1", Kind: "ConfigMap", Namespace: "team-a", Name: name, Template: "configs"})
+	}
+	live, err := a.Live(ctx, owner, inv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(live) != 1 || len(live["configs"]) != 1 || live["configs"][0].GetName() != "mine" {
+		t.Fatalf("templates would read back %v, want only ConfigMap mine", live)
 	}
 }
