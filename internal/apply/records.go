@@ -123,21 +123,15 @@ func (a *Applier) SaveRecord(ctx context.Context, rec *Record, inv Inventory) er
 	return nil
 }
 
-// createRendering creates r; when the cache had not seen it yet, it updates the one there.
+// createRendering creates r. One that exists already was written after the cache was
+// read: it may list objects the caller does not know of, so it is not overwritten; the
+// reconcile is retried once the cache has it.
 func (a *Applier) createRendering(ctx context.Context, r *gatewrightv1alpha1.Rendering) error {
 	err := a.client.Create(ctx, r)
-	if !apierrors.IsAlreadyExists(err) {
-		return err
+	if apierrors.IsAlreadyExists(err) {
+		return fmt.Errorf("Rendering %s/%s exists but was not read yet: %w", r.Namespace, r.Name, err)
 	}
-	existing := &gatewrightv1alpha1.Rendering{}
-	if err := a.apiReader.Get(ctx, client.ObjectKeyFromObject(r), existing); err != nil {
-		return err
-	}
-	if !existing.DeletionTimestamp.IsZero() {
-		return fmt.Errorf("Rendering %s/%s is being deleted: waiting for its clean-up", r.Namespace, r.Name)
-	}
-	r.ResourceVersion = existing.ResourceVersion
-	return a.client.Update(ctx, r)
+	return err
 }
 
 // DeleteRecord deletes owner's Renderings. Their finalizer keeps them until the
