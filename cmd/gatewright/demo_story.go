@@ -150,7 +150,7 @@ func (d *demo) serviceType(want corev1.ServiceType) expectation {
 // explain prints what `gatewright explain KIND NAME -n team-a` prints.
 func (d *demo) explain(kind, name string) func(context.Context) error {
 	return func(ctx context.Context) error {
-		opts := explainOptions{kubeconfig: d.env.kubeconfig, namespace: demoNamespace, controllerNamespace: defaultControllerNamespace}
+		opts := explainOptions{clusterOptions: clusterOptions{kubeconfig: d.env.kubeconfig, namespace: demoNamespace}, controllerNamespace: defaultControllerNamespace}
 		return runExplain(ctx, &indent{w: &indent{w: d.out}}, opts, kind, name)
 	}
 }
@@ -159,7 +159,7 @@ func (d *demo) explain(kind, name string) func(context.Context) error {
 func (d *demo) explains(path, value, source, as string) expectation {
 	return expectation{what: fmt.Sprintf("explain says %s = %s, set by %s as %s", path, value, source, as), check: func(ctx context.Context) (bool, string, error) {
 		var out bytes.Buffer
-		opts := explainOptions{kubeconfig: d.env.kubeconfig, namespace: demoNamespace, controllerNamespace: defaultControllerNamespace}
+		opts := explainOptions{clusterOptions: clusterOptions{kubeconfig: d.env.kubeconfig, namespace: demoNamespace}, controllerNamespace: defaultControllerNamespace}
 		if err := runExplain(ctx, &out, opts, "gateway", demoGateway); err != nil {
 			return false, err.Error(), nil
 		}

@@ -7,16 +7,10 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
-	"k8s.io/client-go/tools/clientcmd"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-
-	"github.com/gatewright/gatewright/internal/scheme"
 )
 
 type explainOptions struct {
-	kubeconfig          string
-	context             string
-	namespace           string
+	clusterOptions
 	gateway             string
 	controllerNamespace string
 	output              string
@@ -47,9 +41,7 @@ controller namespace, and to GatewayClasses and GatewayClassBlueprints.`,
 		},
 	}
 	flags := cmd.Flags()
-	flags.StringVar(&opts.kubeconfig, "kubeconfig", "", "path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)")
-	flags.StringVar(&opts.context, "context", "", "the kubeconfig context to use")
-	flags.StringVarP(&opts.namespace, "namespace", "n", "", "the object's namespace (default: the context's namespace)")
+	opts.addFlags(flags)
 	flags.StringVar(&opts.gateway, "gateway", "", "for an HTTPRoute with several Gatewright parents: the parent Gateway, as [NAMESPACE/]NAME")
 	flags.StringVar(&opts.controllerNamespace, "controller-namespace", opts.controllerNamespace, "the namespace whose GatewayClassConfigs are global")
 	flags.StringVarP(&opts.output, "output", "o", "", "yaml or json (default: tables)")
@@ -85,23 +77,4 @@ func runExplain(ctx context.Context, out io.Writer, opts explainOptions, kind, n
 		return errors.New("the values are invalid")
 	}
 	return nil
-}
-
-// client reads the kubeconfig as kubectl does.
-func (o explainOptions) client() (client.Client, string, error) {
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	rules.ExplicitPath = o.kubeconfig
-	overrides := &clientcmd.ConfigOverrides{CurrentContext: o.context}
-	overrides.Context.Namespace = o.namespace
-	config := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, overrides)
-	namespace, _, err := config.Namespace()
-	if err != nil {
-		return nil, "", err
-	}
-	restConfig, err := config.ClientConfig()
-	if err != nil {
-		return nil, "", err
-	}
-	k8s, err := client.New(restConfig, client.Options{Scheme: scheme.New()})
-	return k8s, namespace, err
 }
