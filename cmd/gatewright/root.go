@@ -23,6 +23,6 @@ GatewayClassConfigs and GatewayConfigs.`,
 		SilenceUsage:  true,
 		SilenceErrors: false,
 	}
-	root.AddCommand(newDevCommand(), newValuesCommand(), newExplainCommand(), newDemoCommand(), newRenderCommand(), newLintCommand(), newControllerCommand())
+	root.AddCommand(newDevCommand(), newValuesCommand(), newExplainCommand(), newTreeCommand(), newDemoCommand(), newRenderCommand(), newLintCommand(), newControllerCommand())
 	return root
 }

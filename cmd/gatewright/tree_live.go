@@ -1,0 +1,252 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/selection"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/apply"
+	"github.com/gatewright/gatewright/internal/attach"
+)
+
+// treeReader reads what a Gateway or HTTPRoute made from its Renderings, and the live
+// state of each object they list.
+type treeReader struct {
+	client client.Client
+	// records reads Renderings with the controller's own checks of what they may list.
+	records *apply.Applier
+}
+
+func newTreeReader(k8s client.Client) treeReader {
+	return treeReader{client: k8s, records: apply.New(k8s, k8s)}
+}
+
+func (r treeReader) gatewayTree(ctx context.Context, namespace, name string) (*gatewayTree, error) {
+	var gw gatewayv1.Gateway
+	if err := r.getOwner(ctx, "Gateway", types.NamespacedName{Namespace: namespace, Name: name}, &gw); err != nil {
+		return nil, err
+	}
+	rec, err := r.records.LoadRecord(ctx, apply.GatewayOwner(&gw))
+	if err != nil {
+		return nil, err
+	}
+	if !rec.Exists() {
+		return nil, fmt.Errorf("Gateway %s/%s has no Rendering yet: is the controller running and the Gateway of a Gatewright class?", namespace, name)
+	}
+	tree := &gatewayTree{Gateway: treeNode{
+		Kind: "Gateway", Namespace: namespace, Name: name,
+		Conditions: conditions(gw.Status.Conditions, "Accepted", "Programmed"),
+	}}
+	if tree.GatewayClass, tree.Blueprint, err = r.classAndBlueprint(ctx, string(gw.Spec.GatewayClassName)); err != nil {
+		return nil, err
+	}
+	tree.Objects = r.objects(ctx, rec.Inventory)
+	if tree.HTTPRoutes, err = r.routesOn(ctx, &gw); err != nil {
+		return nil, err
+	}
+	return tree, nil
+}
+
+func (r treeReader) httpRouteTree(ctx context.Context, namespace, name string) (*routeTree, error) {
+	var route gatewayv1.HTTPRoute
+	if err := r.getOwner(ctx, "HTTPRoute", types.NamespacedName{Namespace: namespace, Name: name}, &route); err != nil {
+		return nil, err
+	}
+	records, err := r.records.LoadRouteRecords(ctx, &route)
+	if err != nil {
+		return nil, err
+	}
+	if len(records) == 0 {
+		return nil, fmt.Errorf("HTTPRoute %s/%s has no Rendering yet: is the controller running and the route attached to a Gateway of a Gatewright class?", namespace, name)
+	}
+	tree := &routeTree{HTTPRoute: namespace + "/" + name, Parents: []routeOnGateway{}}
+	for _, gateway := range sortedKeys(records) {
+		tree.Parents = append(tree.Parents, r.routeOnGateway(ctx, &route, gateway, records[gateway]))
+	}
+	return tree, nil
+}
+
+// getOwner reads the Gateway or HTTPRoute the tree is of, saying plainly when it is missing.
+func (r treeReader) getOwner(ctx context.Context, kind string, key types.NamespacedName, obj client.Object) error {
+	err := r.client.Get(ctx, key, obj)
+	if apierrors.IsNotFound(err) {
+		return fmt.Errorf("%s %s not found", kind, key)
+	}
+	if err != nil {
+		return fmt.Errorf("reading %s %s: %w", kind, key, err)
+	}
+	return nil
+}
+
+// classAndBlueprint reads the GatewayClass named className and the GatewayClassBlueprint
+// it refers to; the blueprint is nil when the class names none.
+func (r treeReader) classAndBlueprint(ctx context.Context, className string) (treeNode, *treeNode, error) {
+	classNode := treeNode{Kind: "GatewayClass", Name: className}
+	var class gatewayv1.GatewayClass
+	if found, err := r.getPart(ctx, client.ObjectKey{Name: className}, &class, &classNode); err != nil || !found {
+		return classNode, nil, err
+	}
+	classNode.Conditions = conditions(class.Status.Conditions, "Accepted")
+	ref := class.Spec.ParametersRef
+	if ref == nil || string(ref.Kind) != gatewrightv1alpha1.KindGatewayClassBlueprint {
+		return classNode, nil, nil
+	}
+	blueprintNode := &treeNode{Kind: gatewrightv1alpha1.KindGatewayClassBlueprint, Name: ref.Name}
+	var blueprint gatewrightv1alpha1.GatewayClassBlueprint
+	if found, err := r.getPart(ctx, client.ObjectKey{Name: ref.Name}, &blueprint, blueprintNode); err != nil || !found {
+		return classNode, blueprintNode, err
+	}
+	blueprintNode.Conditions = conditions(blueprint.Status.Conditions, "Accepted")
+	return classNode, blueprintNode, nil
+}
+
+// getPart reads an object the tree shows but does not start from; a missing one is
+// marked so in node rather than failing the tree.
+func (r treeReader) getPart(ctx context.Context, key client.ObjectKey, obj client.Object, node *treeNode) (bool, error) {
+	err := r.client.Get(ctx, key, obj)
+	if apierrors.IsNotFound(err) {
+		node.Missing = true
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("reading %s %s: %w", node.Kind, strings.TrimPrefix(key.String(), "/"), err)
+	}
+	return true, nil
+}
+
+// routesOn lists the HTTPRoutes rendered on gw, found across namespaces by the labels
+// of their Renderings.
+func (r treeReader) routesOn(ctx context.Context, gw *gatewayv1.Gateway) ([]routeOnGateway, error) {
+	selector := labels.SelectorFromSet(labels.Set{
+		gatewrightv1alpha1.LabelManagedBy:        gatewrightv1alpha1.ManagedByValue,
+		gatewayv1.GatewayNameLabelKey:            gw.Name,
+		gatewrightv1alpha1.LabelGatewayNamespace: gw.Namespace,
+	})
+	isRoute, _ := labels.NewRequirement(gatewrightv1alpha1.LabelHTTPRouteName, selection.Exists, nil)
+	var list gatewrightv1alpha1.RenderingList
+	if err := r.client.List(ctx, &list, client.MatchingLabelsSelector{Selector: selector.Add(*isRoute)}); err != nil {
+		return nil, fmt.Errorf("listing the Renderings of the HTTPRoutes on Gateway %s/%s: %w", gw.Namespace, gw.Name, err)
+	}
+	routes := map[types.NamespacedName]bool{}
+	for _, rendering := range list.Items {
+		if rendering.Owner.Kind == "HTTPRoute" {
+			routes[types.NamespacedName{Namespace: rendering.Namespace, Name: rendering.Owner.Name}] = true
+		}
+	}
+	gateway := gw.Namespace + "/" + gw.Name
+	out := []routeOnGateway{}
+	for _, key := range sortedNames(routes) {
+		var route gatewayv1.HTTPRoute
+		node := treeNode{Kind: "HTTPRoute"}
+		found, err := r.getPart(ctx, key, &route, &node)
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			// A route deleted before its Renderings were cleaned up: what they list remains.
+			route.Namespace, route.Name = key.Namespace, key.Name
+		}
+		records, err := r.records.LoadRouteRecords(ctx, &route)
+		if err != nil {
+			return nil, err
+		}
+		if rec := records[gateway]; rec != nil {
+			parent := r.routeOnGateway(ctx, &route, gateway, rec)
+			parent.Missing = !found
+			out = append(out, parent)
+		}
+	}
+	return out, nil
+}
+
+// routeOnGateway is route on the Gateway "namespace/name", with the objects of rec.
+func (r treeReader) routeOnGateway(ctx context.Context, route *gatewayv1.HTTPRoute, gateway string, rec *apply.Record) routeOnGateway {
+	return routeOnGateway{
+		HTTPRoute:  route.Namespace + "/" + route.Name,
+		Gateway:    gateway,
+		Conditions: conditions(routeConditionsOn(route, gateway), "Accepted", "ResolvedRefs"),
+		Objects:    r.objects(ctx, rec.Inventory),
+	}
+}
+
+// routeConditionsOn are the conditions Gatewright set on route for the Gateway "namespace/name".
+func routeConditionsOn(route *gatewayv1.HTTPRoute, gateway string) []metav1.Condition {
+	for _, parent := range route.Status.Parents {
+		key, isGateway := attach.ParentGateway(route, parent.ParentRef)
+		if isGateway && parent.ControllerName == gatewrightv1alpha1.ControllerName && key.String() == gateway {
+			return parent.Conditions
+		}
+	}
+	return nil
+}
+
+// objects reads each object of inv to tell whether it is ready now; one that cannot be
+// read is shown with its error rather than failing the tree.
+func (r treeReader) objects(ctx context.Context, inv apply.Inventory) []treeObject {
+	out := make([]treeObject, 0, len(inv))
+	for _, e := range inv {
+		obj := treeObject{
+			APIVersion: e.APIVersion, Kind: e.Kind, Namespace: e.Namespace, Name: e.Name,
+			Template: e.Template, Hash: e.Hash, RecordedReady: e.Ready,
+		}
+		live := &unstructured.Unstructured{}
+		live.SetAPIVersion(e.APIVersion)
+		live.SetKind(e.Kind)
+		err := r.client.Get(ctx, client.ObjectKey{Namespace: e.Namespace, Name: e.Name}, live)
+		switch {
+		case apierrors.IsNotFound(err) || meta.IsNoMatchError(err):
+			obj.Ready = readyMissing
+		case err != nil:
+			obj.Ready, obj.Error = readyUnknown, err.Error()
+		case apply.Ready(live):
+			obj.Ready = readyTrue
+		default:
+			obj.Ready = readyFalse
+		}
+		out = append(out, obj)
+	}
+	return out
+}
+
+// conditions picks the conditions of types, in that order; a type not set is Unknown.
+func conditions(all []metav1.Condition, types ...string) []treeCondition {
+	out := make([]treeCondition, 0, len(types))
+	for _, t := range types {
+		c := treeCondition{Type: t, Status: string(metav1.ConditionUnknown)}
+		if found := meta.FindStatusCondition(all, t); found != nil {
+			c.Status, c.Reason, c.Message = string(found.Status), found.Reason, found.Message
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func sortedNames(set map[types.NamespacedName]bool) []types.NamespacedName {
+	out := make([]types.NamespacedName, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
+}
