@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -158,14 +159,24 @@ func conditionSummary(conditions []treeCondition) string {
 // printTree prints root as a table with the rows indented as a tree; wide adds the
 // namespace, hash and recorded readiness columns.
 func printTree(out io.Writer, root treeLine, wide bool) error {
-	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	var table bytes.Buffer
+	w := tabwriter.NewWriter(&table, 0, 4, 2, ' ', 0)
 	if wide {
 		fmt.Fprintln(w, "NAME\tNAMESPACE\tREADY\tRECORDED\tTEMPLATE\tHASH\tSTATUS")
 	} else {
 		fmt.Fprintln(w, "NAME\tREADY\tTEMPLATE\tSTATUS")
 	}
 	printTreeLine(w, root, "", "", wide)
-	return w.Flush()
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	// tabwriter pads the cells before an empty STATUS; the padding would end the lines.
+	lines := strings.Split(strings.TrimSuffix(table.String(), "\n"), "\n")
+	for i, line := range lines {
+		lines[i] = strings.TrimRight(line, " ") + "\n"
+	}
+	_, err := io.WriteString(out, strings.Join(lines, ""))
+	return err
 }
 
 func printTreeLine(w io.Writer, l treeLine, prefix, childPrefix string, wide bool) {
