@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/types"
+
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
@@ -70,25 +72,27 @@ func ResolveBackendRefs(route *gatewayv1.HTTPRoute, grants []gatewayv1.Reference
 	return out, nil
 }
 
-func resolve(route *gatewayv1.HTTPRoute, ref gatewayv1.BackendObjectReference, grants []gatewayv1.ReferenceGrant, exists ServiceExists) (BackendRef, error) {
-	b := BackendRef{Namespace: route.Namespace, Name: string(ref.Name), Port: ref.Port, Reason: gatewayv1.RouteReasonResolvedRefs}
+// BackendService is the Service that ref names, in route's namespace unless ref says
+// otherwise; isService is false when ref names another kind.
+func BackendService(route *gatewayv1.HTTPRoute, ref gatewayv1.BackendObjectReference) (key types.NamespacedName, isService bool) {
+	key = types.NamespacedName{Namespace: route.Namespace, Name: string(ref.Name)}
 	if ref.Namespace != nil {
-		b.Namespace = string(*ref.Namespace)
+		key.Namespace = string(*ref.Namespace)
 	}
-	group, kind := "", "Service"
-	if ref.Group != nil {
-		group = string(*ref.Group)
-	}
-	if ref.Kind != nil {
-		kind = string(*ref.Kind)
-	}
+	isService = (ref.Group == nil || *ref.Group == "") && (ref.Kind == nil || *ref.Kind == "Service")
+	return key, isService
+}
+
+func resolve(route *gatewayv1.HTTPRoute, ref gatewayv1.BackendObjectReference, grants []gatewayv1.ReferenceGrant, exists ServiceExists) (BackendRef, error) {
+	key, isService := BackendService(route, ref)
+	b := BackendRef{Namespace: key.Namespace, Name: key.Name, Port: ref.Port, Reason: gatewayv1.RouteReasonResolvedRefs}
 	fail := func(reason gatewayv1.RouteConditionReason, why string) (BackendRef, error) {
 		b.Reason = reason
 		b.Message = fmt.Sprintf("backendRef %s/%s %s", b.Namespace, b.Name, why)
 		return b, nil
 	}
-	if group != "" || kind != "Service" {
-		return fail(gatewayv1.RouteReasonInvalidKind, fmt.Sprintf("is a %s, not a core Service", groupKind(group, kind)))
+	if !isService {
+		return fail(gatewayv1.RouteReasonInvalidKind, fmt.Sprintf("is a %s, not a core Service", groupKind(ref)))
 	}
 	from := Referrer{Group: gatewayv1.GroupName, Kind: "HTTPRoute", Namespace: route.Namespace}
 	if !ReferencePermitted(grants, from, Referent{Kind: "Service", Namespace: b.Namespace, Name: b.Name}) {
@@ -105,9 +109,13 @@ func resolve(route *gatewayv1.HTTPRoute, ref gatewayv1.BackendObjectReference, g
 }
 
 // groupKind is kind.group, or kind for the core group.
-func groupKind(group, kind string) string {
-	if group == "" {
+func groupKind(ref gatewayv1.BackendObjectReference) string {
+	kind := "Service"
+	if ref.Kind != nil {
+		kind = string(*ref.Kind)
+	}
+	if ref.Group == nil || *ref.Group == "" {
 		return kind
 	}
-	return kind + "." + group
+	return kind + "." + string(*ref.Group)
 }
