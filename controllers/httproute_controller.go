@@ -168,7 +168,7 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 		return statuses, r.Applier.DeleteRecord(ctx, rec)
 	}
 
-	out, policies, err := r.render(ctx, route, parent, rec)
+	out, policies, err := r.render(ctx, route, parent, rec, backends.BackendRefs)
 	for i := range statuses {
 		setRouteAffected(&statuses[i], route, policies)
 	}
@@ -200,7 +200,7 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 
 // render computes the route's values on parent and renders its templates; it also
 // returns the policies that took part in the values.
-func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPRoute, parent routeParent, rec *apply.Record) (_ *render.Output, _ []values.PolicyReport, err error) {
+func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPRoute, parent routeParent, rec *apply.Record, backendRefs []attach.BackendRef) (_ *render.Output, _ []values.PolicyReport, err error) {
 	in, err := loadValueInputs(ctx, r.Client, r.ControllerNamespace, parent.class, parent.gateway.Namespace, route.Namespace)
 	if err != nil {
 		return nil, nil, err
@@ -226,7 +226,7 @@ func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPR
 	}
 	start = time.Now()
 	out, err := parsed.HTTPRoute(render.Input{
-		Values: vals.Values, Gateway: parent.gateway, GatewayClass: parent.class,
+		Values: vals.Values, Gateway: parent.gateway, GatewayClass: parent.class, BackendRefs: backendRefs,
 		Live: live, IsReady: apply.Ready, IsNamespaced: namespacedBy(r.Client),
 	}, route)
 	observeSince(metrics.RenderDuration, metrics.KindHTTPRoute, start)

@@ -37,6 +37,7 @@ httpRouteTemplate:
       metadata: {name: {{ .HTTPRoute.metadata.name }}-on-{{ .Gateway.metadata.name }}}
       data:
         timeout: {{ .Values.timeout | quote }}
+        backends: "{{ range .BackendRefs }}{{ .name }}={{ .resolved }} {{ end }}"
 `
 
 // routeParents returns the route's parent statuses written by Gatewright, as
@@ -322,10 +323,11 @@ var _ = Describe("HTTPRoute backendRefs", func() {
 		w.routeTo(ctx, "shop", `{name: web-backend, port: 80}`)
 		Eventually(w.routeResolvedRefs(ctx, w.namespace, "shop")).Should(Equal([]string{
 			"web: True/Accepted; False/BackendNotFound: backendRef " + w.namespace + "/web-backend names a Service that does not exist"}))
-		Eventually(w.configMap(ctx, "shop-on-web")).Should(WithTransform(configMapData("timeout"), Equal("15s")))
+		Eventually(w.configMap(ctx, "shop-on-web")).Should(WithTransform(configMapData("backends"), Equal("web-backend=false ")))
 
 		Expect(k8s.Create(ctx, service(w.namespace, "web-backend"))).To(Succeed())
 		Eventually(w.routeResolvedRefs(ctx, w.namespace, "shop")).Should(Equal([]string{"web: True/Accepted; True/ResolvedRefs: "}))
+		Eventually(w.configMap(ctx, "shop-on-web")).Should(WithTransform(configMapData("backends"), Equal("web-backend=true ")))
 
 		// The Service metadata cache sees every Service; the manager's cache still holds
 		// only the Services Gatewright manages.
