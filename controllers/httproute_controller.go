@@ -10,9 +10,12 @@ import (
 	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/source"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
@@ -32,10 +35,12 @@ type HTTPRouteReconciler struct {
 	Recorder            record.EventRecorder
 	ControllerNamespace string
 
-	shard   shard
-	watches *objectWatches
-	slots   *namespaceSlots
-	legacy  *legacyAdopter
+	shard shard
+	// services caches the metadata of every Service, for backendRefs.
+	services cache.Cache
+	watches  *objectWatches
+	slots    *namespaceSlots
+	legacy   *legacyAdopter
 }
 
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes,verbs=get;list;watch;update;patch
@@ -69,6 +74,12 @@ func (r *HTTPRouteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 		return ctrl.Result{}, err
 	}
 
+	var backends attach.Resolution
+	if len(parents) > 0 {
+		if backends, err = r.resolveBackendRefs(ctx, route); err != nil {
+			return ctrl.Result{}, err
+		}
+	}
 	statuses := map[string][]gatewayv1.RouteParentStatus{}
 	var errs []error
 	for _, parent := range parents {
@@ -76,7 +87,7 @@ func (r *HTTPRouteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 		if rec == nil {
 			rec = apply.NewRecord(apply.RouteOwner(route, parent.gateway.Namespace, parent.gateway.Name))
 		}
-		status, err := r.reconcileParent(ctx, route, parent, rec)
+		status, err := r.reconcileParent(ctx, route, parent, rec, backends)
 		statuses[parent.key()] = status
 		errs = append(errs, err)
 	}
@@ -138,7 +149,7 @@ func (r *HTTPRouteReconciler) parents(ctx context.Context, route *gatewayv1.HTTP
 
 // reconcileParent renders and applies the route's objects on one parent Gateway and
 // returns the status of each parentRef naming it.
-func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewayv1.HTTPRoute, parent routeParent, rec *apply.Record) ([]gatewayv1.RouteParentStatus, error) {
+func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewayv1.HTTPRoute, parent routeParent, rec *apply.Record, backends attach.Resolution) ([]gatewayv1.RouteParentStatus, error) {
 	namespaceLabels, err := labelsOfNamespace(ctx, r.Client, route.Namespace)
 	if err != nil {
 		return nil, err
@@ -147,7 +158,7 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 	attached := false
 	for i, ref := range parent.refs {
 		result := attach.Attach(parent.gateway, route, ref, namespaceLabels)
-		statuses[i] = routeParentStatus(route, ref, result)
+		statuses[i] = routeParentStatus(route, ref, result, backends)
 		attached = attached || result.Attached()
 	}
 	if rec.Deleting {
@@ -157,7 +168,7 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 		return statuses, r.Applier.DeleteRecord(ctx, rec)
 	}
 
-	out, policies, err := r.render(ctx, route, parent, rec)
+	out, policies, err := r.render(ctx, route, parent, rec, backends.BackendRefs)
 	for i := range statuses {
 		setRouteAffected(&statuses[i], route, policies)
 	}
@@ -189,7 +200,7 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 
 // render computes the route's values on parent and renders its templates; it also
 // returns the policies that took part in the values.
-func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPRoute, parent routeParent, rec *apply.Record) (_ *render.Output, _ []values.PolicyReport, err error) {
+func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPRoute, parent routeParent, rec *apply.Record, backendRefs []attach.BackendRef) (_ *render.Output, _ []values.PolicyReport, err error) {
 	in, err := loadValueInputs(ctx, r.Client, r.ControllerNamespace, parent.class, parent.gateway.Namespace, route.Namespace)
 	if err != nil {
 		return nil, nil, err
@@ -215,7 +226,7 @@ func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPR
 	}
 	start = time.Now()
 	out, err := parsed.HTTPRoute(render.Input{
-		Values: vals.Values, Gateway: parent.gateway, GatewayClass: parent.class,
+		Values: vals.Values, Gateway: parent.gateway, GatewayClass: parent.class, BackendRefs: backendRefs,
 		Live: live, IsReady: apply.Ready, IsNamespaced: namespacedBy(r.Client),
 	}, route)
 	observeSince(metrics.RenderDuration, metrics.KindHTTPRoute, start)
@@ -225,6 +236,11 @@ func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPR
 func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.slots = newNamespaceSlots(routeWorkers)
 	r.legacy = &legacyAdopter{client: r.Client, applier: r.Applier}
+	services, err := newServiceMetadataCache(mgr)
+	if err != nil {
+		return err
+	}
+	r.services = services
 	c, err := ctrl.NewControllerManagedBy(mgr).
 		For(&gatewayv1.HTTPRoute{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Watches(&gatewayv1.Gateway{}, mapTo(r.routesOfGateway), builder.WithPredicates(gatewaySpecOrAddressesChanged)).
@@ -233,6 +249,8 @@ func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, mapTo(r.routesNearPolicy)).
 		Watches(&gatewrightv1alpha1.GatewayConfig{}, mapTo(r.routesNearPolicy)).
 		Watches(&gatewrightv1alpha1.Rendering{}, mapTo(r.routeOfObject), builder.WithPredicates(renderingGone)).
+		Watches(&gatewayv1.ReferenceGrant{}, mapTo(r.routesOfGrant)).
+		WatchesRawSource(source.Kind(services, serviceMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.routesOfService), serviceCameOrWent)).
 		Named("httproute").
 		WithOptions(controller.Options{MaxConcurrentReconciles: routeWorkers, ReconciliationTimeout: reconcileTimeout}).
 		Build(r)

@@ -37,15 +37,16 @@ func setRouteAffected(status *gatewayv1.RouteParentStatus, route *gatewayv1.HTTP
 }
 
 // routeParentStatus is Gatewright's entry for one parentRef: Accepted by where it
-// attaches, with attach's reason when nowhere.
-func routeParentStatus(route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference, result attach.Result) gatewayv1.RouteParentStatus {
+// attaches, with attach's reason when nowhere; ResolvedRefs by the route's backendRefs,
+// which do not keep it from being accepted.
+func routeParentStatus(route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference, result attach.Result, backends attach.Resolution) gatewayv1.RouteParentStatus {
 	status := gatewayv1.RouteParentStatus{ParentRef: ref, ControllerName: gatewrightv1alpha1.ControllerName}
 	if result.Attached() {
 		setRouteCondition(&status, route, gatewayv1.RouteConditionAccepted, true, gatewayv1.RouteReasonAccepted, "")
 	} else {
 		setRouteCondition(&status, route, gatewayv1.RouteConditionAccepted, false, result.Reason, result.Message)
 	}
-	setRouteCondition(&status, route, gatewayv1.RouteConditionResolvedRefs, true, gatewayv1.RouteReasonResolvedRefs, "")
+	setRouteCondition(&status, route, gatewayv1.RouteConditionResolvedRefs, backends.Resolved(), backends.Reason, backends.Message)
 	return status
 }
 

@@ -7,7 +7,9 @@ import (
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -35,6 +37,7 @@ httpRouteTemplate:
       metadata: {name: {{ .HTTPRoute.metadata.name }}-on-{{ .Gateway.metadata.name }}}
       data:
         timeout: {{ .Values.timeout | quote }}
+        backends: "{{ range .BackendRefs }}{{ .name }}={{ .resolved }} {{ end }}"
 `
 
 // routeParents returns the route's parent statuses written by Gatewright, as
@@ -263,5 +266,93 @@ spec:
 			_, err := w.configMap(ctx, "shop-on-web")()
 			return apierrors.IsNotFound(err)
 		}).Should(BeTrue())
+	})
+})
+
+// routeResolvedRefs returns the route's parent statuses written by Gatewright, as
+// "gateway: Accepted status/reason; ResolvedRefs status/reason: message".
+func (w world) routeResolvedRefs(ctx context.Context, namespace, name string) func() []string {
+	return func() []string {
+		route := &gatewayv1.HTTPRoute{}
+		if err := k8s.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, route); err != nil {
+			return []string{err.Error()}
+		}
+		var out []string
+		for _, p := range route.Status.Parents {
+			if p.ControllerName == "gatewright.dev/gateway-controller" {
+				accepted := meta.FindStatusCondition(p.Conditions, "Accepted")
+				out = append(out, string(p.ParentRef.Name)+": "+string(accepted.Status)+"/"+accepted.Reason+"; "+testenv.Condition(p.Conditions, "ResolvedRefs", route.Generation))
+			}
+		}
+		return out
+	}
+}
+
+func (w world) routeTo(ctx context.Context, name, backendRef string) {
+	w.apply(ctx, `
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: `+name+`, namespace: NAMESPACE}
+spec:
+  parentRefs: [{name: web}]
+  rules: [{backendRefs: [`+backendRef+`]}]
+`)
+}
+
+func service(namespace, name string) *corev1.Service {
+	return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
+		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 80}}}}
+}
+
+var _ = Describe("HTTPRoute backendRefs", func() {
+	var w world
+	BeforeEach(func(ctx SpecContext) {
+		w = newWorld(ctx)
+		w.classAndBlueprint(ctx, routeBlueprint)
+		w.gateway(ctx, "web")
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/"))
+	})
+
+	It("reports a backendRef of another kind as InvalidKind, and keeps the route accepted", func(ctx SpecContext) {
+		w.routeTo(ctx, "shop", `{group: unknownkind.example.com, kind: NonExistent, name: web, port: 8080}`)
+		Eventually(w.routeResolvedRefs(ctx, w.namespace, "shop")).Should(Equal([]string{
+			"web: True/Accepted; False/InvalidKind: backendRef " + w.namespace + "/web is a NonExistent.unknownkind.example.com, not a core Service"}))
+	})
+
+	It("reports a missing Service as BackendNotFound until it is created, and never caches Service bodies it does not manage", func(ctx SpecContext) {
+		w.routeTo(ctx, "shop", `{name: web-backend, port: 80}`)
+		Eventually(w.routeResolvedRefs(ctx, w.namespace, "shop")).Should(Equal([]string{
+			"web: True/Accepted; False/BackendNotFound: backendRef " + w.namespace + "/web-backend names a Service that does not exist"}))
+		Eventually(w.configMap(ctx, "shop-on-web")).Should(WithTransform(configMapData("backends"), Equal("web-backend=false ")))
+
+		Expect(k8s.Create(ctx, service(w.namespace, "web-backend"))).To(Succeed())
+		Eventually(w.routeResolvedRefs(ctx, w.namespace, "shop")).Should(Equal([]string{"web: True/Accepted; True/ResolvedRefs: "}))
+		Eventually(w.configMap(ctx, "shop-on-web")).Should(WithTransform(configMapData("backends"), Equal("web-backend=true ")))
+
+		// The Service metadata cache sees every Service; the manager's cache still holds
+		// only the Services Gatewright manages.
+		services := &unstructured.UnstructuredList{}
+		services.SetAPIVersion("v1")
+		services.SetKind("ServiceList")
+		Expect(managerClient.List(ctx, services, client.InNamespace(w.namespace))).To(Succeed())
+		Expect(services.Items).To(BeEmpty())
+	})
+
+	It("reports a Service of another namespace as RefNotPermitted until a ReferenceGrant lets the route refer to it", func(ctx SpecContext) {
+		backends := newWorld(ctx).namespace
+		Expect(k8s.Create(ctx, service(backends, "web-backend"))).To(Succeed())
+		w.routeTo(ctx, "shop", `{name: web-backend, namespace: `+backends+`, port: 80}`)
+		Eventually(w.routeResolvedRefs(ctx, w.namespace, "shop")).Should(Equal([]string{
+			"web: True/Accepted; False/RefNotPermitted: backendRef " + backends + "/web-backend is in another namespace, and no ReferenceGrant in " + backends + " lets HTTPRoutes of " + w.namespace + " refer to it"}))
+
+		w.apply(ctx, `
+apiVersion: gateway.networking.k8s.io/v1
+kind: ReferenceGrant
+metadata: {name: routes, namespace: `+backends+`}
+spec:
+  from: [{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: NAMESPACE}]
+  to: [{group: "", kind: Service, name: web-backend}]
+`)
+		Eventually(w.routeResolvedRefs(ctx, w.namespace, "shop")).Should(Equal([]string{"web: True/Accepted; True/ResolvedRefs: "}))
 	})
 })

@@ -52,6 +52,8 @@ func ManagerOptions() ctrl.Options {
 
 // cacheOptions make the manager's cache hold every object of the kinds Gatewright
 // reads, but of every other kind (the objects it renders) only those it manages.
+// Services, read as metadata for backendRefs, have a cache of their own
+// (newServiceMetadataCache).
 func cacheOptions() cache.Options {
 	managed, _ := labels.NewRequirement(gatewrightv1alpha1.LabelManagedBy, selection.Equals, []string{gatewrightv1alpha1.ManagedByValue})
 	all := cache.ByObject{Label: labels.Everything()}
@@ -61,6 +63,7 @@ func cacheOptions() cache.Options {
 			&gatewayv1.GatewayClass{}:                   all,
 			&gatewayv1.Gateway{}:                        all,
 			&gatewayv1.HTTPRoute{}:                      all,
+			&gatewayv1.ReferenceGrant{}:                 all,
 			&corev1.Namespace{}:                         all,
 			&gatewrightv1alpha1.GatewayClassBlueprint{}: all,
 			&gatewrightv1alpha1.GatewayClassConfig{}:    all,

@@ -215,7 +215,7 @@ func TestRouteStatusRefusedIsWrittenShort(t *testing.T) {
 	c, writes := refusingLongMessages(route)
 	r := &HTTPRouteReconciler{Client: c}
 
-	ours := routeParentStatus(route, ref, attach.Result{Listeners: []gatewayv1.SectionName{"http"}})
+	ours := routeParentStatus(route, ref, attach.Result{Listeners: []gatewayv1.SectionName{"http"}}, attach.Resolution{Reason: gatewayv1.RouteReasonResolvedRefs})
 	setRouteCondition(&ours, route, gatewayv1.RouteConditionAccepted, false, gatewayv1.RouteReasonUnsupportedValue, strings.Repeat("x", 40000))
 	if len(ours.Conditions[0].Message) > maxConditionMessage {
 		t.Errorf("condition message of %d bytes", len(ours.Conditions[0].Message))

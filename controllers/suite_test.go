@@ -29,6 +29,8 @@ var (
 	cfg    *rest.Config
 	k8s    client.Client
 	cancel context.CancelFunc
+	// managerClient reads through the cache of the controller under test.
+	managerClient client.Client
 	// metricsAddress is where the controller under test serves /metrics.
 	metricsAddress string
 )
@@ -53,6 +55,7 @@ var _ = BeforeSuite(func() {
 	options.Metrics = metricsserver.Options{BindAddress: metricsAddress}
 	mgr, err := ctrl.NewManager(cfg, options)
 	Expect(err).NotTo(HaveOccurred())
+	managerClient = mgr.GetClient()
 	var ctx context.Context
 	ctx, cancel = context.WithCancel(context.Background())
 	Expect(controllers.Setup(ctx, mgr, controllers.Options{ControllerNamespace: controllerNamespace})).To(Succeed())

@@ -31,6 +31,9 @@ type Set struct {
 	GatewayConfigs      []gatewrightv1alpha1.GatewayConfig
 	// Namespaces are read for their labels, which listeners may select routes by.
 	Namespaces []corev1.Namespace
+	// Services and ReferenceGrants decide which backendRefs resolve (.BackendRefs).
+	Services        []corev1.Service
+	ReferenceGrants []gatewayv1.ReferenceGrant
 }
 
 // Load reads every .yaml, .yml and .json file of the given files and folders (folders
@@ -100,6 +103,10 @@ func (s *Set) add(obj *unstructured.Unstructured) error {
 		return appendAs(obj, &s.HTTPRoutes, true)
 	case group == "" && obj.GetKind() == "Namespace":
 		return appendAs(obj, &s.Namespaces, false)
+	case group == "" && obj.GetKind() == "Service":
+		return appendAs(obj, &s.Services, true)
+	case group == gatewayv1.GroupName && obj.GetKind() == "ReferenceGrant":
+		return appendAs(obj, &s.ReferenceGrants, true)
 	}
 	return nil
 }

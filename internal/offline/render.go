@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
@@ -69,7 +70,11 @@ func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 			if err != nil {
 				return nil, fmt.Errorf("HTTPRoute %s/%s on Gateway %s: %w", route.Namespace, route.Name, gwName, err)
 			}
-			renderInput.Values = routeValues.Values
+			backends, err := attach.ResolveBackendRefs(route, s.ReferenceGrants, s.serviceExists)
+			if err != nil {
+				return nil, err
+			}
+			renderInput.Values, renderInput.BackendRefs = routeValues.Values, backends.BackendRefs
 			routeOut, err := bp.HTTPRoute(renderInput, route)
 			if err != nil {
 				return nil, fmt.Errorf("HTTPRoute %s/%s on Gateway %s: %w", route.Namespace, route.Name, gwName, err)
@@ -118,6 +123,13 @@ func (s *Set) routesOf(gw *gatewayv1.Gateway) []gatewayv1.HTTPRoute {
 		return routes[i].Namespace+"/"+routes[i].Name < routes[j].Namespace+"/"+routes[j].Name
 	})
 	return routes
+}
+
+// serviceExists tells whether the input holds the Service.
+func (s *Set) serviceExists(namespace, name string) (bool, error) {
+	return slices.ContainsFunc(s.Services, func(svc corev1.Service) bool {
+		return svc.Namespace == namespace && svc.Name == name
+	}), nil
 }
 
 // namespaceLabels are the labels of the namespace in the input, with the

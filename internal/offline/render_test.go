@@ -75,3 +75,77 @@ func TestRenderAttachesRoutesByListenerRules(t *testing.T) {
 		t.Errorf("attached routes = %q, want %q", got, want)
 	}
 }
+
+// Route templates see which backendRefs resolve, offline by the Services and
+// ReferenceGrants of the input.
+func TestRenderTellsRouteTemplatesWhichBackendRefsResolve(t *testing.T) {
+	set := &offline.Set{}
+	input := `
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayClassBlueprint
+metadata: {name: bp}
+spec:
+  gatewayTemplate: {resourceTemplates: []}
+  httpRouteTemplate:
+    resourceTemplates:
+    - name: backends
+      template: |
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: {{ .HTTPRoute.metadata.name }}-backends}
+        data:
+          backends: "{{ range .BackendRefs }}{{ .rule }}:{{ .namespace }}/{{ .name }}:{{ .port }}={{ .resolved }}/{{ .reason }} {{ end }}"
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: gw}
+spec:
+  controllerName: gatewright.dev/gateway-controller
+  parametersRef: {group: gatewright.dev, kind: GatewayClassBlueprint, name: bp}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: web, namespace: team-a}
+spec:
+  gatewayClassName: gw
+  listeners: [{name: http, protocol: HTTP, port: 80}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: shop, namespace: team-a}
+spec: {ports: [{port: 80}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: search, namespace: backends}
+spec: {ports: [{port: 80}]}
+---
+apiVersion: gateway.networking.k8s.io/v1beta1
+kind: ReferenceGrant
+metadata: {name: routes, namespace: backends}
+spec:
+  from: [{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: team-a}]
+  to: [{group: "", kind: Service}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: r, namespace: team-a}
+spec:
+  parentRefs: [{name: web}]
+  rules:
+  - backendRefs: [{name: shop, port: 80}, {name: gone, port: 80}]
+  - backendRefs: [{name: search, namespace: backends, port: 8080}]
+`
+	if err := set.Add([]byte(input)); err != nil {
+		t.Fatal(err)
+	}
+	rendered, err := set.Render("gatewright-system", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rendered[1].Objects[0].Object["data"].(map[string]any)["backends"]
+	want := "0:team-a/shop:80=true/ResolvedRefs 0:team-a/gone:80=false/BackendNotFound 1:backends/search:8080=true/ResolvedRefs"
+	if strings.TrimSpace(got.(string)) != want {
+		t.Errorf("backends = %q, want %q", got, want)
+	}
+}

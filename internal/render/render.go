@@ -8,6 +8,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gatewright/gatewright/internal/attach"
 )
 
 // Input is what a render needs besides the blueprint.
@@ -18,6 +20,9 @@ type Input struct {
 	GatewayClass *gatewayv1.GatewayClass
 	// HTTPRoutes are the routes attached to the Gateway, .HTTPRoutes in gateway templates.
 	HTTPRoutes []gatewayv1.HTTPRoute
+	// BackendRefs are the backendRefs of the route's rules and whether each resolves,
+	// .BackendRefs in route templates, so that a template leaves out what does not.
+	BackendRefs []attach.BackendRef
 	// Live holds, per template name, the objects that template produced as they are in
 	// the cluster now: .Resources.<template>, and what dependsOn waits for.
 	Live map[string][]*unstructured.Unstructured
@@ -84,11 +89,26 @@ func (b *Blueprint) Gateway(in Input) (*Output, error) {
 func (b *Blueprint) HTTPRoute(in Input, route *gatewayv1.HTTPRoute) (*Output, error) {
 	data := b.context(in, b.route)
 	data["HTTPRoute"] = toMap(route)
+	data["BackendRefs"] = backendRefsData(in.BackendRefs)
 	res, err := b.renderSet(b.route, data, in, newPlacement(in.Gateway, route, in.IsNamespaced))
 	if err != nil {
 		return nil, err
 	}
 	return &Output{Objects: res.objects, Waiting: res.waiting}, nil
+}
+
+// backendRefsData is .BackendRefs: one map per backendRef, with lower-case keys and
+// int64 numbers, like the objects the templates read.
+func backendRefsData(refs []attach.BackendRef) []any {
+	out := make([]any, len(refs))
+	for i, b := range refs {
+		m := map[string]any{"rule": int64(b.Rule), "namespace": b.Namespace, "name": b.Name, "resolved": b.Resolved(), "reason": string(b.Reason)}
+		if b.Port != nil {
+			m["port"] = int64(*b.Port)
+		}
+		out[i] = m
+	}
+	return out
 }
 
 // context is the data every template of a set sees.

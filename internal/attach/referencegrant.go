@@ -1,0 +1,50 @@
+package attach
+
+import (
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// Referrer is the object that holds a reference: its group, kind and namespace.
+type Referrer struct {
+	Group, Kind, Namespace string
+}
+
+// Referent is the object a reference names.
+type Referent struct {
+	Group, Kind, Namespace, Name string
+}
+
+// ReferencePermitted tells whether from may refer to to: always within one namespace;
+// across namespaces only when a ReferenceGrant in to's namespace lists from (group, kind,
+// namespace) and to (group, kind, and no name or to's name). Grants of other namespaces
+// are ignored, so callers may pass more than they need.
+func ReferencePermitted(grants []gatewayv1.ReferenceGrant, from Referrer, to Referent) bool {
+	if from.Namespace == to.Namespace {
+		return true
+	}
+	for i := range grants {
+		g := &grants[i]
+		if g.Namespace == to.Namespace && grantsFrom(g, from) && grantsTo(g, to) {
+			return true
+		}
+	}
+	return false
+}
+
+func grantsFrom(g *gatewayv1.ReferenceGrant, from Referrer) bool {
+	for _, f := range g.Spec.From {
+		if string(f.Group) == from.Group && string(f.Kind) == from.Kind && string(f.Namespace) == from.Namespace {
+			return true
+		}
+	}
+	return false
+}
+
+func grantsTo(g *gatewayv1.ReferenceGrant, to Referent) bool {
+	for _, t := range g.Spec.To {
+		if string(t.Group) == to.Group && string(t.Kind) == to.Kind && (t.Name == nil || *t.Name == "" || string(*t.Name) == to.Name) {
+			return true
+		}
+	}
+	return false
+}
