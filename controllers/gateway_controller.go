@@ -100,6 +100,9 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	start := time.Now()
 	applied, err := r.Applier.ApplyRecorded(ctx, rec, out.Objects, keepWaiting(out.Waiting))
 	countApply(metrics.KindGateway, start, applied, err)
+	if staleRecord(err) {
+		return ctrl.Result{RequeueAfter: staleRecordRetry}, nil
+	}
 	if err != nil {
 		r.Recorder.Event(gw, "Warning", "ApplyFailed", err.Error())
 		return status.applyFailed(err)

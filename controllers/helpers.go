@@ -2,7 +2,9 @@ package controllers
 
 import (
 	"errors"
+	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -49,6 +51,18 @@ func isInputError(err error) bool {
 	var schemaErr *values.SchemaError
 	var limitErr *values.LimitError
 	return asInvalidParameters(err, &invalid) || errors.As(err, &schemaErr) || errors.As(err, &limitErr)
+}
+
+// staleRecordRetry is how soon a reconcile that read a Rendering older than the API
+// server's comes back: the cache is usually a few milliseconds behind a write.
+const staleRecordRetry = 100 * time.Millisecond
+
+// staleRecord tells whether err is a Rendering write refused because the Rendering was
+// read from a cache that had not seen the previous write yet. Nothing went wrong:
+// writing anyway could drop what the previous round recorded, so the round is retried.
+// Server-side applies force ownership and so never conflict.
+func staleRecord(err error) bool {
+	return apierrors.IsConflict(err) || apierrors.IsAlreadyExists(err)
 }
 
 // setAnnotation sets key to value on obj, or removes it when value is empty.

@@ -179,6 +179,9 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 		start := time.Now()
 		applied, err = r.Applier.ApplyRecorded(ctx, rec, out.Objects, keepWaiting(out.Waiting))
 		countApply(metrics.KindHTTPRoute, start, applied, err)
+		if staleRecord(err) {
+			return statuses, err // retried with backoff; the status keeps its last verdict
+		}
 		if err == nil {
 			if len(applied.Changed) > 0 {
 				r.Recorder.Event(route, "Normal", "Applied", "applied "+strings.Join(applied.Changed, ", "))
