@@ -28,6 +28,10 @@ demo: testbin ## Play the provider/tenant story on a local control plane, checki
 test: testbin ## Run every test, the envtest suites against a real kube-apiserver and etcd included.
 	go test $(GO_TEST_FLAGS) ./...
 
+.PHONY: conformance
+conformance: testbin ## Run the Gateway API conformance suite, status checks only, on a local control plane; writes docs/conformance/report.yaml (RUN=<ShortName> runs one test).
+	GATEWRIGHT_VERSION=$(VERSION) GATEWRIGHT_CONFORMANCE_RUN=$(RUN) go test -tags conformance -count=1 -timeout 30m -v ./test/conformance/ -run '^TestConformance$$'
+
 .PHONY: bench
 bench: testbin ## Run the Go benchmarks and the controller harness (GATEWAYS=100 STEADY=60s).
 	go test ./internal/... -run '^$$' -bench . -benchmem

@@ -1,0 +1,157 @@
+//go:build conformance
+
+package conformance
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/zap/zapcore"
+	clientset "k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	"sigs.k8s.io/gateway-api/conformance"
+	confv1 "sigs.k8s.io/gateway-api/conformance/apis/v1"
+	"sigs.k8s.io/gateway-api/conformance/utils/config"
+	"sigs.k8s.io/gateway-api/conformance/utils/suite"
+	"sigs.k8s.io/gateway-api/pkg/features"
+
+	"github.com/gatewright/gatewright/test/testenv"
+)
+
+// TestConformance runs the in-scope tests of the Gateway API conformance suite.
+// GATEWRIGHT_CONFORMANCE_RUN=<ShortName> runs one of them (its report goes to a temporary
+// folder); GATEWRIGHT_CONFORMANCE_REPORT changes where the report is written (default
+// docs/conformance/report.yaml).
+func TestConformance(t *testing.T) {
+	// Controller logs: errors only; the suite's own log is what matters.
+	logf.SetLogger(zap.New(zap.WriteTo(os.Stderr), zap.Level(zapcore.ErrorLevel)))
+	// The suite polls every 100ms from parallel tests and builds clients from this config;
+	// the default 5 QPS would throttle it into its own timeouts.
+	cfg := rest.CopyConfig(startCluster(t))
+	cfg.QPS, cfg.Burst = 100, 200
+	c, clientOptions, err := suiteClient(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := clientset.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	refusing := &refusingRoundTripper{}
+	results := &resultLog{}
+	run := os.Getenv("GATEWRIGHT_CONFORMANCE_RUN")
+	report := os.Getenv("GATEWRIGHT_CONFORMANCE_REPORT")
+	switch {
+	case report != "":
+	case run != "": // a one-test report must not replace the committed one
+		report = filepath.Join(t.TempDir(), "report.yaml")
+	default:
+		report = filepath.Join(testenv.RepoRoot(), "docs", "conformance", "report.yaml")
+	}
+	opts := suite.ConformanceOptions{
+		ConfigurableOptions: suite.ConfigurableOptions{
+			GatewayClassName:     GatewayClassName,
+			CleanupBaseResources: true,
+			CleanupTestResources: true,
+			// Only the core features of the HTTP profile; the profile implies them anyway.
+			SupportedFeatures:   []features.FeatureName{features.SupportGateway, features.SupportHTTPRoute, features.SupportReferenceGrant},
+			ConformanceProfiles: []suite.ConformanceProfileName{suite.GatewayHTTPConformanceProfileName},
+			SkipTests:           outOfScope(),
+			RunTest:             run,
+			TimeoutConfig:       statusTimeouts(),
+			ReportOutputPath:    report,
+			Mode:                "default",
+			Implementation: confv1.Implementation{
+				Organization: "gatewright",
+				Project:      "gatewright",
+				URL:          "https://github.com/gatewright/gatewright",
+				Version:      implementationVersion(),
+				Contact:      []string{"https://github.com/gatewright/gatewright/issues"},
+			},
+		},
+		Client:        c,
+		ClientOptions: clientOptions,
+		Clientset:     cs,
+		RestConfig:    cfg,
+		RoundTripper:  refusing,
+		ManifestFS:    []fs.FS{&conformance.Manifests},
+		Hook: func(t *testing.T, test suite.ConformanceTest, _ *suite.ConformanceTestSuite) {
+			results.record(t, test.ShortName, refusing.Refused()[test.ShortName])
+		},
+	}
+	// Registered before the suite's own clean-up, so it prints after the report.
+	t.Cleanup(func() { results.print(t) })
+	conformance.RunConformanceWithOptions(t, opts)
+}
+
+// statusTimeouts shorten the suite's waits: status appears within seconds on a local
+// control plane or not at all, and a failing test should not hold the run for minutes.
+func statusTimeouts() config.TimeoutConfig {
+	c := config.DefaultTimeoutConfig()
+	c.TestIsolation = time.Millisecond // the suite sleeps this between tests, for data planes
+	for _, d := range []*time.Duration{
+		&c.GatewayMustHaveAddress, &c.GatewayMustHaveCondition, &c.GatewayStatusMustHaveListeners,
+		&c.GatewayListenersMustHaveConditions, &c.HTTPRouteMustNotHaveParents, &c.HTTPRouteMustHaveCondition,
+		&c.RouteMustHaveParents, &c.LatestObservedGenerationSet, &c.DefaultTestTimeout, &c.MaxTimeToConsistency,
+	} {
+		*d = 20 * time.Second
+	}
+	c.GWCMustBeAccepted = 60 * time.Second
+	c.NamespacesMustBeReady = 120 * time.Second
+	return c
+}
+
+// implementationVersion is the checkout's `git describe`, passed in by make, else "dev".
+func implementationVersion() string {
+	if v := os.Getenv("GATEWRIGHT_VERSION"); v != "" {
+		return v
+	}
+	return "dev"
+}
+
+// resultLog collects one line per conformance test for the summary at the end.
+type resultLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (r *resultLog) record(t *testing.T, name string, refused int) {
+	result := "PASS"
+	switch {
+	case t.Failed():
+		result = "FAIL"
+	case t.Skipped():
+		result = "SKIP"
+	}
+	line := fmt.Sprintf("%-4s %s", result, name)
+	if refused > 0 {
+		line += fmt.Sprintf(" (%d HTTP request(s) refused and their subtests skipped: no data plane)", refused)
+	}
+	r.mu.Lock()
+	r.lines = append(r.lines, line)
+	r.mu.Unlock()
+}
+
+func (r *resultLog) print(t *testing.T) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var ran []string
+	for _, l := range r.lines {
+		// Out-of-scope tests are skipped by the suite before they start.
+		if !strings.HasPrefix(l, "SKIP") || strings.Contains(l, "refused") {
+			ran = append(ran, l)
+		}
+	}
+	sort.Strings(ran)
+	t.Logf("In-scope results:\n%s", strings.Join(ran, "\n"))
+}
