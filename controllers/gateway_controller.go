@@ -101,6 +101,7 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	applied, err := r.Applier.ApplyRecorded(ctx, rec, out.Objects, keepWaiting(out.Waiting))
 	countApply(metrics.KindGateway, start, applied, err)
 	if staleRecord(err) {
+		status.unchanged()
 		return ctrl.Result{RequeueAfter: staleRecordRetry}, nil
 	}
 	if err != nil {

@@ -68,6 +68,12 @@ func (s *gatewayStatus) notAccepted(reason gatewayv1.GatewayConditionReason, mes
 	s.status.Addresses = nil
 }
 
+// unchanged drops what this round found: it is retried at once, and a half-built status
+// (listeners without conditions) must not be written.
+func (s *gatewayStatus) unchanged() {
+	s.status = *s.original.DeepCopy()
+}
+
 // noValidListener reports a Gateway none of whose listeners is valid: the specification
 // rejects it as a whole, so nothing is rendered, and what was applied before stays.
 func (s *gatewayStatus) noValidListener() bool {
