@@ -18,7 +18,7 @@ import (
 )
 
 // The property tests build random policies over the keys a, b and c at random levels
-// and ages, and check the engine against a direct reading of DESIGN.md §2 for flat keys:
+// and ages, and check the engine against a direct reading of the chain in docs/policies.md for flat keys:
 // the override at the lowest level that mentions a key decides it; failing that the
 // default at the highest level; within a level the oldest, then the first by name; a
 // null there means the key is absent.

@@ -1,4 +1,4 @@
-// Package api proves the Gatewright API contract (DESIGN.md §1) against a real
+// Package api proves the Gatewright API contract (docs/decisions.md, "API") against a real
 // kube-apiserver: what the CRDs accept, what they refuse and how they present themselves.
 package api
 
