@@ -207,7 +207,7 @@ func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.legacy = &legacyAdopter{client: r.Client, applier: r.Applier}
 	c, err := ctrl.NewControllerManagedBy(mgr).
 		For(&gatewayv1.Gateway{}, gatewayPredicates()).
-		Watches(&gatewayv1.GatewayClass{}, mapTo(r.gatewaysOfClass)).
+		Watches(&gatewayv1.GatewayClass{}, mapTo(r.gatewaysOfClass), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, mapTo(r.gatewaysOfBlueprint)).
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, mapTo(r.gatewaysOfClassConfig)).
 		Watches(&gatewrightv1alpha1.GatewayConfig{}, mapTo(r.gatewaysInNamespaceOf)).

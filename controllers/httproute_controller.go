@@ -247,7 +247,7 @@ func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	c, err := ctrl.NewControllerManagedBy(mgr).
 		For(&gatewayv1.HTTPRoute{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Watches(&gatewayv1.Gateway{}, mapTo(r.routesOfGateway), builder.WithPredicates(gatewaySpecOrAddressesChanged)).
-		Watches(&gatewayv1.GatewayClass{}, mapTo(r.routesOfClass)).
+		Watches(&gatewayv1.GatewayClass{}, mapTo(r.routesOfClass), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, mapTo(r.routesOfBlueprint)).
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, mapTo(r.routesNearPolicy)).
 		Watches(&gatewrightv1alpha1.GatewayConfig{}, mapTo(r.routesNearPolicy)).

@@ -24,8 +24,14 @@ type legacyAdopter struct {
 	applier *apply.Applier
 }
 
-// adopt adds to rec the entries of a legacy inventory of owner that check out.
+// adopt adds to rec the entries of a legacy inventory of owner that check out. Only an
+// owner without a Rendering can have one: once it has a Rendering, an annotation is a
+// tenant's writing, dropped unread, so that rewriting it cannot make Gatewright read
+// thousands of objects again and again.
 func (a *legacyAdopter) adopt(ctx context.Context, rec *apply.Record, legacy apply.Inventory, bp *gatewrightv1alpha1.GatewayClassBlueprint, owner apply.Owner) error {
+	if rec.Exists() {
+		return nil
+	}
 	adopted := a.applier.Adoptable(ctx, owner, legacy, declaredClusterScoped(bp))
 	return a.applier.SaveRecord(ctx, rec, apply.Planned(adopted, rec.Inventory))
 }

@@ -184,7 +184,7 @@ func (a *Applier) checkOwnership(ctx context.Context, owner Owner, obj *unstruct
 	case err != nil:
 		return nil, fmt.Errorf("reading %s %s: %w", obj.GetKind(), client.ObjectKeyFromObject(obj), err)
 	case !owner.owns(existing):
-		return nil, &ConflictError{Object: InventoryOf([]*unstructured.Unstructured{obj})[0], Owner: owner.String()}
+		return nil, &ConflictError{Object: entryOf(obj), Owner: owner.String()}
 	}
 	return existing, nil
 }

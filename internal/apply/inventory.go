@@ -57,15 +57,20 @@ type Inventory []Entry
 func InventoryOf(objs []*unstructured.Unstructured) Inventory {
 	inv := make(Inventory, 0, len(objs))
 	for _, obj := range objs {
-		inv = append(inv, Entry{
-			APIVersion: obj.GetAPIVersion(), Kind: obj.GetKind(),
-			Namespace: obj.GetNamespace(), Name: obj.GetName(),
-			Template: obj.GetLabels()[templateLabel],
-			Hash:     obj.GetAnnotations()[RenderedHashAnnotation],
-		})
+		inv = append(inv, entryOf(obj))
 	}
 	inv.sort()
 	return inv
+}
+
+// entryOf is the entry of one object.
+func entryOf(obj *unstructured.Unstructured) Entry {
+	return Entry{
+		APIVersion: obj.GetAPIVersion(), Kind: obj.GetKind(),
+		Namespace: obj.GetNamespace(), Name: obj.GetName(),
+		Template: obj.GetLabels()[templateLabel],
+		Hash:     obj.GetAnnotations()[RenderedHashAnnotation],
+	}
 }
 
 func (inv Inventory) sort() {

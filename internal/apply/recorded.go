@@ -46,7 +46,7 @@ func (a *Applier) readiness(ctx context.Context, owner Owner, inv Inventory) ([]
 	ready := map[string]bool{}
 	for _, objs := range live {
 		for _, obj := range objs {
-			ready[InventoryOf([]*unstructured.Unstructured{obj})[0].key()] = Ready(obj)
+			ready[entryOf(obj).key()] = Ready(obj)
 		}
 	}
 	var notReady []string

@@ -6,15 +6,17 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gatewright/gatewright/internal/listeners"
 )
 
 // refusal says why listener l does not take route (its protocol, allowedRoutes kinds
 // or namespaces), or "" when it does. Hostnames are another step.
 func refusal(gw *gatewayv1.Gateway, l *gatewayv1.Listener, route *gatewayv1.HTTPRoute, namespaceLabels map[string]string) string {
-	if l.Protocol != gatewayv1.HTTPProtocolType && l.Protocol != gatewayv1.HTTPSProtocolType {
+	if !listeners.Served(l.Protocol) {
 		return fmt.Sprintf("has protocol %s, which takes no HTTPRoute", l.Protocol)
 	}
-	if !kindsAllowHTTPRoute(l.AllowedRoutes) {
+	if !listeners.ListsHTTPRoute(l.AllowedRoutes) {
 		return "does not list HTTPRoute in allowedRoutes.kinds"
 	}
 	from := gatewayv1.NamespacesFromSame
@@ -38,17 +40,4 @@ func refusal(gw *gatewayv1.Gateway, l *gatewayv1.Listener, route *gatewayv1.HTTP
 		}
 	}
 	return ""
-}
-
-// kindsAllowHTTPRoute: unset kinds take the protocol's kinds, HTTPRoute among them.
-func kindsAllowHTTPRoute(allowed *gatewayv1.AllowedRoutes) bool {
-	if allowed == nil || len(allowed.Kinds) == 0 {
-		return true
-	}
-	for _, k := range allowed.Kinds {
-		if k.Kind == "HTTPRoute" && (k.Group == nil || *k.Group == gatewayv1.GroupName) {
-			return true
-		}
-	}
-	return false
 }

@@ -53,7 +53,7 @@ func Evaluate(listeners []gatewayv1.Listener) []Status {
 			s.ResolvedRefs = gatewayv1.ListenerReasonInvalidRouteKinds
 		}
 		switch {
-		case !served(l.Protocol):
+		case !Served(l.Protocol):
 			s.Accepted = gatewayv1.ListenerReasonUnsupportedProtocol
 		case s.Conflicted != gatewayv1.ListenerReasonNoConflicts:
 			s.Accepted = s.Conflicted

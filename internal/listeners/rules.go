@@ -6,9 +6,24 @@ import (
 
 const httpRouteKind gatewayv1.Kind = "HTTPRoute"
 
-// served: Gatewright serves HTTP and HTTPS, and only HTTPRoutes on them.
-func served(protocol gatewayv1.ProtocolType) bool {
+// Served tells whether Gatewright serves a protocol: HTTP and HTTPS, and only HTTPRoutes
+// on them.
+func Served(protocol gatewayv1.ProtocolType) bool {
 	return protocol == gatewayv1.HTTPProtocolType || protocol == gatewayv1.HTTPSProtocolType
+}
+
+// ListsHTTPRoute tells whether allowedRoutes takes HTTPRoutes: when it lists no kinds
+// (the protocol's kinds, HTTPRoute among them), or lists HTTPRoute.
+func ListsHTTPRoute(allowed *gatewayv1.AllowedRoutes) bool {
+	if allowed == nil || len(allowed.Kinds) == 0 {
+		return true
+	}
+	for _, k := range allowed.Kinds {
+		if isHTTPRoute(k) {
+			return true
+		}
+	}
+	return false
 }
 
 // supportedKinds returns the kinds of l's allowedRoutes that Gatewright serves on its
@@ -17,14 +32,14 @@ func served(protocol gatewayv1.ProtocolType) bool {
 func supportedKinds(l *gatewayv1.Listener) ([]gatewayv1.RouteGroupKind, bool) {
 	kinds := []gatewayv1.RouteGroupKind{}
 	if l.AllowedRoutes == nil || len(l.AllowedRoutes.Kinds) == 0 {
-		if served(l.Protocol) {
+		if Served(l.Protocol) {
 			kinds = append(kinds, httpRoute())
 		}
 		return kinds, true
 	}
 	resolved := true
 	for _, k := range l.AllowedRoutes.Kinds {
-		if !served(l.Protocol) || !isHTTPRoute(k) {
+		if !Served(l.Protocol) || !isHTTPRoute(k) {
 			resolved = false
 		} else if len(kinds) == 0 {
 			kinds = append(kinds, httpRoute())
@@ -48,12 +63,12 @@ func isHTTPRoute(k gatewayv1.RouteGroupKind) bool {
 // not support is simply not accepted, and takes no port from the others.
 func conflict(l *gatewayv1.Listener, listeners []gatewayv1.Listener) gatewayv1.ListenerConditionReason {
 	reason := gatewayv1.ListenerReasonNoConflicts
-	if !served(l.Protocol) {
+	if !Served(l.Protocol) {
 		return reason
 	}
 	for i := range listeners {
 		other := &listeners[i]
-		if other.Name == l.Name || other.Port != l.Port || !served(other.Protocol) {
+		if other.Name == l.Name || other.Port != l.Port || !Served(other.Protocol) {
 			continue
 		}
 		if other.Protocol != l.Protocol {
