@@ -13,14 +13,17 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/source"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/metrics"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/tlscert"
 )
 
 // GatewayReconciler renders and applies the blueprint of each Gateway of Gatewright's
@@ -33,6 +36,7 @@ type GatewayReconciler struct {
 	ControllerNamespace string
 
 	shard   shard
+	secrets *certificateSecrets
 	watches *objectWatches
 	slots   *namespaceSlots
 	legacy  *legacyAdopter
@@ -76,7 +80,11 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 		return ctrl.Result{}, r.tearDown(ctx, gw, class, rec)
 	}
 
-	status := newGatewayStatus(gw)
+	certificateRefs, err := r.resolveCertificateRefs(ctx, gw)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	status := newGatewayStatus(gw, certificateRefs)
 	defer func() { err = errors.Join(err, r.patchStatus(ctx, gw, status)) }()
 
 	in, err := r.loadInputs(ctx, gw, class)
@@ -146,6 +154,7 @@ func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, i
 		Gateway:      gw,
 		GatewayClass: in.class,
 		HTTPRoutes:   in.routes,
+		Listeners:    status.listenerRules,
 		Live:         live,
 		IsReady:      apply.Ready,
 		IsNamespaced: namespacedBy(r.Client),
@@ -179,7 +188,7 @@ func (r *GatewayReconciler) tearDown(ctx context.Context, gw *gatewayv1.Gateway,
 		return nil
 	}
 	if class == nil && gw.DeletionTimestamp.IsZero() {
-		status := newGatewayStatus(gw)
+		status := newGatewayStatus(gw, nil)
 		status.notAccepted(gatewayv1.GatewayReasonInvalid, fmt.Sprintf("GatewayClass %s not found; the objects rendered for this Gateway are deleted", gw.Spec.GatewayClassName))
 		if err := r.patchStatus(ctx, gw, status); err != nil {
 			return err
@@ -205,6 +214,11 @@ func keepWaiting(waiting []render.Waiting) func(apply.Entry) bool {
 func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.slots = newNamespaceSlots(gatewayWorkers)
 	r.legacy = &legacyAdopter{client: r.Client, applier: r.Applier}
+	secrets, err := newSecretMetadataCache(mgr)
+	if err != nil {
+		return err
+	}
+	r.secrets = &certificateSecrets{metadata: secrets, api: mgr.GetAPIReader(), verdicts: tlscert.NewVerdicts(maxSecretVerdicts)}
 	c, err := ctrl.NewControllerManagedBy(mgr).
 		For(&gatewayv1.Gateway{}, gatewayPredicates()).
 		Watches(&gatewayv1.GatewayClass{}, mapTo(r.gatewaysOfClass), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
@@ -214,6 +228,8 @@ func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewayv1.HTTPRoute{}, mapTo(r.gatewaysOfRoute)).
 		Watches(&corev1.Namespace{}, mapTo(r.allGateways), builder.WithPredicates(predicate.LabelChangedPredicate{})).
 		Watches(&gatewrightv1alpha1.Rendering{}, mapTo(r.gatewayOfObject), builder.WithPredicates(renderingGone)).
+		Watches(&gatewayv1.ReferenceGrant{}, mapTo(r.gatewaysOfGrant)).
+		WatchesRawSource(source.Kind(secrets, secretMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.gatewaysOfSecret), secretChanged)).
 		Named("gateway").
 		WithOptions(controller.Options{MaxConcurrentReconciles: gatewayWorkers, ReconciliationTimeout: reconcileTimeout}).
 		Build(r)

@@ -36,20 +36,20 @@ func (s *gatewayStatus) setListeners(programmed bool, reason gatewayv1.ListenerC
 		if !ok {
 			continue // a listener gone from the spec; attach drops it
 		}
-		set := func(t gatewayv1.ListenerConditionType, ok bool, reason gatewayv1.ListenerConditionReason) {
+		set := func(t gatewayv1.ListenerConditionType, ok bool, reason gatewayv1.ListenerConditionReason, message string) {
 			status := metav1.ConditionFalse
 			if ok {
 				status = metav1.ConditionTrue
 			}
-			meta.SetStatusCondition(&l.Conditions, metav1.Condition{Type: string(t), Status: status, Reason: string(reason), ObservedGeneration: s.gw.Generation})
+			meta.SetStatusCondition(&l.Conditions, metav1.Condition{Type: string(t), Status: status, Reason: string(reason), Message: conditionMessage(message), ObservedGeneration: s.gw.Generation})
 		}
-		set(gatewayv1.ListenerConditionAccepted, rules.IsAccepted(), rules.Accepted)
-		set(gatewayv1.ListenerConditionResolvedRefs, rules.ResolvedRefs == gatewayv1.ListenerReasonResolvedRefs, rules.ResolvedRefs)
-		set(gatewayv1.ListenerConditionConflicted, rules.Conflicted != gatewayv1.ListenerReasonNoConflicts, rules.Conflicted)
+		set(gatewayv1.ListenerConditionAccepted, rules.IsAccepted(), rules.Accepted, "")
+		set(gatewayv1.ListenerConditionResolvedRefs, rules.ResolvedRefs == gatewayv1.ListenerReasonResolvedRefs, rules.ResolvedRefs, rules.ResolvedRefsMessage)
+		set(gatewayv1.ListenerConditionConflicted, rules.Conflicted != gatewayv1.ListenerReasonNoConflicts, rules.Conflicted, "")
 		if rules.IsValid() {
-			set(gatewayv1.ListenerConditionProgrammed, programmed, reason)
+			set(gatewayv1.ListenerConditionProgrammed, programmed, reason, "")
 		} else {
-			set(gatewayv1.ListenerConditionProgrammed, false, rules.NotProgrammedReason())
+			set(gatewayv1.ListenerConditionProgrammed, false, rules.NotProgrammedReason(), "")
 		}
 	}
 }
@@ -77,13 +77,10 @@ func (s *gatewayStatus) hasValidListener() bool {
 func (s *gatewayStatus) listenersNotValid() string {
 	var notValid, valid []string
 	for _, rules := range s.listenerRules {
-		switch {
-		case rules.IsValid():
+		if rules.IsValid() {
 			valid = append(valid, string(rules.Name))
-		case !rules.IsAccepted():
-			notValid = append(notValid, fmt.Sprintf("%s (%s)", rules.Name, rules.Accepted))
-		default:
-			notValid = append(notValid, fmt.Sprintf("%s (%s)", rules.Name, rules.ResolvedRefs))
+		} else {
+			notValid = append(notValid, fmt.Sprintf("%s (%s)", rules.Name, rules.Reason()))
 		}
 	}
 	if len(notValid) == 0 {

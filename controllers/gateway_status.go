@@ -30,8 +30,10 @@ type gatewayStatus struct {
 	listenerRules []listeners.Status
 }
 
-func newGatewayStatus(gw *gatewayv1.Gateway) *gatewayStatus {
-	return &gatewayStatus{gw: gw, original: *gw.Status.DeepCopy(), status: *gw.Status.DeepCopy(), listenerRules: listeners.Evaluate(gw.Spec.Listeners)}
+// newGatewayStatus starts the status of gw, whose listeners' certificateRefs resolved
+// as certificateRefs says (attach.ResolveCertificateRefs).
+func newGatewayStatus(gw *gatewayv1.Gateway, certificateRefs map[gatewayv1.SectionName][]listeners.CertificateRef) *gatewayStatus {
+	return &gatewayStatus{gw: gw, original: *gw.Status.DeepCopy(), status: *gw.Status.DeepCopy(), listenerRules: listeners.Evaluate(gw.Spec.Listeners, certificateRefs)}
 }
 
 func (s *gatewayStatus) set(conditionType gatewayv1.GatewayConditionType, ok bool, reason gatewayv1.GatewayConditionReason, message string) {

@@ -21,6 +21,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+	"sigs.k8s.io/gateway-api/pkg/features"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/render"
@@ -86,6 +87,7 @@ func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	}
 	condition.Message = conditionMessage(condition.Message)
 	meta.SetStatusCondition(&class.Status.Conditions, condition)
+	class.Status.SupportedFeatures = supportedFeatures()
 	if err := r.setAffected(ctx, class); err != nil {
 		return ctrl.Result{}, err
 	}
@@ -93,6 +95,27 @@ func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req ctrl.Request
 		return ctrl.Result{}, nil
 	}
 	return ctrl.Result{}, r.Status().Patch(ctx, class, client.MergeFrom(original))
+}
+
+// supportedFeatures are the Gateway API features (GEP-2162) of every class Gatewright
+// implements, sorted by name as the API asks: what Gatewright itself does, whatever the
+// blueprint, and the status-only conformance run passes (docs/conformance). What a
+// blueprint's data plane does with traffic is not Gatewright's to claim.
+func supportedFeatures() []gatewayv1.SupportedFeature {
+	names := []features.FeatureName{
+		features.SupportGateway,
+		features.SupportGatewayInfrastructure,
+		features.SupportGatewayPort8080,
+		features.SupportHTTPRoute,
+		features.SupportHTTPRouteParentRefPort,
+		features.SupportReferenceGrant,
+	}
+	slices.Sort(names)
+	out := make([]gatewayv1.SupportedFeature, len(names))
+	for i, name := range names {
+		out[i] = gatewayv1.SupportedFeature{Name: gatewayv1.FeatureName(name)}
+	}
+	return out
 }
 
 // holdWhileUsed puts the Gateway API's finalizer on a class while Gateways use it (there

@@ -55,6 +55,20 @@ gatewayTemplate:
 		Eventually(w.blueprintCondition(ctx)).Should(HavePrefix("True/Accepted"))
 	})
 
+	It("lists the Gateway API features Gatewright supports in the class's status, sorted by name", func(ctx SpecContext) {
+		w := newWorld(ctx)
+		w.classAndBlueprint(ctx, configBlueprint)
+		Eventually(func() []gatewayv1.FeatureName {
+			class := &gatewayv1.GatewayClass{}
+			Expect(k8s.Get(ctx, client.ObjectKey{Name: w.class}, class)).To(Succeed())
+			var names []gatewayv1.FeatureName
+			for _, f := range class.Status.SupportedFeatures {
+				names = append(names, f.Name)
+			}
+			return names
+		}).Should(Equal([]gatewayv1.FeatureName{"Gateway", "GatewayInfrastructure", "GatewayPort8080", "HTTPRoute", "HTTPRouteParentRefPort", "ReferenceGrant"}))
+	})
+
 	It("refuses a class whose blueprint is missing, and accepts it once the blueprint appears", func(ctx SpecContext) {
 		w := newWorld(ctx)
 		w.apply(ctx, `

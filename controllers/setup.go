@@ -52,8 +52,9 @@ func ManagerOptions() ctrl.Options {
 
 // cacheOptions make the manager's cache hold every object of the kinds Gatewright
 // reads, but of every other kind (the objects it renders) only those it manages.
-// Services, read as metadata for backendRefs, have a cache of their own
-// (newServiceMetadataCache).
+// Services, read as metadata for backendRefs, and Secrets, read as metadata for
+// certificateRefs, have caches of their own (newServiceMetadataCache,
+// newSecretMetadataCache).
 func cacheOptions() cache.Options {
 	managed, _ := labels.NewRequirement(gatewrightv1alpha1.LabelManagedBy, selection.Equals, []string{gatewrightv1alpha1.ManagedByValue})
 	all := cache.ByObject{Label: labels.Everything()}
@@ -78,6 +79,9 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	if err := mgr.GetFieldIndexer().IndexField(ctx, &gatewayv1.Gateway{}, indexGatewayClassName, func(obj client.Object) []string {
 		return []string{string(obj.(*gatewayv1.Gateway).Spec.GatewayClassName)}
 	}); err != nil {
+		return err
+	}
+	if err := mgr.GetFieldIndexer().IndexField(ctx, &gatewayv1.Gateway{}, indexGatewaySecret, gatewaySecrets); err != nil {
 		return err
 	}
 	shard := newShard(opts.GatewayClasses)

@@ -189,7 +189,7 @@ func TestGatewayStatusRefusedIsWrittenShort(t *testing.T) {
 	c, writes := refusingLongMessages(gw)
 	r := &GatewayReconciler{Client: c}
 
-	s := newGatewayStatus(gw)
+	s := newGatewayStatus(gw, nil)
 	s.set(gatewayv1.GatewayConditionProgrammed, false, gatewayv1.GatewayReasonInvalid, strings.Repeat("x", 1000))
 	if err := r.patchStatus(ctx, gw, s); err != nil {
 		t.Fatal(err)

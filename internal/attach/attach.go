@@ -1,8 +1,9 @@
 // Package attach decides, by the Gateway API rules, which listeners of a Gateway an
 // HTTPRoute's parentRef attaches to, and when none, why: parentRef name, namespace,
 // sectionName and port, the listener's protocol and allowedRoutes (namespaces and
-// kinds), and hostname intersection; and whether a route's backendRefs resolve
-// (kind, ReferenceGrants, existence). It is the one home of these rules: plain Go,
+// kinds), and hostname intersection; whether a route's backendRefs resolve (kind,
+// ReferenceGrants, existence); and whether a Gateway's certificateRefs do
+// (ReferenceGrants, kind, a usable Secret). It is the one home of these rules: plain Go,
 // shared by the controller and the offline commands.
 package attach
 

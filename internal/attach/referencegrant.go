@@ -48,3 +48,16 @@ func grantsTo(g *gatewayv1.ReferenceGrant, to Referent) bool {
 	}
 	return false
 }
+
+// ReferrerNamespaces are the namespaces from which grant lets objects of group and kind
+// refer to its namespace: whose references resolve differently when the grant comes,
+// changes or goes.
+func ReferrerNamespaces(grant *gatewayv1.ReferenceGrant, group, kind string) []string {
+	var out []string
+	for _, f := range grant.Spec.From {
+		if string(f.Group) == group && string(f.Kind) == kind {
+			out = append(out, string(f.Namespace))
+		}
+	}
+	return out
+}

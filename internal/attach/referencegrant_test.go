@@ -1,6 +1,7 @@
 package attach
 
 import (
+	"slices"
 	"testing"
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -52,5 +53,25 @@ func TestReferencePermitted(t *testing.T) {
 				t.Errorf("ReferencePermitted = %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestReferrerNamespaces(t *testing.T) {
+	var grant gatewayv1.ReferenceGrant
+	if err := yaml.UnmarshalStrict([]byte(`
+metadata: {name: certificates, namespace: certs}
+spec:
+  from:
+  - {group: gateway.networking.k8s.io, kind: Gateway, namespace: team-a}
+  - {group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: team-b}
+  - {group: gateway.networking.k8s.io, kind: Gateway, namespace: team-c}
+  to: [{group: "", kind: Secret}]`), &grant); err != nil {
+		t.Fatal(err)
+	}
+	if got := ReferrerNamespaces(&grant, gatewayv1.GroupName, "Gateway"); !slices.Equal(got, []string{"team-a", "team-c"}) {
+		t.Errorf("Gateways: got %v, want [team-a team-c]", got)
+	}
+	if got := ReferrerNamespaces(&grant, gatewayv1.GroupName, "HTTPRoute"); !slices.Equal(got, []string{"team-b"}) {
+		t.Errorf("HTTPRoutes: got %v, want [team-b]", got)
 	}
 }

@@ -61,7 +61,7 @@ func TestEvaluate(t *testing.T) {
 			if err := yaml.UnmarshalStrict([]byte(tt.listeners), &listeners); err != nil {
 				t.Fatal(err)
 			}
-			got := Evaluate(listeners)
+			got := Evaluate(listeners, nil)
 			if len(got) != len(tt.want) {
 				t.Fatalf("got %d statuses, want %d", len(got), len(tt.want))
 			}
@@ -106,7 +106,7 @@ func TestValidity(t *testing.T) {
 		{"an unsupported protocol takes no routes and is not programmed, as Invalid", 2, false, false, gatewayv1.ListenerReasonInvalid},
 		{"a conflicted listener takes no routes and is not programmed, because of the conflict", 3, false, false, gatewayv1.ListenerReasonProtocolConflict},
 	}
-	statuses := Evaluate(listeners)
+	statuses := Evaluate(listeners, nil)
 	attachable := Attachable(listeners)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -119,6 +119,79 @@ func TestValidity(t *testing.T) {
 			}
 			if !tt.valid && s.NotProgrammedReason() != tt.notProgrammedBecause {
 				t.Errorf("not programmed because %s, want %s", s.NotProgrammedReason(), tt.notProgrammedBecause)
+			}
+		})
+	}
+}
+
+func TestCertificateRefs(t *testing.T) {
+	var listeners []gatewayv1.Listener
+	if err := yaml.UnmarshalStrict([]byte(`[
+  {name: https, protocol: HTTPS, port: 443},
+  {name: both, protocol: HTTPS, port: 8443, allowedRoutes: {kinds: [{kind: TCPRoute}]}},
+  {name: kinds, protocol: HTTP, port: 80, allowedRoutes: {kinds: [{kind: TCPRoute}]}}]`), &listeners); err != nil {
+		t.Fatal(err)
+	}
+	resolved := CertificateRef{Namespace: "a", Name: "good", Reason: gatewayv1.ListenerReasonResolvedRefs}
+	missing := CertificateRef{Namespace: "a", Name: "gone", Reason: gatewayv1.ListenerReasonInvalidCertificateRef, Message: "certificateRef a/gone does not exist"}
+	foreign := CertificateRef{Namespace: "b", Name: "theirs", Reason: gatewayv1.ListenerReasonRefNotPermitted, Message: "certificateRef b/theirs is not permitted"}
+	tests := []struct {
+		name         string
+		refs         map[gatewayv1.SectionName][]CertificateRef
+		want         []string // per listener: ResolvedRefs reason, valid, message
+		wantAccepted bool
+	}{
+		{"resolved certificateRefs leave a listener valid",
+			map[gatewayv1.SectionName][]CertificateRef{"https": {resolved}},
+			[]string{"ResolvedRefs valid ", "InvalidRouteKinds invalid allowedRoutes.kinds lists a kind Gatewright does not serve on protocol HTTPS", "InvalidRouteKinds invalid allowedRoutes.kinds lists a kind Gatewright does not serve on protocol HTTP"}, true},
+		{"the first certificateRef that does not resolve gives the reason, and the message names each",
+			map[gatewayv1.SectionName][]CertificateRef{"https": {resolved, foreign, missing}},
+			[]string{"RefNotPermitted invalid certificateRef b/theirs is not permitted; certificateRef a/gone does not exist", "InvalidRouteKinds invalid allowedRoutes.kinds lists a kind Gatewright does not serve on protocol HTTPS", "InvalidRouteKinds invalid allowedRoutes.kinds lists a kind Gatewright does not serve on protocol HTTP"}, true},
+		{"a certificate that does not resolve outranks an invalid route kind, and both are in the message",
+			map[gatewayv1.SectionName][]CertificateRef{"both": {missing}},
+			[]string{"ResolvedRefs valid ", "InvalidCertificateRef invalid certificateRef a/gone does not exist; allowedRoutes.kinds lists a kind Gatewright does not serve on protocol HTTPS", "InvalidRouteKinds invalid allowedRoutes.kinds lists a kind Gatewright does not serve on protocol HTTP"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for i, s := range Evaluate(listeners, tt.refs) {
+				valid := "invalid"
+				if s.IsValid() {
+					valid = "valid"
+				}
+				if got := fmt.Sprintf("%s %s %s", s.ResolvedRefs, valid, s.ResolvedRefsMessage); got != tt.want[i] {
+					t.Errorf("listener %s: got %q, want %q", s.Name, got, tt.want[i])
+				}
+				if s.IsAccepted() != tt.wantAccepted {
+					t.Errorf("listener %s: accepted %v, want %v: unresolved references do not refuse routes", s.Name, s.IsAccepted(), tt.wantAccepted)
+				}
+				if s.Reason() != s.ResolvedRefs {
+					t.Errorf("listener %s: Reason() %s, want the ResolvedRefs reason of an accepted listener", s.Name, s.Reason())
+				}
+			}
+		})
+	}
+}
+
+func TestTerminatesTLS(t *testing.T) {
+	tests := []struct {
+		name     string
+		listener string
+		want     bool
+	}{
+		{"an HTTPS listener with tls terminates it", `{name: a, protocol: HTTPS, port: 443, tls: {certificateRefs: [{name: x}]}}`, true},
+		{"mode Terminate said out loud is the same", `{name: a, protocol: HTTPS, port: 443, tls: {mode: Terminate, certificateRefs: [{name: x}]}}`, true},
+		{"an HTTPS listener without tls has no certificateRefs to read", `{name: a, protocol: HTTPS, port: 443}`, false},
+		{"a TLS listener is not served, so its certificateRefs are never read", `{name: a, protocol: TLS, port: 443, tls: {mode: Terminate, certificateRefs: [{name: x}]}}`, false},
+		{"a passthrough listener ignores its certificateRefs", `{name: a, protocol: TLS, port: 443, tls: {mode: Passthrough}}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var l gatewayv1.Listener
+			if err := yaml.UnmarshalStrict([]byte(tt.listener), &l); err != nil {
+				t.Fatal(err)
+			}
+			if got := TerminatesTLS(&l); got != tt.want {
+				t.Errorf("got %v, want %v", got, tt.want)
 			}
 		})
 	}

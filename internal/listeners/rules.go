@@ -12,6 +12,13 @@ func Served(protocol gatewayv1.ProtocolType) bool {
 	return protocol == gatewayv1.HTTPProtocolType || protocol == gatewayv1.HTTPSProtocolType
 }
 
+// TerminatesTLS tells whether Gatewright terminates TLS on l with its certificateRefs:
+// a listener it serves, with tls in mode Terminate (the default). Those are the
+// certificateRefs it resolves; the others it never reads.
+func TerminatesTLS(l *gatewayv1.Listener) bool {
+	return Served(l.Protocol) && l.TLS != nil && (l.TLS.Mode == nil || *l.TLS.Mode == gatewayv1.TLSModeTerminate)
+}
+
 // ListsHTTPRoute tells whether allowedRoutes takes HTTPRoutes: when it lists no kinds
 // (the protocol's kinds, HTTPRoute among them), or lists HTTPRoute.
 func ListsHTTPRoute(allowed *gatewayv1.AllowedRoutes) bool {

@@ -97,6 +97,14 @@ var (
 		Buckets: computeBuckets,
 	}, []string{"kind"})
 
+	// SecretReads counts the Secrets read from the API server to judge a listener's
+	// certificateRef. Secrets are otherwise watched as metadata only, and a Secret is
+	// read again only when its resourceVersion changed: in a steady state this stays flat.
+	SecretReads = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "gatewright_secret_reads_total",
+		Help: "Secrets read from the API server to judge a listener's certificateRef; one is read again only once it changed.",
+	})
+
 	// Gateways is the number of Gateways of each GatewayClass this instance implements by
 	// condition type (Accepted, Programmed) and status (True, False, Unknown). It is
 	// computed from the cache when scraped, by the leader only (see controllers).
@@ -107,7 +115,7 @@ var (
 
 func init() {
 	ctrlmetrics.Registry.MustRegister(Renders, RenderErrors, Applies, AppliedObjects, DeletedObjects,
-		ApplyDuration, ValuesMergeDuration, RenderDuration)
+		ApplyDuration, ValuesMergeDuration, RenderDuration, SecretReads)
 	// Every fixed label combination starts at zero, so that rates and alerts see the
 	// series from the first scrape on rather than when the first event happens.
 	for _, kind := range []string{KindGateway, KindHTTPRoute} {

@@ -34,6 +34,9 @@ type Set struct {
 	// Services and ReferenceGrants decide which backendRefs resolve (.BackendRefs).
 	Services        []corev1.Service
 	ReferenceGrants []gatewayv1.ReferenceGrant
+	// Secrets and ReferenceGrants decide which certificateRefs resolve (.Listeners); of a
+	// Secret only the verdict counts, never its data.
+	Secrets []corev1.Secret
 }
 
 // Load reads every .yaml, .yml and .json file of the given files and folders (folders
@@ -105,6 +108,8 @@ func (s *Set) add(obj *unstructured.Unstructured) error {
 		return appendAs(obj, &s.Namespaces, false)
 	case group == "" && obj.GetKind() == "Service":
 		return appendAs(obj, &s.Services, true)
+	case group == "" && obj.GetKind() == "Secret":
+		return appendAs(obj, &s.Secrets, true)
 	case group == gatewayv1.GroupName && obj.GetKind() == "ReferenceGrant":
 		return appendAs(obj, &s.ReferenceGrants, true)
 	}

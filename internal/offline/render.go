@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 
@@ -14,7 +15,9 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/tlscert"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -56,7 +59,12 @@ func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 			return nil, fmt.Errorf("Gateway %s/%s: %w", gw.Namespace, gw.Name, err)
 		}
 		routes := s.routesOf(gw)
-		renderInput := render.Input{Values: gwValues.Values, Gateway: gw, GatewayClass: s.class(gw), HTTPRoutes: routes}
+		certificateRefs, err := attach.ResolveCertificateRefs(gw, s.ReferenceGrants, s.secretCheck)
+		if err != nil {
+			return nil, err
+		}
+		renderInput := render.Input{Values: gwValues.Values, Gateway: gw, GatewayClass: s.class(gw), HTTPRoutes: routes,
+			Listeners: listeners.Evaluate(gw.Spec.Listeners, certificateRefs)}
 		gwOut, err := bp.Gateway(renderInput)
 		if err != nil {
 			return nil, fmt.Errorf("Gateway %s/%s: %w", gw.Namespace, gw.Name, err)
@@ -130,6 +138,29 @@ func (s *Set) serviceExists(namespace, name string) (bool, error) {
 	return slices.ContainsFunc(s.Services, func(svc corev1.Service) bool {
 		return svc.Namespace == namespace && svc.Name == name
 	}), nil
+}
+
+// secretCheck judges a Secret of the input as the controller judges one of the cluster,
+// with stringData merged into data as the API server would; one not in the input
+// counts as missing.
+func (s *Set) secretCheck(namespace, name string) (string, error) {
+	for _, secret := range s.Secrets {
+		if secret.Namespace != namespace || secret.Name != name {
+			continue
+		}
+		secret.Data = maps.Clone(secret.Data)
+		for k, v := range secret.StringData {
+			if secret.Data == nil {
+				secret.Data = map[string][]byte{}
+			}
+			secret.Data[k] = []byte(v)
+		}
+		if err := tlscert.Check(&secret); err != nil {
+			return err.Error(), nil
+		}
+		return "", nil
+	}
+	return "does not exist", nil
 }
 
 // namespaceLabels are the labels of the namespace in the input, with the

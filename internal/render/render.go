@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"text/template"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -10,6 +11,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/listeners"
 )
 
 // Input is what a render needs besides the blueprint.
@@ -20,6 +22,10 @@ type Input struct {
 	GatewayClass *gatewayv1.GatewayClass
 	// HTTPRoutes are the routes attached to the Gateway, .HTTPRoutes in gateway templates.
 	HTTPRoutes []gatewayv1.HTTPRoute
+	// Listeners are what the Gateway API rules say of each listener of the Gateway, its
+	// certificateRefs resolved: .Listeners in gateway templates, so that a template
+	// leaves out a listener that is not valid.
+	Listeners []listeners.Status
 	// BackendRefs are the backendRefs of the route's rules and whether each resolves,
 	// .BackendRefs in route templates, so that a template leaves out what does not.
 	BackendRefs []attach.BackendRef
@@ -67,6 +73,7 @@ func (b *Blueprint) Gateway(in Input) (*Output, error) {
 	}
 	data := b.context(in, b.gateway)
 	data["HTTPRoutes"] = routes
+	data["Listeners"] = listenersData(in.Gateway, in.Listeners)
 	res, err := b.renderSet(b.gateway, data, in, newPlacement(in.Gateway, nil, in.IsNamespaced))
 	if err != nil {
 		return nil, err
@@ -107,6 +114,33 @@ func backendRefsData(refs []attach.BackendRef) []any {
 			m["port"] = int64(*b.Port)
 		}
 		out[i] = m
+	}
+	return out
+}
+
+// listenersData is .Listeners: one map per listener of gw's spec that statuses speaks
+// of, in spec order, with lower-case keys and int64 numbers like the objects the
+// templates read. It names the certificates, never anything they hold.
+func listenersData(gw *gatewayv1.Gateway, statuses []listeners.Status) []any {
+	out := []any{}
+	for _, l := range gw.Spec.Listeners {
+		i := slices.IndexFunc(statuses, func(s listeners.Status) bool { return s.Name == l.Name })
+		if i < 0 {
+			continue
+		}
+		s := statuses[i]
+		hostname := ""
+		if l.Hostname != nil {
+			hostname = string(*l.Hostname)
+		}
+		refs := make([]any, len(s.CertificateRefs))
+		for j, c := range s.CertificateRefs {
+			refs[j] = map[string]any{"group": c.Group, "kind": c.Kind, "namespace": c.Namespace, "name": c.Name, "resolved": c.Resolved(), "reason": string(c.Reason)}
+		}
+		out = append(out, map[string]any{
+			"name": string(l.Name), "protocol": string(l.Protocol), "port": int64(l.Port), "hostname": hostname,
+			"valid": s.IsValid(), "reason": string(s.Reason()), "certificateRefs": refs,
+		})
 	}
 	return out
 }

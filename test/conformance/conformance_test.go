@@ -3,6 +3,7 @@
 package conformance
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -14,10 +15,13 @@ import (
 	"time"
 
 	"go.uber.org/zap/zapcore"
+	"k8s.io/apimachinery/pkg/util/wait"
 	clientset "k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/gateway-api/conformance"
 	confv1 "sigs.k8s.io/gateway-api/conformance/apis/v1"
 	"sigs.k8s.io/gateway-api/conformance/utils/config"
@@ -50,6 +54,17 @@ func TestConformance(t *testing.T) {
 	refusing := &refusingRoundTripper{}
 	results := &resultLog{}
 	run := os.Getenv("GATEWRIGHT_CONFORMANCE_RUN")
+	// The suite reads the features to test from the class's status.supportedFeatures,
+	// as GEP-2162 intends, so that the report and the class agree; it does so only on a
+	// full run, so a one-test run is given them.
+	classFeatures, err := supportedFeatures(t, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var manualFeatures []features.FeatureName
+	if run != "" {
+		manualFeatures = classFeatures
+	}
 	report := os.Getenv("GATEWRIGHT_CONFORMANCE_REPORT")
 	switch {
 	case report != "":
@@ -63,14 +78,13 @@ func TestConformance(t *testing.T) {
 			GatewayClassName:     GatewayClassName,
 			CleanupBaseResources: true,
 			CleanupTestResources: true,
-			// Only the core features of the HTTP profile; the profile implies them anyway.
-			SupportedFeatures:   []features.FeatureName{features.SupportGateway, features.SupportHTTPRoute, features.SupportReferenceGrant},
-			ConformanceProfiles: []suite.ConformanceProfileName{suite.GatewayHTTPConformanceProfileName},
-			SkipTests:           outOfScope(),
-			RunTest:             run,
-			TimeoutConfig:       statusTimeouts(),
-			ReportOutputPath:    report,
-			Mode:                "default",
+			SupportedFeatures:    manualFeatures,
+			ConformanceProfiles:  []suite.ConformanceProfileName{suite.GatewayHTTPConformanceProfileName},
+			SkipTests:            outOfScope(),
+			RunTest:              run,
+			TimeoutConfig:        statusTimeouts(),
+			ReportOutputPath:     report,
+			Mode:                 "default",
 			Implementation: confv1.Implementation{
 				Organization: "gatewright",
 				Project:      "gatewright",
@@ -92,6 +106,28 @@ func TestConformance(t *testing.T) {
 	// Registered before the suite's own clean-up, so it prints after the report.
 	t.Cleanup(func() { results.print(t) })
 	conformance.RunConformanceWithOptions(t, opts)
+}
+
+// supportedFeatures waits for the class under test to list its supported features, and
+// returns them.
+func supportedFeatures(t *testing.T, c client.Client) ([]features.FeatureName, error) {
+	var out []features.FeatureName
+	err := wait.PollUntilContextTimeout(t.Context(), 100*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
+		class := &gatewayv1.GatewayClass{}
+		if err := c.Get(ctx, client.ObjectKey{Name: GatewayClassName}, class); err != nil {
+			return false, client.IgnoreNotFound(err)
+		}
+		out = out[:0]
+		for _, f := range class.Status.SupportedFeatures {
+			out = append(out, features.FeatureName(f.Name))
+		}
+		return len(out) > 0, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("GatewayClass %s lists no supportedFeatures: %w", GatewayClassName, err)
+	}
+	t.Logf("GatewayClass %s supports %v", GatewayClassName, out)
+	return out, nil
 }
 
 // statusTimeouts shorten the suite's waits: status appears within seconds on a local

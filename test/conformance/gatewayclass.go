@@ -17,9 +17,11 @@ const GatewayClassName = "gatewright-conformance"
 const GatewayAddress = "192.0.2.10"
 
 // gatewayClassManifests are the blueprint and the GatewayClass under test. The blueprint
-// renders one ConfigMap per Gateway, which is ready as soon as it exists, so Gateways are
-// Programmed without a data plane, and a status template that gives every Gateway the
-// fixed address the suite waits for.
+// renders a ConfigMap naming the valid listeners (those a data plane would serve) and a
+// ServiceAccount per Gateway, both ready as soon as they exist, so Gateways are
+// Programmed without a data plane (the ServiceAccount is where the suite looks for
+// spec.infrastructure's labels and annotations), and a status template that gives every
+// Gateway the fixed address the suite waits for.
 const gatewayClassManifests = `
 apiVersion: gatewright.dev/v1alpha1
 kind: GatewayClassBlueprint
@@ -33,7 +35,12 @@ spec:
         kind: ConfigMap
         metadata: {name: {{ .Gateway.metadata.name }}-conformance}
         data:
-          listeners: {{ .Gateway.spec.listeners | len | quote }}
+          listeners: {{ range .Listeners }}{{ if .valid }}{{ .name }} {{ end }}{{ end }}
+    - name: serviceaccount
+      template: |
+        apiVersion: v1
+        kind: ServiceAccount
+        metadata: {name: {{ .Gateway.metadata.name }}-conformance}
     status:
       template: |
         addresses:

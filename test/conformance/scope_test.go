@@ -7,11 +7,14 @@ import (
 )
 
 // inScope are the conformance tests whose assertions are about status, or that start with
-// status assertions before sending traffic (the traffic part is refused and skipped).
-// They need only the core Gateway, HTTPRoute and ReferenceGrant features. Every other
+// status assertions before sending traffic (the traffic part is refused and skipped):
+// those of the core features (Gateway, HTTPRoute, ReferenceGrant) and of the extended
+// features Gatewright's GatewayClasses list in status.supportedFeatures. Every other
 // test of the suite is skipped; docs/conformance/README.md says why.
 var inScope = []string{
 	"GatewayClassObservedGenerationBump",
+	"GatewayInfrastructureMetadata",
+	"GatewayInvalidParametersRef",
 	"GatewayInvalidRouteKind",
 	"GatewayInvalidTLSConfiguration",
 	"GatewayListenerUnsupportedProtocol",
@@ -22,13 +25,16 @@ var inScope = []string{
 	"GatewaySecretReferenceGrantAllInNamespace",
 	"GatewaySecretReferenceGrantSpecific",
 	"GatewayWithAttachedRoutes",
+	"GatewayWithAttachedRoutesWithPort8080",
 	"HTTPRouteInvalidBackendRefUnknownKind",
 	"HTTPRouteInvalidCrossNamespaceBackendRef",
 	"HTTPRouteInvalidCrossNamespaceParentRef",
 	"HTTPRouteInvalidNonExistentBackendRef",
 	"HTTPRouteInvalidParentRefNotMatchingSectionName",
+	"HTTPRouteInvalidParentRefSectionNameNotMatchingPort",
 	"HTTPRouteInvalidReferenceGrant",
 	"HTTPRouteListenerHostnameMatching",
+	"HTTPRouteListenerPortMatching",
 	"HTTPRouteObservedGenerationBump",
 	"HTTPRoutePartiallyInvalidViaInvalidReferenceGrant",
 	"HTTPRouteReferenceGrant",

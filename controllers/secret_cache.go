@@ -1,0 +1,101 @@
+package controllers
+
+import (
+	"context"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/labels"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/metrics"
+	"github.com/gatewright/gatewright/internal/tlscert"
+)
+
+// +kubebuilder:rbac:groups="",resources=secrets,verbs=get;list;watch
+
+// maxSecretVerdicts bounds the verdicts kept on certificate Secrets: a few hundred bytes
+// each, and a Secret whose verdict was dropped is only read once more.
+const maxSecretVerdicts = 10000
+
+// secretMetadata is the metadata-only form in which Secrets are cached for certificateRefs.
+func secretMetadata() *metav1.PartialObjectMetadata {
+	m := &metav1.PartialObjectMetadata{}
+	m.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Secret"))
+	return m
+}
+
+// newSecretMetadataCache is a cache of its own for the Secrets of type kubernetes.io/tls,
+// the only type a certificateRef may name (a Secret's type never changes), holding of
+// each only its identity: no data, and none of the labels, annotations or managed fields
+// that may quote it (kubectl apply's last-applied annotation holds the whole Secret).
+// It is a cache of its own for the reason newServiceMetadataCache gives.
+func newSecretMetadataCache(mgr ctrl.Manager) (cache.Cache, error) {
+	c, err := cache.New(mgr.GetConfig(), cache.Options{
+		HTTPClient: mgr.GetHTTPClient(),
+		Scheme:     mgr.GetScheme(),
+		Mapper:     mgr.GetRESTMapper(),
+		ByObject: map[client.Object]cache.ByObject{secretMetadata(): {
+			Label:     labels.Everything(),
+			Field:     fields.OneTermEqualSelector("type", string(corev1.SecretTypeTLS)),
+			Transform: keepIdentity,
+		}},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c, mgr.Add(c)
+}
+
+// keepIdentity strips an object down to what tells it apart and says when it changed.
+func keepIdentity(obj any) (any, error) {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return nil, err
+	}
+	identity := metav1.ObjectMeta{Namespace: m.GetNamespace(), Name: m.GetName(), UID: m.GetUID(), ResourceVersion: m.GetResourceVersion()}
+	out := &metav1.PartialObjectMetadata{ObjectMeta: identity}
+	if typed, ok := obj.(*metav1.PartialObjectMetadata); ok {
+		out.TypeMeta = typed.TypeMeta
+	}
+	return out, nil
+}
+
+// certificateSecrets judges the Secrets that certificateRefs name: which exist it
+// learns from the metadata cache, and it reads a Secret from the API server only when no
+// verdict is kept for its current resourceVersion, so a steady state reads none.
+type certificateSecrets struct {
+	metadata client.Reader
+	api      client.Reader
+	verdicts *tlscert.Verdicts
+}
+
+// check is the attach.SecretCheck of a reconcile.
+func (c *certificateSecrets) check(ctx context.Context) attach.SecretCheck {
+	return func(namespace, name string) (string, error) {
+		key := client.ObjectKey{Namespace: namespace, Name: name}
+		cached := secretMetadata()
+		if err := c.metadata.Get(ctx, key, cached); apierrors.IsNotFound(err) {
+			return fmt.Sprintf("does not exist or is not of type %s", corev1.SecretTypeTLS), nil
+		} else if err != nil {
+			return "", err
+		}
+		return c.verdicts.Judge(namespace, name, cached.ResourceVersion, func() (*corev1.Secret, error) {
+			metrics.SecretReads.Inc()
+			secret := &corev1.Secret{}
+			if err := c.api.Get(ctx, key, secret); apierrors.IsNotFound(err) {
+				return nil, nil
+			} else if err != nil {
+				return nil, err
+			}
+			return secret, nil
+		})
+	}
+}

@@ -1,0 +1,28 @@
+package controllers
+
+import (
+	"testing"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+func TestSecretCacheKeepsOnlyIdentity(t *testing.T) {
+	in := secretMetadata()
+	in.ObjectMeta = metav1.ObjectMeta{
+		Namespace: "team-a", Name: "web-tls", UID: "1234", ResourceVersion: "42", Generation: 1,
+		Labels:          map[string]string{"app": "web"},
+		Annotations:     map[string]string{"kubectl.kubernetes.io/last-applied-configuration": `{"data":{"tls.key":"c2VjcmV0"}}`},
+		ManagedFields:   []metav1.ManagedFieldsEntry{{Manager: "kubectl"}},
+		OwnerReferences: []metav1.OwnerReference{{Name: "issuer"}},
+	}
+	out, err := keepIdentity(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := secretMetadata()
+	want.ObjectMeta = metav1.ObjectMeta{Namespace: "team-a", Name: "web-tls", UID: "1234", ResourceVersion: "42"}
+	if !equality.Semantic.DeepEqual(out, want) {
+		t.Errorf("cached %+v, want only the identity %+v: annotations may quote the Secret", out, want)
+	}
+}
