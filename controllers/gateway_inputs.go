@@ -30,7 +30,7 @@ func (r *GatewayReconciler) loadInputs(ctx context.Context, gw *gatewayv1.Gatewa
 		return nil, err
 	}
 	in := &gatewayInputs{class: class, values: valueInputs}
-	in.routes, in.attached, err = r.attachedRoutes(ctx, gw)
+	in.routes, in.attached, err = attachedRoutes(ctx, r.Client, gw)
 	return in, err
 }
 
@@ -59,9 +59,9 @@ func loadValueInputs(ctx context.Context, c client.Reader, controllerNamespace s
 }
 
 // attachedRoutes lists the HTTPRoutes attached to gw by the Gateway API rules.
-func (r *GatewayReconciler) attachedRoutes(ctx context.Context, gw *gatewayv1.Gateway) ([]gatewayv1.HTTPRoute, map[gatewayv1.SectionName]int32, error) {
+func attachedRoutes(ctx context.Context, c client.Reader, gw *gatewayv1.Gateway) ([]gatewayv1.HTTPRoute, map[gatewayv1.SectionName]int32, error) {
 	var routes gatewayv1.HTTPRouteList
-	if err := r.List(ctx, &routes); err != nil {
+	if err := c.List(ctx, &routes); err != nil {
 		return nil, nil, err
 	}
 	attached := map[gatewayv1.SectionName]int32{}
@@ -75,7 +75,7 @@ func (r *GatewayReconciler) attachedRoutes(ctx context.Context, gw *gatewayv1.Ga
 		labels, ok := namespaceLabels[route.Namespace]
 		if !ok {
 			var err error
-			if labels, err = labelsOfNamespace(ctx, r.Client, route.Namespace); err != nil {
+			if labels, err = labelsOfNamespace(ctx, c, route.Namespace); err != nil {
 				return nil, nil, err
 			}
 			namespaceLabels[route.Namespace] = labels
