@@ -108,7 +108,6 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		// Programmed was this condition's name before the GEP-713 Standard words.
 		meta.RemoveStatusCondition(&ancestor.Conditions, "Programmed")
 		accepted := r.accepted(ctx, obj, target)
-		setPolicyCondition(&ancestor, obj, string(gatewayv1.PolicyConditionAccepted), accepted)
 		enforced := verdict{reason: reasonPending, message: "the target is not accepted"}
 		switch {
 		case accepted.ok && refused != nil:
@@ -118,6 +117,11 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 				return ctrl.Result{}, err
 			}
 		}
+		if enforced.reason == string(gatewayv1.PolicyReasonInvalid) {
+			// The error belongs on the object the user edited, where kubectl get shows it.
+			accepted = enforced
+		}
+		setPolicyCondition(&ancestor, obj, string(gatewayv1.PolicyConditionAccepted), accepted)
 		setPolicyCondition(&ancestor, obj, conditionEnforced, enforced)
 		ancestors = append(ancestors, ancestor)
 	}

@@ -114,7 +114,7 @@ spec:
 		tenant := &gatewrightv1alpha1.GatewayConfig{}
 		tenant.Namespace, tenant.Name = w.namespace, "web"
 		Eventually(ancestors(ctx, tenant)).Should(Equal([]string{
-			"Gateway/web Accepted=True/Accepted: ",
+			"Gateway/web Accepted=False/Invalid: refused by the blueprint's valuesSchema: port: should be less than or equal to 9999, got 80000 (Gateway " + w.namespace + "/web)",
 			"Gateway/web Enforced=False/Invalid: refused by the blueprint's valuesSchema: port: should be less than or equal to 9999, got 80000 (Gateway " + w.namespace + "/web)",
 		}))
 	})
@@ -137,7 +137,7 @@ spec:
 		deep := &gatewrightv1alpha1.GatewayConfig{}
 		deep.Namespace, deep.Name = w.namespace, "deep"
 		Eventually(ancestors(ctx, deep)).Should(Equal([]string{
-			"Gateway/web Accepted=True/Accepted: ",
+			"Gateway/web Accepted=False/Invalid: " + refusal,
 			"Gateway/web Enforced=False/Invalid: " + refusal,
 		}))
 		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(
