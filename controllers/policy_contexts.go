@@ -9,6 +9,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/snapshot"
 )
 
 // valuesContext is a Gateway, or an HTTPRoute on a Gateway: something whose values a
@@ -43,7 +44,7 @@ func (r *PolicyReconciler) contextsReached(ctx context.Context, namespace string
 	for i := range gateways {
 		gw := &gateways[i]
 		out = append(out, valuesContext{gateway: gw})
-		routes, _, err := attachedRoutes(ctx, r.Client, gw)
+		routes, _, err := snapshot.AttachedRoutes(ctx, r.Client, gw)
 		if err != nil {
 			return nil, err
 		}
@@ -121,7 +122,7 @@ func (r *PolicyReconciler) routesOnGatewaysElsewhere(ctx context.Context, namesp
 // parentContexts are route on each parent Gateway that include keeps and that at
 // least one listener of attaches it to.
 func (r *PolicyReconciler) parentContexts(ctx context.Context, route *gatewayv1.HTTPRoute, include func(*gatewayv1.Gateway) bool) ([]valuesContext, error) {
-	labels, err := labelsOfNamespace(ctx, r.Client, route.Namespace)
+	labels, err := snapshot.NamespaceLabels(ctx, r.Client, route.Namespace)
 	if err != nil {
 		return nil, err
 	}

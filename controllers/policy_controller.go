@@ -272,14 +272,14 @@ func (r *PolicyReconciler) policiesNearRoute(ctx context.Context, obj client.Obj
 	if !ok {
 		return nil
 	}
-	namespaces := []string{route.Namespace}
+	namespaces := map[string]bool{route.Namespace: true, r.ControllerNamespace: true}
 	for _, ref := range route.Spec.ParentRefs {
 		if key, isGateway := attach.ParentGateway(route, ref); isGateway {
-			namespaces = append(namespaces, key.Namespace)
+			namespaces[key.Namespace] = true
 		}
 	}
 	var requests []reconcile.Request
-	for _, ns := range uniqueNamespaces(append(namespaces, r.ControllerNamespace)...) {
+	for ns := range namespaces {
 		requests = append(requests, r.policies(ctx, client.InNamespace(ns))...)
 	}
 	return requests

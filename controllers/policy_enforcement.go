@@ -11,6 +11,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/snapshot"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -45,7 +46,7 @@ func (r *PolicyReconciler) enforcement(ctx context.Context, obj client.Object, t
 		if !ok {
 			continue // the Gateway or route reports what keeps it from computing values
 		}
-		res, err := computeValues(in, c.gateway, c.route)
+		res, err := snapshot.ComputeValues(in, c.gateway, c.route)
 		if res == nil {
 			continue
 		}
@@ -103,7 +104,7 @@ func (cache *valueInputsCache) load(ctx context.Context, className string, names
 	if err != nil || !isGatewrightClass(class) {
 		return nil
 	}
-	in, err := loadValueInputs(ctx, cache.reader, cache.controllerNamespace, class, namespaces...)
+	in, err := snapshot.Values(ctx, cache.reader, cache.controllerNamespace, class, namespaces...)
 	if err != nil {
 		return nil
 	}
@@ -113,15 +114,6 @@ func (cache *valueInputsCache) load(ctx context.Context, className string, names
 	}
 	in.Schema = parsed.ValuesSchema()
 	return &in
-}
-
-// computeValues returns the values of gw, or of route on it; a nil result when they
-// cannot be computed. A schema violation yields the result too.
-func computeValues(in *values.Inputs, gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) (*values.Result, error) {
-	if route != nil {
-		return in.ForHTTPRoute(gw, route)
-	}
-	return in.ForGateway(gw)
 }
 
 // contextsShown bounds how many contexts a message names.
