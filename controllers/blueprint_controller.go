@@ -2,6 +2,8 @@ package controllers
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -20,7 +22,8 @@ import (
 	"github.com/gatewright/gatewright/internal/render"
 )
 
-// BlueprintReconciler sets Accepted on GatewayClassBlueprints. A blueprint may serve the
+// BlueprintReconciler sets Accepted and Linted on GatewayClassBlueprints, so that a
+// provider sees a broken or risky blueprint on the object they applied. A blueprint may serve the
 // classes of several shards, so only the primary shard writes its status; every instance
 // keeps its own parsed copy.
 type BlueprintReconciler struct {
@@ -46,14 +49,28 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 		return ctrl.Result{}, err
 	}
 	original := bp.DeepCopy()
-	condition := metav1.Condition{
+	accepted := metav1.Condition{
 		Type: "Accepted", Status: metav1.ConditionTrue, Reason: "Accepted",
 		Message: "the templates parse, dependsOn is sound and valuesSchema is valid", ObservedGeneration: bp.Generation,
 	}
-	if _, err := r.Blueprints.Get(bp); err != nil {
-		condition.Status, condition.Reason, condition.Message = metav1.ConditionFalse, gatewrightv1alpha1.ReasonInvalidTemplates, err.Error()
+	linted := metav1.Condition{
+		Type: gatewrightv1alpha1.ConditionLinted, Status: metav1.ConditionTrue, Reason: gatewrightv1alpha1.ReasonNoWarnings,
+		Message: "gatewright lint --strict finds nothing to warn about", ObservedGeneration: bp.Generation,
 	}
-	meta.SetStatusCondition(&bp.Status.Conditions, condition)
+	parsed, err := r.Blueprints.Get(bp)
+	if err != nil {
+		accepted.Status, accepted.Reason, accepted.Message = metav1.ConditionFalse, gatewrightv1alpha1.ReasonInvalidTemplates, conditionMessage(err.Error())
+		linted.Status, linted.Reason, linted.Message = metav1.ConditionFalse, gatewrightv1alpha1.ReasonInvalidTemplates, "the blueprint is not accepted"
+	} else if warnings := parsed.Lint(); len(warnings) > 0 {
+		lines := make([]string, len(warnings))
+		for i, w := range warnings {
+			lines[i] = w.String()
+		}
+		linted.Status, linted.Reason = metav1.ConditionFalse, gatewrightv1alpha1.ReasonWarnings
+		linted.Message = conditionMessage(fmt.Sprintf("%d warning(s), as gatewright lint prints them: %s", len(warnings), strings.Join(lines, "; ")))
+	}
+	meta.SetStatusCondition(&bp.Status.Conditions, accepted)
+	meta.SetStatusCondition(&bp.Status.Conditions, linted)
 	if equality.Semantic.DeepEqual(original.Status, bp.Status) {
 		return ctrl.Result{}, nil
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/metrics"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/snapshot"
 	"github.com/gatewright/gatewright/internal/tlscert"
 )
 
@@ -131,7 +132,7 @@ func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, i
 	parsed, err := r.Blueprints.Get(in.values.Blueprint)
 	if err != nil {
 		// A blueprint that does not parse cannot be used: the Gateway is not accepted.
-		return nil, nil, &invalidParametersError{message: err.Error(), cause: err}
+		return nil, nil, &invalidParametersError{Message: err.Error(), Cause: err}
 	}
 	in.values.Schema = parsed.ValuesSchema()
 	start := time.Now()
@@ -179,7 +180,7 @@ func (r *GatewayReconciler) recordChanges(gw *gatewayv1.Gateway, applied *apply.
 func (r *GatewayReconciler) tearDown(ctx context.Context, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, rec *apply.Record) error {
 	var bp *gatewrightv1alpha1.GatewayClassBlueprint
 	if r.shard.ownership(class) == ownedHere {
-		bp, _ = blueprintOf(ctx, r.Client, class) // without it, no cluster-scoped entry is adopted
+		bp, _ = snapshot.Blueprint(ctx, r.Client, class) // without it, no cluster-scoped entry is adopted
 	}
 	if err := r.adoptLegacy(ctx, gw, rec, bp); err != nil {
 		return err

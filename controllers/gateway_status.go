@@ -182,13 +182,16 @@ func shortGatewayMessages(status gatewayv1.GatewayStatus) gatewayv1.GatewayStatu
 	return short
 }
 
+// affectedConditions maps each ...Affected condition to the kind of policy it names.
+var affectedConditions = map[string]string{
+	gatewrightv1alpha1.ConditionGatewayClassConfigAffected: gatewrightv1alpha1.KindGatewayClassConfig,
+	gatewrightv1alpha1.ConditionGatewayConfigAffected:      gatewrightv1alpha1.KindGatewayConfig,
+}
+
 // affected sets the gatewright.dev/...Affected conditions naming the policies that
-// took part in the Gateway's values, and removes them when none did.
+// change the Gateway's values, and removes them when none does.
 func (s *gatewayStatus) affected(policies []values.PolicyReport) {
-	for conditionType, kind := range map[string]string{
-		gatewrightv1alpha1.ConditionGatewayClassConfigAffected: gatewrightv1alpha1.KindGatewayClassConfig,
-		gatewrightv1alpha1.ConditionGatewayConfigAffected:      gatewrightv1alpha1.KindGatewayConfig,
-	} {
+	for conditionType, kind := range affectedConditions {
 		names := affectingPolicies(policies, kind)
 		if len(names) == 0 {
 			meta.RemoveStatusCondition(&s.status.Conditions, conditionType)
@@ -201,11 +204,12 @@ func (s *gatewayStatus) affected(policies []values.PolicyReport) {
 	}
 }
 
-// affectingPolicies names, in chain order, the policies of a kind among reports.
+// affectingPolicies names, in chain order, the policies of a kind among reports that
+// have at least one value in effect.
 func affectingPolicies(reports []values.PolicyReport, kind string) []string {
 	var names []string
 	for _, report := range reports {
-		if report.Source.Kind == kind {
+		if report.Source.Kind == kind && report.State() != values.Overridden {
 			names = append(names, report.Source.Namespace+"/"+report.Source.Name)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/equality"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -25,6 +24,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/snapshot"
 )
 
 // GatewayClassReconciler sets Accepted on the GatewayClasses Gatewright implements, and
@@ -67,7 +67,7 @@ func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req ctrl.Request
 		Reason:             string(gatewayv1.GatewayClassReasonAccepted),
 		ObservedGeneration: class.Generation,
 	}
-	bp, err := blueprintOf(ctx, r.Client, class)
+	bp, err := snapshot.Blueprint(ctx, r.Client, class)
 	if err == nil {
 		if _, err = r.Blueprints.Get(bp); err != nil {
 			err = fmt.Errorf("GatewayClassBlueprint %s is not accepted: %w", bp.Name, err)
@@ -221,31 +221,4 @@ func classesUsing(ctx context.Context, c client.Reader, blueprint string) []type
 		}
 	}
 	return out
-}
-
-// invalidParametersError is a GatewayClass or Gateway reference that cannot be used.
-type invalidParametersError struct {
-	message string
-	// cause is the error behind it, when there is one (a blueprint that does not parse).
-	cause error
-}
-
-func (e *invalidParametersError) Error() string { return e.message }
-
-func (e *invalidParametersError) Unwrap() error { return e.cause }
-
-// blueprintOf returns the blueprint a GatewayClass names in spec.parametersRef.
-func blueprintOf(ctx context.Context, c client.Reader, class *gatewayv1.GatewayClass) (*gatewrightv1alpha1.GatewayClassBlueprint, error) {
-	ref := class.Spec.ParametersRef
-	if ref == nil || string(ref.Group) != gatewrightv1alpha1.GroupVersion.Group || string(ref.Kind) != gatewrightv1alpha1.KindGatewayClassBlueprint {
-		return nil, &invalidParametersError{message: "spec.parametersRef must name a GatewayClassBlueprint (group gatewright.dev)"}
-	}
-	bp := &gatewrightv1alpha1.GatewayClassBlueprint{}
-	if err := c.Get(ctx, types.NamespacedName{Name: ref.Name}, bp); err != nil {
-		if apierrors.IsNotFound(err) {
-			return nil, &invalidParametersError{message: fmt.Sprintf("GatewayClassBlueprint %s not found", ref.Name)}
-		}
-		return nil, err
-	}
-	return bp, nil
 }

@@ -34,12 +34,16 @@ func (w world) classFinalizers(ctx context.Context) func() []string {
 }
 
 func (w world) blueprintCondition(ctx context.Context) func() string {
+	return w.blueprintConditionOf(ctx, "Accepted")
+}
+
+func (w world) blueprintConditionOf(ctx context.Context, conditionType string) func() string {
 	return func() string {
 		bp := &gatewrightv1alpha1.GatewayClassBlueprint{}
 		if err := k8s.Get(ctx, client.ObjectKey{Name: w.blueprint}, bp); err != nil {
 			return err.Error()
 		}
-		return testenv.Condition(bp.Status.Conditions, "Accepted", bp.Generation)
+		return testenv.Condition(bp.Status.Conditions, conditionType, bp.Generation)
 	}
 }
 
@@ -67,6 +71,25 @@ gatewayTemplate:
 			}
 			return names
 		}).Should(Equal([]gatewayv1.FeatureName{"Gateway", "GatewayInfrastructure", "GatewayPort8080", "HTTPRoute", "HTTPRouteParentRefPort", "ReferenceGrant"}))
+	})
+
+	It("shows on the blueprint what gatewright lint --strict warns about, and clears it once fixed", func(ctx SpecContext) {
+		w := newWorld(ctx)
+		w.classAndBlueprint(ctx, `
+gatewayTemplate:
+  resourceTemplates:
+  - {name: config, template: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {greeting: {{ .Values.greeting }}}\n"}
+`)
+		Eventually(w.blueprintConditionOf(ctx, gatewrightv1alpha1.ConditionLinted)).Should(And(
+			HavePrefix("False/Warnings: 1 warning(s), as gatewright lint prints them: template gateway/config, line 4: {{ .Values.greeting }} is printed into YAML unquoted"),
+		))
+		Expect(w.blueprintCondition(ctx)()).To(HavePrefix("True/Accepted"), "a warning does not stop the blueprint")
+		w.classAndBlueprint(ctx, `
+gatewayTemplate:
+  resourceTemplates:
+  - {name: config, template: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {greeting: {{ .Values.greeting | quote }}}\n"}
+`)
+		Eventually(w.blueprintConditionOf(ctx, gatewrightv1alpha1.ConditionLinted)).Should(Equal("True/NoWarnings: gatewright lint --strict finds nothing to warn about"))
 	})
 
 	It("refuses a class whose blueprint is missing, and accepts it once the blueprint appears", func(ctx SpecContext) {

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/snapshot"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -24,6 +25,9 @@ func requestsFor(names []types.NamespacedName) []reconcile.Request {
 	return requests
 }
 
+// invalidParametersError is a GatewayClass or Gateway reference that cannot be used.
+type invalidParametersError = snapshot.InvalidParametersError
+
 // asInvalidParameters tells whether err means that a reference or the blueprint it
 // leads to cannot be used (as opposed to a failure to read the API).
 func asInvalidParameters(err error, target **invalidParametersError) bool {
@@ -33,7 +37,7 @@ func asInvalidParameters(err error, target **invalidParametersError) bool {
 	var renderErr *render.Error
 	var refErr *values.ParametersRefError
 	if errors.As(err, &renderErr) || errors.As(err, &refErr) {
-		*target = &invalidParametersError{message: err.Error(), cause: err}
+		*target = &invalidParametersError{Message: err.Error(), Cause: err}
 		return true
 	}
 	return false

@@ -23,6 +23,7 @@ import (
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/metrics"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/snapshot"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -150,7 +151,7 @@ func (r *HTTPRouteReconciler) parents(ctx context.Context, route *gatewayv1.HTTP
 // reconcileParent renders and applies the route's objects on one parent Gateway and
 // returns the status of each parentRef naming it.
 func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewayv1.HTTPRoute, parent routeParent, rec *apply.Record, backends attach.Resolution) ([]gatewayv1.RouteParentStatus, error) {
-	namespaceLabels, err := labelsOfNamespace(ctx, r.Client, route.Namespace)
+	namespaceLabels, err := snapshot.NamespaceLabels(ctx, r.Client, route.Namespace)
 	if err != nil {
 		return nil, err
 	}
@@ -204,10 +205,11 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 // render computes the route's values on parent and renders its templates; it also
 // returns the policies that took part in the values.
 func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPRoute, parent routeParent, rec *apply.Record, backendRefs []attach.BackendRef) (_ *render.Output, _ []values.PolicyReport, err error) {
-	in, err := loadValueInputs(ctx, r.Client, r.ControllerNamespace, parent.class, parent.gateway.Namespace, route.Namespace)
+	snap, err := snapshot.ForValues(ctx, r.Client, r.ControllerNamespace, parent.gateway, parent.class, route)
 	if err != nil {
 		return nil, nil, err
 	}
+	in := &snap.Inputs
 	defer func() { countRender(metrics.KindHTTPRoute, in.Blueprint.Name, err) }()
 	parsed, err := r.Blueprints.Get(in.Blueprint)
 	if err != nil {

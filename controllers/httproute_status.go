@@ -17,23 +17,21 @@ import (
 	"github.com/gatewright/gatewright/internal/values"
 )
 
-// setRouteAffected names, in the route's parent status, the GatewayConfigs that target
-// the route or its namespace (levels 7 and 8).
+// setRouteAffected names, in the route's parent status, the GatewayClassConfigs and
+// GatewayConfigs that change the route's values, at whatever level they reach it: a
+// Gateway's or a provider's policy changes a route's values as much as the route's own.
 func setRouteAffected(status *gatewayv1.RouteParentStatus, route *gatewayv1.HTTPRoute, policies []values.PolicyReport) {
-	var names []string
-	for _, report := range policies {
-		if report.Source.Kind == gatewrightv1alpha1.KindGatewayConfig && slices.ContainsFunc(report.Levels, func(l values.Level) bool { return l >= values.LevelRouteNamespace }) {
-			names = append(names, report.Source.Namespace+"/"+report.Source.Name)
+	for conditionType, kind := range affectedConditions {
+		names := affectingPolicies(policies, kind)
+		if len(names) == 0 {
+			meta.RemoveStatusCondition(&status.Conditions, conditionType)
+			continue
 		}
+		meta.SetStatusCondition(&status.Conditions, metav1.Condition{
+			Type: conditionType, Status: metav1.ConditionTrue, Reason: "Affected",
+			Message: conditionMessage("values from " + strings.Join(names, ", ")), ObservedGeneration: route.Generation,
+		})
 	}
-	if len(names) == 0 {
-		meta.RemoveStatusCondition(&status.Conditions, gatewrightv1alpha1.ConditionGatewayConfigAffected)
-		return
-	}
-	meta.SetStatusCondition(&status.Conditions, metav1.Condition{
-		Type: gatewrightv1alpha1.ConditionGatewayConfigAffected, Status: metav1.ConditionTrue, Reason: "Affected",
-		Message: conditionMessage("values from " + strings.Join(names, ", ")), ObservedGeneration: route.Generation,
-	})
 }
 
 // routeParentStatus is Gatewright's entry for one parentRef: Accepted by where it

@@ -11,6 +11,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
+	"github.com/gatewright/gatewright/internal/snapshot"
 )
 
 // Before Renderings, the inventory lived in an annotation on the Gateway or HTTPRoute
@@ -89,7 +90,7 @@ func (r *HTTPRouteReconciler) adoptLegacy(ctx context.Context, route client.Obje
 	}
 	blueprints := map[string]*gatewrightv1alpha1.GatewayClassBlueprint{}
 	for _, parent := range parents {
-		if bp, err := blueprintOf(ctx, r.Client, parent.class); err == nil {
+		if bp, err := snapshot.Blueprint(ctx, r.Client, parent.class); err == nil {
 			blueprints[parent.key()] = bp
 		}
 	}

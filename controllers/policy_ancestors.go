@@ -2,8 +2,11 @@ package controllers
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
@@ -42,4 +45,43 @@ func findAncestor(ancestors []gatewayv1.PolicyAncestorStatus, ancestor gatewayv1
 		}
 	}
 	return nil
+}
+
+// maxAncestors is how many entries Gateway API's PolicyStatus holds.
+const maxAncestors = 16
+
+// conditionAncestorsOmitted, on the last entry of a full status.ancestors, says which
+// ancestors the list has no room for: Gateway API allows no more than 16 entries and asks
+// that a full list be said so, never that the write fail.
+const conditionAncestorsOmitted = "gatewright.dev/AncestorsOmitted"
+
+// capAncestors keeps the first maxAncestors targets (those of spec.targetRefs come
+// first, in order) and returns the rest.
+func capAncestors(targets []gatewayv1.LocalPolicyTargetReference) (kept, omitted []gatewayv1.LocalPolicyTargetReference) {
+	if len(targets) <= maxAncestors {
+		return targets, nil
+	}
+	return targets[:maxAncestors], targets[maxAncestors:]
+}
+
+// markOmitted sets or clears the AncestorsOmitted condition on the last entry.
+func markOmitted(ancestors []gatewayv1.PolicyAncestorStatus, obj client.Object, omitted []gatewayv1.LocalPolicyTargetReference) {
+	for i := range ancestors {
+		meta.RemoveStatusCondition(&ancestors[i].Conditions, conditionAncestorsOmitted)
+	}
+	if len(omitted) == 0 || len(ancestors) == 0 {
+		return
+	}
+	names := make([]string, 0, len(omitted))
+	for _, t := range omitted {
+		if len(names) == contextsShown {
+			names = append(names, fmt.Sprintf("and %d more", len(omitted)-contextsShown))
+			break
+		}
+		names = append(names, string(t.Kind)+" "+string(t.Name))
+	}
+	setPolicyCondition(&ancestors[len(ancestors)-1], obj, conditionAncestorsOmitted, verdict{
+		ok: true, reason: "TooManyAncestors",
+		message: fmt.Sprintf("status.ancestors holds at most %d entries; %d more ancestors are not listed: %s", maxAncestors, len(omitted), strings.Join(names, ", ")),
+	})
 }

@@ -2,19 +2,21 @@ package controllers
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -26,12 +28,10 @@ import (
 	"github.com/gatewright/gatewright/internal/values"
 )
 
-// conditionProgrammed says how much of a policy took effect on an ancestor.
-const conditionProgrammed = "Programmed"
-
 // PolicyReconciler writes status.ancestors of GatewayClassConfigs or GatewayConfigs:
-// per target, Accepted (Accepted, TargetNotFound, Invalid) and Programmed
-// (Programmed, PartiallyProgrammed, Overridden, naming the policies that won).
+// per target, Accepted (Accepted, TargetNotFound, Invalid) and Enforced (Enforced,
+// PartiallyEnforced, Overridden, naming the policies that won), judged over every
+// Gateway and route the target reaches.
 type PolicyReconciler struct {
 	client.Client
 	ControllerNamespace string
@@ -87,6 +87,7 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	// A policy over a bound of the values engine is never merged: every Gateway it
 	// reaches fails with the same error, which is all there is to say on each target.
 	refused := values.CheckLimits(values.Source{Kind: r.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}, p.blocks)
+	targets, omitted := capAncestors(targets)
 	ancestors := make([]gatewayv1.PolicyAncestorStatus, 0, len(targets))
 	for _, target := range targets {
 		ancestor := gatewayv1.PolicyAncestorStatus{AncestorRef: ancestorRef(obj, target), ControllerName: gatewrightv1alpha1.ControllerName}
@@ -104,22 +105,27 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		if old != nil {
 			ancestor.Conditions = old.Conditions
 		}
+		// Programmed was this condition's name before the GEP-713 Standard words.
+		meta.RemoveStatusCondition(&ancestor.Conditions, "Programmed")
 		accepted := r.accepted(ctx, obj, target)
-		setPolicyCondition(&ancestor, obj, string(gatewayv1.PolicyConditionAccepted), accepted)
-		programmed := verdict{reason: "Pending", message: "the target is not accepted"}
+		enforced := verdict{reason: reasonPending, message: "the target is not accepted"}
 		switch {
 		case accepted.ok && refused != nil:
-			programmed = verdict{reason: string(gatewayv1.PolicyReasonInvalid), message: refused.Error()}
+			enforced = verdict{reason: string(gatewayv1.PolicyReasonInvalid), message: refused.Error()}
 		case accepted.ok:
-			reports, violations, err := r.reports(ctx, obj, target)
-			if err != nil {
+			if enforced, err = r.enforcement(ctx, obj, target); err != nil {
 				return ctrl.Result{}, err
 			}
-			programmed = programmedVerdict(reports, violations)
 		}
-		setPolicyCondition(&ancestor, obj, conditionProgrammed, programmed)
+		if enforced.reason == string(gatewayv1.PolicyReasonInvalid) {
+			// The error belongs on the object the user edited, where kubectl get shows it.
+			accepted = enforced
+		}
+		setPolicyCondition(&ancestor, obj, string(gatewayv1.PolicyConditionAccepted), accepted)
+		setPolicyCondition(&ancestor, obj, conditionEnforced, enforced)
 		ancestors = append(ancestors, ancestor)
 	}
+	markOmitted(ancestors, obj, omitted)
 	p.status.Ancestors = ancestors
 	if equality.Semantic.DeepEqual(asPolicy(original).status, p.status) {
 		return ctrl.Result{}, nil
@@ -217,166 +223,66 @@ func (r *PolicyReconciler) accepted(ctx context.Context, obj client.Object, targ
 	return verdict{ok: true, reason: string(gatewayv1.PolicyReasonAccepted)}
 }
 
-// reports computes the values of every Gateway (or route) the target reaches and
-// returns this policy's report from each, and the valuesSchema violations of values it set.
-func (r *PolicyReconciler) reports(ctx context.Context, obj client.Object, target gatewayv1.LocalPolicyTargetReference) (reports []values.PolicyReport, violations []string, err error) {
-	gateways, err := r.gatewaysReached(ctx, obj, target)
-	if err != nil {
-		return nil, nil, err
-	}
-	source := values.Source{Kind: r.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}
-	for i := range gateways {
-		gw := &gateways[i]
-		class := &gatewayv1.GatewayClass{}
-		if err := r.Get(ctx, client.ObjectKey{Name: string(gw.Spec.GatewayClassName)}, class); err != nil || class.Spec.ControllerName != gatewrightv1alpha1.ControllerName {
-			continue
-		}
-		routeNamespace := gw.Namespace
-		var route *gatewayv1.HTTPRoute
-		if target.Kind == "HTTPRoute" {
-			route = &gatewayv1.HTTPRoute{}
-			if err := r.Get(ctx, client.ObjectKey{Namespace: obj.GetNamespace(), Name: string(target.Name)}, route); err != nil {
-				continue
-			}
-			routeNamespace = route.Namespace
-		}
-		in, err := loadValueInputs(ctx, r.Client, r.ControllerNamespace, class, gw.Namespace, routeNamespace)
-		if err != nil {
-			continue // the Gateway reports a missing or broken blueprint itself
-		}
-		parsed, err := r.Blueprints.Get(in.Blueprint)
-		if err != nil {
-			continue // and so does a blueprint that does not parse
-		}
-		in.Schema = parsed.ValuesSchema()
-		res, err := computeValues(in, gw, route)
-		if res == nil {
-			continue // the Gateway reports its values error itself
-		}
-		for _, report := range res.Policies {
-			if report.Source == source {
-				reports = append(reports, report)
-			}
-		}
-		var schemaErr *values.SchemaError
-		if errors.As(err, &schemaErr) {
-			for _, v := range schemaErr.Violations {
-				if v.SetBy != nil && v.SetBy.Source == source {
-					violations = append(violations, fmt.Sprintf("%s: %s (Gateway %s/%s)", v.Path, v.Message, gw.Namespace, gw.Name))
-				}
-			}
-		}
-	}
-	return reports, violations, nil
-}
-
-// computeValues returns the values of gw, or of route on it; a nil result when they
-// cannot be computed. A schema violation yields the result too.
-func computeValues(in values.Inputs, gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) (*values.Result, error) {
-	if route != nil {
-		return in.ForHTTPRoute(gw, route)
-	}
-	return in.ForGateway(gw)
-}
-
-// gatewaysReached lists the Gateways whose values the target can reach.
-func (r *PolicyReconciler) gatewaysReached(ctx context.Context, obj client.Object, target gatewayv1.LocalPolicyTargetReference) ([]gatewayv1.Gateway, error) {
-	var gateways gatewayv1.GatewayList
-	switch target.Kind {
-	case "GatewayClass":
-		opts := []client.ListOption{client.MatchingFields{indexGatewayClassName: string(target.Name)}}
-		if obj.GetNamespace() != r.ControllerNamespace {
-			opts = append(opts, client.InNamespace(obj.GetNamespace()))
-		}
-		err := r.List(ctx, &gateways, opts...)
-		return gateways.Items, err
-	case "Namespace", "Gateway":
-		if err := r.List(ctx, &gateways, client.InNamespace(obj.GetNamespace())); err != nil {
-			return nil, err
-		}
-		if target.Kind == "Namespace" {
-			return gateways.Items, nil
-		}
-		for _, gw := range gateways.Items {
-			if gw.Name == string(target.Name) {
-				return []gatewayv1.Gateway{gw}, nil
-			}
-		}
-		return nil, nil
-	case "HTTPRoute":
-		route := &gatewayv1.HTTPRoute{}
-		if err := r.Get(ctx, client.ObjectKey{Namespace: obj.GetNamespace(), Name: string(target.Name)}, route); err != nil {
-			return nil, client.IgnoreNotFound(err)
-		}
-		var out []gatewayv1.Gateway
-		for _, ref := range route.Spec.ParentRefs {
-			key, isGateway := attach.ParentGateway(route, ref)
-			gw := &gatewayv1.Gateway{}
-			if isGateway && r.Get(ctx, key, gw) == nil {
-				out = append(out, *gw)
-			}
-		}
-		return out, nil
-	}
-	return nil, nil
-}
-
-// programmedVerdict sums up the reports of one policy over the Gateways it reaches. A
-// value the blueprint's valuesSchema refuses stops the Gateway from rendering at all, so
-// it outweighs everything else.
-func programmedVerdict(reports []values.PolicyReport, violations []string) verdict {
-	if len(violations) > 0 {
-		return verdict{reason: string(gatewayv1.PolicyReasonInvalid), message: "refused by the blueprint's valuesSchema: " + strings.Join(violations, "; ")}
-	}
-	if len(reports) == 0 {
-		return verdict{reason: "Pending", message: "no Gateway of Gatewright takes values from this target yet"}
-	}
-	overridden, programmed := 0, 0
-	winners := map[string]bool{}
-	for _, report := range reports {
-		switch report.State() {
-		case values.Programmed:
-			programmed++
-		case values.Overridden:
-			overridden++
-		}
-		for _, by := range report.OverriddenBy() {
-			winners[by.String()] = true
-		}
-	}
-	by := make([]string, 0, len(winners))
-	for w := range winners {
-		by = append(by, w)
-	}
-	sort.Strings(by)
-	switch {
-	case programmed == len(reports):
-		return verdict{ok: true, reason: string(values.Programmed), message: fmt.Sprintf("in effect on %d Gateway(s) or route(s)", len(reports))}
-	case overridden == len(reports):
-		return verdict{reason: string(values.Overridden), message: "every value is overridden by " + orItself(by)}
-	default:
-		return verdict{ok: true, reason: string(values.PartiallyProgrammed), message: "some values are overridden by " + orItself(by)}
-	}
-}
-
-func orItself(by []string) string {
-	if len(by) == 0 {
-		return "the policy's own overrides"
-	}
-	return strings.Join(by, ", ")
-}
-
 func (r *PolicyReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	changed := builder.WithPredicates(predicate.GenerationChangedPredicate{})
 	return ctrl.NewControllerManagedBy(mgr).
-		For(r.newObject(), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
-		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, handler.EnqueueRequestsFromMapFunc(r.policiesNear), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
-		Watches(&gatewrightv1alpha1.GatewayConfig{}, handler.EnqueueRequestsFromMapFunc(r.policiesNear), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
-		Watches(&gatewayv1.Gateway{}, handler.EnqueueRequestsFromMapFunc(r.policiesNear), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
-		Watches(&gatewayv1.HTTPRoute{}, handler.EnqueueRequestsFromMapFunc(r.policiesNear), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
-		Watches(&gatewayv1.GatewayClass{}, handler.EnqueueRequestsFromMapFunc(r.policiesNear), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
-		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, handler.EnqueueRequestsFromMapFunc(r.policiesNear), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		For(r.newObject(), changed).
+		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, coalesced(r.policiesNear), changed).
+		Watches(&gatewrightv1alpha1.GatewayConfig{}, coalesced(r.policiesNear), changed).
+		Watches(&gatewayv1.Gateway{}, coalesced(r.policiesNear), changed).
+		Watches(&gatewayv1.HTTPRoute{}, coalesced(r.policiesNearRoute), changed).
+		Watches(&gatewayv1.GatewayClass{}, coalesced(r.policiesNear), changed).
+		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, coalesced(r.policiesNear), changed).
 		Named(strings.ToLower(r.Kind)).
 		Complete(r)
+}
+
+// policyCoalescing is how long a policy waits after a change around it before its status
+// is judged again: creating a thousand Gateways then judges each policy a few times, not a
+// thousand times over every Gateway it reaches. A change to the policy itself is judged
+// at once.
+const policyCoalescing = time.Second
+
+// coalesced enqueues what fn maps an event to after policyCoalescing; the queue holds a
+// request that is waiting only once.
+func coalesced(fn handler.MapFunc) handler.EventHandler {
+	add := func(ctx context.Context, obj client.Object, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+		for _, req := range fn(ctx, obj) {
+			q.AddAfter(req, policyCoalescing)
+		}
+	}
+	return handler.Funcs{
+		CreateFunc: func(ctx context.Context, e event.CreateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			add(ctx, e.Object, q)
+		},
+		UpdateFunc: func(ctx context.Context, e event.UpdateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			add(ctx, e.ObjectOld, q)
+			add(ctx, e.ObjectNew, q)
+		},
+		DeleteFunc: func(ctx context.Context, e event.DeleteEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			add(ctx, e.Object, q)
+		},
+	}
+}
+
+// policiesNearRoute: a route's values take part in the judgement of the policies of its
+// own namespace, of its parent Gateways' namespaces and of the controller namespace.
+func (r *PolicyReconciler) policiesNearRoute(ctx context.Context, obj client.Object) []reconcile.Request {
+	route, ok := obj.(*gatewayv1.HTTPRoute)
+	if !ok {
+		return nil
+	}
+	namespaces := map[string]bool{route.Namespace: true, r.ControllerNamespace: true}
+	for _, ref := range route.Spec.ParentRefs {
+		if key, isGateway := attach.ParentGateway(route, ref); isGateway {
+			namespaces[key.Namespace] = true
+		}
+	}
+	var requests []reconcile.Request
+	for ns := range namespaces {
+		requests = append(requests, r.policies(ctx, client.InNamespace(ns))...)
+	}
+	return requests
 }
 
 // policiesNear: a change in a namespace can change which values of that namespace's

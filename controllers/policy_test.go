@@ -59,7 +59,7 @@ spec:
 		global.Namespace, global.Name = controllerNamespace, w.class
 		Eventually(ancestors(ctx, global)).Should(Equal([]string{
 			"GatewayClass/" + w.class + " Accepted=True/Accepted: ",
-			"GatewayClass/" + w.class + " Programmed=True/Programmed: in effect on 1 Gateway(s) or route(s)",
+			"GatewayClass/" + w.class + " Enforced=True/Enforced: in effect on every Gateway and route it reaches",
 		}))
 
 		tenant := &gatewrightv1alpha1.GatewayConfig{}
@@ -67,20 +67,20 @@ spec:
 		overriddenBy := "GatewayClassConfig " + controllerNamespace + "/" + w.class
 		Eventually(ancestors(ctx, tenant)).Should(Equal([]string{
 			"Gateway/web Accepted=True/Accepted: ",
-			"Gateway/web Programmed=False/Overridden: every value is overridden by " + overriddenBy,
+			"Gateway/web Enforced=False/Overridden: every value is overridden by " + overriddenBy,
 			"Gateway/missing Accepted=False/TargetNotFound: no Gateway missing in namespace " + w.namespace,
-			"Gateway/missing Programmed=False/Pending: the target is not accepted",
+			"Gateway/missing Enforced=False/Pending: the target is not accepted",
 			"Namespace/somewhere-else Accepted=False/Invalid: a Namespace target must name the policy's own namespace " + w.namespace + ", not somewhere-else",
-			"Namespace/somewhere-else Programmed=False/Pending: the target is not accepted",
+			"Namespace/somewhere-else Enforced=False/Pending: the target is not accepted",
 		}))
 
 		port := &gatewrightv1alpha1.GatewayConfig{}
 		port.Namespace, port.Name = w.namespace, "port"
 		Eventually(ancestors(ctx, port)).Should(ContainElement(
-			"Gateway/web Programmed=True/PartiallyProgrammed: some values are overridden by " + overriddenBy))
+			"Gateway/web Enforced=True/PartiallyEnforced: some values are overridden: on Gateway " + w.namespace + "/web by " + overriddenBy))
 
 		Eventually(w.gatewayCondition(ctx, "web", gatewrightv1alpha1.ConditionGatewayConfigAffected)).Should(
-			Equal("True/Affected: values from " + w.namespace + "/port, " + w.namespace + "/web"))
+			Equal("True/Affected: values from " + w.namespace + "/port"))
 		Eventually(w.gatewayCondition(ctx, "web", gatewrightv1alpha1.ConditionGatewayClassConfigAffected)).Should(
 			Equal("True/Affected: values from " + controllerNamespace + "/" + w.class))
 		Eventually(func() string {
@@ -114,8 +114,8 @@ spec:
 		tenant := &gatewrightv1alpha1.GatewayConfig{}
 		tenant.Namespace, tenant.Name = w.namespace, "web"
 		Eventually(ancestors(ctx, tenant)).Should(Equal([]string{
-			"Gateway/web Accepted=True/Accepted: ",
-			"Gateway/web Programmed=False/Invalid: refused by the blueprint's valuesSchema: port: should be less than or equal to 9999, got 80000 (Gateway " + w.namespace + "/web)",
+			"Gateway/web Accepted=False/Invalid: refused by the blueprint's valuesSchema: port: should be less than or equal to 9999, got 80000 (Gateway " + w.namespace + "/web)",
+			"Gateway/web Enforced=False/Invalid: refused by the blueprint's valuesSchema: port: should be less than or equal to 9999, got 80000 (Gateway " + w.namespace + "/web)",
 		}))
 	})
 
@@ -137,8 +137,8 @@ spec:
 		deep := &gatewrightv1alpha1.GatewayConfig{}
 		deep.Namespace, deep.Name = w.namespace, "deep"
 		Eventually(ancestors(ctx, deep)).Should(Equal([]string{
-			"Gateway/web Accepted=True/Accepted: ",
-			"Gateway/web Programmed=False/Invalid: " + refusal,
+			"Gateway/web Accepted=False/Invalid: " + refusal,
+			"Gateway/web Enforced=False/Invalid: " + refusal,
 		}))
 		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(
 			Equal("False/Invalid: " + refusal + "; the objects applied before are left as they are"))
@@ -169,7 +169,7 @@ spec:
 		params.Namespace, params.Name = w.namespace, "params"
 		Eventually(ancestors(ctx, params)).Should(Equal([]string{
 			"Gateway/web Accepted=True/Accepted: ",
-			"Gateway/web Programmed=True/Programmed: in effect on 1 Gateway(s) or route(s)",
+			"Gateway/web Enforced=True/Enforced: in effect on every Gateway and route it reaches",
 		}))
 	})
 })

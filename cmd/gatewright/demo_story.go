@@ -66,7 +66,7 @@ func (d *demo) story() []demoStep {
 		commands: []string{`kubectl patch gatewayconfig web -n team-a --type merge -p '{"spec":{"override":{"service":{"type":"ClusterIP"}}}}'`},
 		act:      d.patchGatewayConfig(`{"spec":{"override":{"service":{"type":"ClusterIP"}}}}`),
 		expect: []expectation{
-			d.policyPartiallyProgrammed(),
+			d.policyPartiallyEnforced(),
 			d.serviceType(corev1.ServiceTypeLoadBalancer),
 			d.explains("service.type", `"LoadBalancer"`, "GatewayClassConfig gatewright-system/internet-defaults", "override"),
 		},
@@ -180,21 +180,21 @@ func (d *demo) patchGatewayConfig(patch string) func(context.Context) error {
 	}
 }
 
-// policyPartiallyProgrammed waits for the GatewayConfig's status to say that some of
-// its values, for the current generation, are overridden.
-func (d *demo) policyPartiallyProgrammed() expectation {
+// policyPartiallyEnforced waits for the GatewayConfig's status to say that some of its
+// values, for the current generation, are overridden.
+func (d *demo) policyPartiallyEnforced() expectation {
 	return expectation{what: "GatewayConfig team-a/web reports its override as not in effect", check: func(ctx context.Context) (bool, string, error) {
 		var config gatewrightv1alpha1.GatewayConfig
 		if found, err := d.get(ctx, demoNamespace, demoGateway, &config); !found || err != nil {
 			return false, "not found", err
 		}
 		for _, ancestor := range config.Status.Ancestors {
-			c := meta.FindStatusCondition(ancestor.Conditions, "Programmed")
+			c := meta.FindStatusCondition(ancestor.Conditions, "Enforced")
 			if c == nil || c.ObservedGeneration != config.Generation {
 				continue
 			}
-			seen := fmt.Sprintf("Programmed=%s (%s): %s", c.Status, c.Reason, c.Message)
-			return c.Reason == "PartiallyProgrammed" && strings.Contains(c.Message, "internet-defaults"), seen, nil
+			seen := fmt.Sprintf("Enforced=%s (%s): %s", c.Status, c.Reason, c.Message)
+			return c.Reason == "PartiallyEnforced" && strings.Contains(c.Message, "internet-defaults"), seen, nil
 		}
 		return false, "no ancestor status for the current generation yet", nil
 	}}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -14,7 +13,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
-	"github.com/gatewright/gatewright/internal/offline"
+	"github.com/gatewright/gatewright/internal/snapshot"
 )
 
 // liveReader gathers from the cluster the objects that the values of one Gateway can
@@ -29,16 +28,12 @@ func (r liveReader) explainGateway(ctx context.Context, namespace, name string) 
 	if err := r.get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, &gw); err != nil {
 		return nil, err
 	}
-	set, err := r.set(ctx, &gw, namespace)
+	snap, err := r.snapshot(ctx, &gw, nil)
 	if err != nil {
 		return nil, err
 	}
-	in, err := set.Inputs(r.controllerNamespace, &gw)
-	if err != nil {
-		return nil, err
-	}
-	res, err := in.ForGateway(&gw)
-	return newExplanation(&gw, nil, in.Blueprint.Name, res, err)
+	res, err := snap.Values(nil)
+	return newExplanation(&gw, nil, snap.Inputs.Blueprint.Name, res, err)
 }
 
 func (r liveReader) explainHTTPRoute(ctx context.Context, namespace, name, parent string) (*explanation, error) {
@@ -50,16 +45,30 @@ func (r liveReader) explainHTTPRoute(ctx context.Context, namespace, name, paren
 	if err != nil {
 		return nil, err
 	}
-	set, err := r.set(ctx, gw, namespace)
+	snap, err := r.snapshot(ctx, gw, &route)
 	if err != nil {
 		return nil, err
 	}
-	in, err := set.Inputs(r.controllerNamespace, gw)
-	if err != nil {
+	res, err := snap.Values(&route)
+	return newExplanation(gw, &route, snap.Inputs.Blueprint.Name, res, err)
+}
+
+// snapshot reads what the values of gw, or of route on it, are computed from, as the
+// controller does: the class, its blueprint and the policies of the controller, Gateway
+// and route namespaces.
+func (r liveReader) snapshot(ctx context.Context, gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) (*snapshot.Gateway, error) {
+	var class gatewayv1.GatewayClass
+	if err := r.get(ctx, client.ObjectKey{Name: string(gw.Spec.GatewayClassName)}, &class); err != nil {
 		return nil, err
 	}
-	res, err := in.ForHTTPRoute(gw, &route)
-	return newExplanation(gw, &route, in.Blueprint.Name, res, err)
+	if class.Spec.ControllerName != gatewrightv1alpha1.ControllerName {
+		return nil, fmt.Errorf("GatewayClass %s: controllerName is %s, not %s", class.Name, class.Spec.ControllerName, gatewrightv1alpha1.ControllerName)
+	}
+	snap, err := snapshot.ForValues(ctx, r.client, r.controllerNamespace, gw, &class, route)
+	if err != nil {
+		return nil, fmt.Errorf("GatewayClass %s: %w", class.Name, err)
+	}
+	return snap, nil
 }
 
 // parentGateway is the route's parent Gateway of a Gatewright class: the one named by
@@ -127,38 +136,6 @@ func (r liveReader) isGatewright(ctx context.Context, gw *gatewayv1.Gateway) (bo
 	return err == nil && class.Spec.ControllerName == gatewrightv1alpha1.ControllerName, err
 }
 
-// set reads the class and blueprint of gw and the policies of the namespaces its chain
-// reads: the controller namespace, the Gateway's and the route's.
-func (r liveReader) set(ctx context.Context, gw *gatewayv1.Gateway, routeNamespace string) (*offline.Set, error) {
-	set := &offline.Set{Gateways: []gatewayv1.Gateway{*gw}}
-	var class gatewayv1.GatewayClass
-	if err := r.get(ctx, client.ObjectKey{Name: string(gw.Spec.GatewayClassName)}, &class); err != nil {
-		return nil, err
-	}
-	set.GatewayClasses = append(set.GatewayClasses, class)
-	if ref := class.Spec.ParametersRef; ref != nil && string(ref.Kind) == gatewrightv1alpha1.KindGatewayClassBlueprint {
-		var blueprint gatewrightv1alpha1.GatewayClassBlueprint
-		if err := r.get(ctx, client.ObjectKey{Name: ref.Name}, &blueprint); client.IgnoreNotFound(err) != nil {
-			return nil, err
-		} else if err == nil {
-			set.Blueprints = append(set.Blueprints, blueprint)
-		}
-	}
-	for _, namespace := range uniqueStrings(r.controllerNamespace, gw.Namespace, routeNamespace) {
-		var classConfigs gatewrightv1alpha1.GatewayClassConfigList
-		if err := r.list(ctx, namespace, &classConfigs); err != nil {
-			return nil, err
-		}
-		set.GatewayClassConfigs = append(set.GatewayClassConfigs, classConfigs.Items...)
-		var configs gatewrightv1alpha1.GatewayConfigList
-		if err := r.list(ctx, namespace, &configs); err != nil {
-			return nil, err
-		}
-		set.GatewayConfigs = append(set.GatewayConfigs, configs.Items...)
-	}
-	return set, nil
-}
-
 func (r liveReader) get(ctx context.Context, key client.ObjectKey, obj client.Object) error {
 	if err := r.client.Get(ctx, key, obj); err != nil {
 		return fmt.Errorf("reading %s %s: %w", r.kindOf(obj), strings.TrimPrefix(key.String(), "/"), err)
@@ -180,14 +157,4 @@ func (r liveReader) kindOf(obj runtime.Object) string {
 		return fmt.Sprintf("%T", obj)
 	}
 	return strings.TrimSuffix(gvk.Kind, "List")
-}
-
-func uniqueStrings(in ...string) []string {
-	var out []string
-	for _, s := range in {
-		if !slices.Contains(out, s) {
-			out = append(out, s)
-		}
-	}
-	return out
 }

@@ -21,12 +21,12 @@ func TestExplanationOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := set.Inputs(defaultControllerNamespace, gw)
+	snap, err := set.Snapshot(defaultControllerNamespace, gw, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := in.ForGateway(gw)
-	exp, err := newExplanation(gw, nil, in.Blueprint.Name, res, err)
+	res, err := snap.Values(nil)
+	exp, err := newExplanation(gw, nil, snap.Inputs.Blueprint.Name, res, err)
 	if err != nil {
 		t.Fatal(err)
 	}

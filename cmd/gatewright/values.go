@@ -82,12 +82,12 @@ func offlineValues(set *offline.Set, controllerNamespace, gateway, route string)
 	if err != nil {
 		return nil, err
 	}
-	in, err := set.Inputs(controllerNamespace, gw)
-	if err != nil {
-		return nil, err
-	}
 	if route == "" {
-		return in.ForGateway(gw)
+		snap, err := set.Snapshot(controllerNamespace, gw, nil)
+		if err != nil {
+			return nil, err
+		}
+		return snap.Values(nil)
 	}
 	routeNamespace, routeName := splitName(route)
 	r, err := set.HTTPRoute(routeNamespace, routeName)
@@ -97,7 +97,11 @@ func offlineValues(set *offline.Set, controllerNamespace, gateway, route string)
 	if len(attach.ParentRefsTo(r, gw)) == 0 {
 		return nil, fmt.Errorf("HTTPRoute %s/%s has no parentRef to Gateway %s/%s", r.Namespace, r.Name, gw.Namespace, gw.Name)
 	}
-	return in.ForHTTPRoute(gw, r)
+	snap, err := set.Snapshot(controllerNamespace, gw, r)
+	if err != nil {
+		return nil, err
+	}
+	return snap.Values(r)
 }
 
 // splitName reads NAMESPACE/NAME; a bare NAME is in the default namespace.

@@ -4,6 +4,7 @@
 package offline
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -17,6 +18,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/manifest"
+	"github.com/gatewright/gatewright/internal/snapshot"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -148,21 +150,10 @@ func (s *Set) HTTPRoute(namespace, name string) (*gatewayv1.HTTPRoute, error) {
 	return nil, fmt.Errorf("no HTTPRoute %s/%s in the input", namespace, name)
 }
 
-// Inputs resolves the class and blueprint of gw and returns the values inputs for it.
-func (s *Set) Inputs(controllerNamespace string, gw *gatewayv1.Gateway) (values.Inputs, error) {
-	blueprint, err := s.blueprintOf(gw)
-	if err != nil {
-		return values.Inputs{}, err
-	}
-	return values.Inputs{
-		ControllerNamespace: controllerNamespace,
-		Blueprint:           blueprint,
-		GatewayClassConfigs: s.GatewayClassConfigs,
-		GatewayConfigs:      s.GatewayConfigs,
-	}, nil
-}
-
-func (s *Set) blueprintOf(gw *gatewayv1.Gateway) (*gatewrightv1alpha1.GatewayClassBlueprint, error) {
+// Snapshot gathers from the set what the values and templates of gw are computed from,
+// as the controller would from the cluster; with a route, what the route's values on gw
+// are computed from.
+func (s *Set) Snapshot(controllerNamespace string, gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) (*snapshot.Gateway, error) {
 	className := string(gw.Spec.GatewayClassName)
 	class := s.class(gw)
 	switch {
@@ -171,14 +162,25 @@ func (s *Set) blueprintOf(gw *gatewayv1.Gateway) (*gatewrightv1alpha1.GatewayCla
 	case class.Spec.ControllerName != gatewrightv1alpha1.ControllerName:
 		return nil, fmt.Errorf("GatewayClass %s: controllerName is %s, not %s", className, class.Spec.ControllerName, gatewrightv1alpha1.ControllerName)
 	}
-	ref := class.Spec.ParametersRef
-	if ref == nil || string(ref.Group) != gatewrightv1alpha1.GroupVersion.Group || string(ref.Kind) != gatewrightv1alpha1.KindGatewayClassBlueprint {
-		return nil, fmt.Errorf("GatewayClass %s: parametersRef must name a %s", className, gatewrightv1alpha1.KindGatewayClassBlueprint)
+	var snap *snapshot.Gateway
+	var err error
+	if route != nil {
+		snap, err = snapshot.ForValues(context.Background(), s, controllerNamespace, gw, class, route)
+	} else {
+		snap, err = snapshot.ForGateway(context.Background(), s, controllerNamespace, gw, class)
 	}
-	for i := range s.Blueprints {
-		if s.Blueprints[i].Name == ref.Name {
-			return &s.Blueprints[i], nil
-		}
+	if err != nil {
+		return nil, fmt.Errorf("GatewayClass %s: %w", className, err)
 	}
-	return nil, fmt.Errorf("GatewayClass %s: no GatewayClassBlueprint %s in the input", className, ref.Name)
+	return snap, nil
+}
+
+// Inputs are the values inputs of gw's snapshot: enough for the values of gw and of
+// every route attached to it.
+func (s *Set) Inputs(controllerNamespace string, gw *gatewayv1.Gateway) (values.Inputs, error) {
+	snap, err := s.Snapshot(controllerNamespace, gw, nil)
+	if err != nil {
+		return values.Inputs{}, err
+	}
+	return snap.Inputs, nil
 }

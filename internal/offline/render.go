@@ -39,10 +39,11 @@ func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 	parsed := map[string]*render.Blueprint{}
 	var out []Rendered
 	for _, gw := range gateways {
-		in, err := s.Inputs(controllerNamespace, gw)
+		snap, err := s.Snapshot(controllerNamespace, gw, nil)
 		if err != nil {
 			return nil, err
 		}
+		in := &snap.Inputs
 		bp, ok := parsed[in.Blueprint.Name]
 		if !ok {
 			if bp, err = render.Parse(in.Blueprint); err != nil {
@@ -51,19 +52,19 @@ func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 			parsed[in.Blueprint.Name] = bp
 		}
 		in.Schema = bp.ValuesSchema()
-		gwValues, err := in.ForGateway(gw)
+		gwValues, err := snap.Values(nil)
 		var refErr *values.ParametersRefError
 		if errors.As(err, &refErr) {
 			return nil, err // it names the Gateway already
 		} else if err != nil {
 			return nil, fmt.Errorf("Gateway %s/%s: %w", gw.Namespace, gw.Name, err)
 		}
-		routes := s.routesOf(gw)
+		routes := snap.Routes
 		certificateRefs, err := attach.ResolveCertificateRefs(gw, s.ReferenceGrants, s.secretCheck)
 		if err != nil {
 			return nil, err
 		}
-		renderInput := render.Input{Values: gwValues.Values, Gateway: gw, GatewayClass: s.class(gw), HTTPRoutes: routes,
+		renderInput := render.Input{Values: gwValues.Values, Gateway: gw, GatewayClass: snap.Class, HTTPRoutes: routes,
 			Listeners: listeners.Evaluate(gw.Spec.Listeners, certificateRefs)}
 		gwOut, err := bp.Gateway(renderInput)
 		if err != nil {
@@ -74,7 +75,7 @@ func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 
 		for i := range routes {
 			route := &routes[i]
-			routeValues, err := in.ForHTTPRoute(gw, route)
+			routeValues, err := snap.Values(route)
 			if err != nil {
 				return nil, fmt.Errorf("HTTPRoute %s/%s on Gateway %s: %w", route.Namespace, route.Name, gwName, err)
 			}
@@ -117,22 +118,6 @@ func (s *Set) gatewaysToRender(only string) ([]*gatewayv1.Gateway, error) {
 	return gateways, nil
 }
 
-// routesOf returns the HTTPRoutes attached to gw by the controller's rules (a listener
-// accepts them: allowedRoutes, hostnames, sectionName, port), sorted by namespace/name.
-func (s *Set) routesOf(gw *gatewayv1.Gateway) []gatewayv1.HTTPRoute {
-	var routes []gatewayv1.HTTPRoute
-	for i := range s.HTTPRoutes {
-		route := &s.HTTPRoutes[i]
-		if len(attach.Listeners(gw, route, s.namespaceLabels(route.Namespace))) > 0 {
-			routes = append(routes, *route)
-		}
-	}
-	sort.Slice(routes, func(i, j int) bool {
-		return routes[i].Namespace+"/"+routes[i].Name < routes[j].Namespace+"/"+routes[j].Name
-	})
-	return routes
-}
-
 // serviceExists tells whether the input holds the Service.
 func (s *Set) serviceExists(namespace, name string) (bool, error) {
 	return slices.ContainsFunc(s.Services, func(svc corev1.Service) bool {
@@ -161,20 +146,6 @@ func (s *Set) secretCheck(namespace, name string) (string, error) {
 		return "", nil
 	}
 	return "does not exist", nil
-}
-
-// namespaceLabels are the labels of the namespace in the input, with the
-// kubernetes.io/metadata.name label the API server gives every namespace.
-func (s *Set) namespaceLabels(name string) map[string]string {
-	labels := map[string]string{corev1.LabelMetadataName: name}
-	for _, ns := range s.Namespaces {
-		if ns.Name == name {
-			for k, v := range ns.Labels {
-				labels[k] = v
-			}
-		}
-	}
-	return labels
 }
 
 func (s *Set) class(gw *gatewayv1.Gateway) *gatewayv1.GatewayClass {

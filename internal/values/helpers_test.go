@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/gatewright/gatewright/internal/offline"
@@ -83,19 +84,18 @@ func compute(t testing.TB, set *offline.Set, route string) (*values.Result, erro
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := set.Inputs(controllerNamespace, gw)
+	var r *gatewayv1.HTTPRoute
+	if route != "" {
+		ns, name, _ := strings.Cut(route, "/")
+		if r, err = set.HTTPRoute(ns, name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap, err := set.Snapshot(controllerNamespace, gw, r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if route == "" {
-		return in.ForGateway(gw)
-	}
-	ns, name, _ := strings.Cut(route, "/")
-	r, err := set.HTTPRoute(ns, name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return in.ForHTTPRoute(gw, r)
+	return snap.Values(r)
 }
 
 // mustCompute is compute for cases that expect no error.

@@ -80,7 +80,7 @@ var _ = Describe("Tenant values that exhaust the controller", func() {
 			config := &gatewrightv1alpha1.GatewayConfig{}
 			err := alice.Get(ctx, client.ObjectKey{Namespace: alice.namespace, Name: "gateway-web"}, config)
 			return testenv.Ancestors(config), err
-		}).Should(ContainElement(HavePrefix("Gateway/web Programmed=False/")))
+		}).Should(ContainElement(HavePrefix("Gateway/web Enforced=False/")))
 		Expect(alice.configMap(ctx, "web-config")()).To(HaveField("Data", HaveKeyWithValue("greeting", "hello")))
 	})
 

@@ -218,26 +218,26 @@ spec:
 		shared := named(&gatewrightv1alpha1.GatewayConfig{}, ns, "shared")
 		Eventually(ancestors(ctx, shared)).Should(Equal([]string{
 			"Gateway/a Accepted=True/Accepted: ",
-			"Gateway/a Programmed=True/Programmed: in effect on 1 Gateway(s) or route(s)",
+			"Gateway/a Enforced=True/Enforced: in effect on every Gateway and route it reaches",
 			"Gateway/b Accepted=True/Accepted: ",
-			"Gateway/b Programmed=True/Programmed: in effect on 1 Gateway(s) or route(s)",
+			"Gateway/b Enforced=True/Enforced: in effect on every Gateway and route it reaches",
 		}))
 		tenant := named(&gatewrightv1alpha1.GatewayConfig{}, ns, "tenant")
 		Eventually(ancestors(ctx, tenant)).Should(Equal([]string{
 			"Namespace/" + ns + " Accepted=True/Accepted: ",
-			"Namespace/" + ns + " Programmed=True/Programmed: in effect on 2 Gateway(s) or route(s)",
+			"Namespace/" + ns + " Enforced=True/Enforced: in effect on every Gateway and route it reaches",
 		}))
 		classes := named(&gatewrightv1alpha1.GatewayClassConfig{}, ns, "classes")
 		Eventually(ancestors(ctx, classes)).Should(Equal([]string{
 			"GatewayClass/alpha Accepted=True/Accepted: ",
-			"GatewayClass/alpha Programmed=True/Programmed: in effect on 1 Gateway(s) or route(s)",
+			"GatewayClass/alpha Enforced=True/Enforced: in effect on every Gateway and route it reaches",
 			"GatewayClass/beta Accepted=True/Accepted: ",
-			"GatewayClass/beta Programmed=True/Programmed: in effect on 1 Gateway(s) or route(s)",
+			"GatewayClass/beta Enforced=True/Enforced: in effect on every Gateway and route it reaches",
 		}))
 		betaOnly := named(&gatewrightv1alpha1.GatewayClassConfig{}, ns, "beta-only")
 		Eventually(ancestors(ctx, betaOnly)).Should(Equal([]string{
 			"GatewayClass/beta Accepted=True/Accepted: ",
-			"GatewayClass/beta Programmed=True/Programmed: in effect on 1 Gateway(s) or route(s)",
+			"GatewayClass/beta Enforced=True/Enforced: in effect on every Gateway and route it reaches",
 		}))
 		By("each ancestor entry has one writer: the shard of its class, or the primary shard (alpha) for a Namespace")
 		Expect(writers(ctx, betaOnly)()).To(Equal([]string{"shard-beta"}))

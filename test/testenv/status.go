@@ -35,7 +35,7 @@ func Ancestors(policy metav1.Object) []string {
 	}
 	var out []string
 	for _, a := range status.Ancestors {
-		for _, t := range []string{"Accepted", "Programmed"} {
+		for _, t := range []string{"Accepted", "Enforced"} {
 			out = append(out, fmt.Sprintf("%s/%s %s=%s", *a.AncestorRef.Kind, a.AncestorRef.Name, t, Condition(a.Conditions, t, policy.GetGeneration())))
 		}
 	}

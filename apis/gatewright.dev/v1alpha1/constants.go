@@ -24,6 +24,13 @@ const (
 	// ReasonInvalidTemplates marks a blueprint whose templates, dependsOn graph or
 	// valuesSchema cannot be used.
 	ReasonInvalidTemplates = "InvalidTemplates"
+
+	// ConditionLinted is True on a blueprint that gatewright lint --strict passes; when
+	// False, with reason ReasonWarnings, its message lists the warnings. The blueprint is
+	// used either way.
+	ConditionLinted  = "gatewright.dev/Linted"
+	ReasonNoWarnings = "NoWarnings"
+	ReasonWarnings   = "Warnings"
 )
 
 // Labels Gatewright puts on every object it renders, besides Gateway API's

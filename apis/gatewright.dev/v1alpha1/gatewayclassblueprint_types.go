@@ -130,6 +130,7 @@ type GatewayClassBlueprintStatus struct {
 // +kubebuilder:subresource:status
 // +kubebuilder:resource:scope=Cluster,shortName=gcb,categories=gatewright
 // +kubebuilder:printcolumn:name="Accepted",type=string,JSONPath=`.status.conditions[?(@.type=="Accepted")].status`
+// +kubebuilder:printcolumn:name="Lint",type=string,JSONPath=`.status.conditions[?(@.type=="gatewright.dev/Linted")].reason`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 type GatewayClassBlueprint struct {
 	metav1.TypeMeta   `json:",inline"`

@@ -33,6 +33,7 @@ type GatewayClassConfigSpec struct {
 // +kubebuilder:printcolumn:name="Target Kind",type=string,JSONPath=`.spec.targetRefs[0].kind`
 // +kubebuilder:printcolumn:name="Target",type=string,JSONPath=`.spec.targetRefs[0].name`
 // +kubebuilder:printcolumn:name="Accepted",type=string,JSONPath=`.status.ancestors[0].conditions[?(@.type=="Accepted")].status`
+// +kubebuilder:printcolumn:name="Enforced",type=string,JSONPath=`.status.ancestors[0].conditions[?(@.type=="Enforced")].reason`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 type GatewayClassConfig struct {
 	metav1.TypeMeta   `json:",inline"`

@@ -1,0 +1,177 @@
+package controllers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/snapshot"
+	"github.com/gatewright/gatewright/internal/values"
+)
+
+// The Enforced condition of a policy ancestor, in the words of GEP-713 (Standard).
+const (
+	conditionEnforced       = "Enforced"
+	reasonEnforced          = "Enforced"
+	reasonPartiallyEnforced = "PartiallyEnforced"
+	reasonOverridden        = "Overridden"
+	reasonPending           = "Pending"
+)
+
+// contextReport is a policy's report in the values of one context.
+type contextReport struct {
+	context valuesContext
+	report  values.PolicyReport
+}
+
+// enforcement judges how much of the policy took effect over every context the target
+// reaches.
+func (r *PolicyReconciler) enforcement(ctx context.Context, obj client.Object, target gatewayv1.LocalPolicyTargetReference) (verdict, error) {
+	contexts, err := r.contextsReached(ctx, obj.GetNamespace(), target)
+	if err != nil {
+		return verdict{}, err
+	}
+	source := values.Source{Kind: r.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}
+	inputs := &valueInputsCache{reader: r.Client, controllerNamespace: r.ControllerNamespace, blueprints: r.Blueprints}
+	var reports []contextReport
+	var violations []string
+	for _, c := range contexts {
+		in, ok := inputs.get(ctx, c)
+		if !ok {
+			continue // the Gateway or route reports what keeps it from computing values
+		}
+		res, err := snapshot.ComputeValues(in, c.gateway, c.route)
+		if res == nil {
+			continue
+		}
+		for _, report := range res.Policies {
+			if report.Source == source {
+				reports = append(reports, contextReport{context: c, report: report})
+			}
+		}
+		var schemaErr *values.SchemaError
+		if errors.As(err, &schemaErr) {
+			for _, v := range schemaErr.Violations {
+				if v.SetBy != nil && v.SetBy.Source == source {
+					violations = append(violations, fmt.Sprintf("%s: %s (%s)", v.Path, v.Message, c))
+				}
+			}
+		}
+	}
+	return enforcementVerdict(reports, violations), nil
+}
+
+// valueInputsCache reads the values inputs of each context once per class and pair of
+// namespaces, since one policy often reaches many Gateways of one class.
+type valueInputsCache struct {
+	reader              client.Reader
+	controllerNamespace string
+	blueprints          *render.Cache
+	inputs              map[string]*values.Inputs // nil: cannot be computed
+}
+
+// get returns the inputs of c, false when c's values are not computed at all: its class
+// is not Gatewright's, its blueprint is missing or broken (which the Gateway reports), or
+// c is a route and the blueprint renders nothing for routes.
+func (cache *valueInputsCache) get(ctx context.Context, c valuesContext) (*values.Inputs, bool) {
+	routeNamespace := c.gateway.Namespace
+	if c.route != nil {
+		routeNamespace = c.route.Namespace
+	}
+	key := string(c.gateway.Spec.GatewayClassName) + " " + c.gateway.Namespace + " " + routeNamespace
+	in, seen := cache.inputs[key]
+	if !seen {
+		in = cache.load(ctx, string(c.gateway.Spec.GatewayClassName), c.gateway.Namespace, routeNamespace)
+		if cache.inputs == nil {
+			cache.inputs = map[string]*values.Inputs{}
+		}
+		cache.inputs[key] = in
+	}
+	if in == nil || (c.route != nil && in.Blueprint.Spec.HTTPRouteTemplate == nil) {
+		return nil, false
+	}
+	return in, true
+}
+
+func (cache *valueInputsCache) load(ctx context.Context, className string, namespaces ...string) *values.Inputs {
+	class, err := getClass(ctx, cache.reader, className)
+	if err != nil || !isGatewrightClass(class) {
+		return nil
+	}
+	in, err := snapshot.Values(ctx, cache.reader, cache.controllerNamespace, class, namespaces...)
+	if err != nil {
+		return nil
+	}
+	parsed, err := cache.blueprints.Get(in.Blueprint)
+	if err != nil {
+		return nil
+	}
+	in.Schema = parsed.ValuesSchema()
+	return &in
+}
+
+// contextsShown bounds how many contexts a message names.
+const contextsShown = 5
+
+// enforcementVerdict sums up a policy's reports over the contexts it takes part in. A
+// value the blueprint's valuesSchema refuses stops the context from rendering at all, so
+// it outweighs everything else. Messages carry no counts that change with every new
+// Gateway, so that a growing fleet does not rewrite every policy's status.
+func enforcementVerdict(reports []contextReport, violations []string) verdict {
+	if len(violations) > 0 {
+		return verdict{reason: string(gatewayv1.PolicyReasonInvalid), message: "refused by the blueprint's valuesSchema: " + strings.Join(violations, "; ")}
+	}
+	if len(reports) == 0 {
+		return verdict{reason: reasonPending, message: "no Gateway or route of Gatewright takes values from this target yet"}
+	}
+	var beaten []string
+	winners := map[string]bool{}
+	overridden := 0
+	for _, cr := range reports {
+		by := cr.report.OverriddenBy()
+		switch cr.report.State() {
+		case values.Programmed:
+			continue
+		case values.Overridden:
+			overridden++
+		}
+		names := make([]string, len(by))
+		for i, source := range by {
+			names[i] = source.String()
+			winners[source.String()] = true
+		}
+		beaten = append(beaten, fmt.Sprintf("on %s by %s", cr.context, orItself(names)))
+	}
+	switch {
+	case len(beaten) == 0:
+		return verdict{ok: true, reason: reasonEnforced, message: "in effect on every Gateway and route it reaches"}
+	case overridden == len(reports):
+		return verdict{reason: reasonOverridden, message: "every value is overridden by " + orItself(sortedKeysOf(winners))}
+	}
+	if len(beaten) > contextsShown {
+		beaten = append(beaten[:contextsShown], fmt.Sprintf("and on %d more", len(beaten)-contextsShown))
+	}
+	return verdict{ok: true, reason: reasonPartiallyEnforced, message: "some values are overridden: " + strings.Join(beaten, "; ")}
+}
+
+func orItself(by []string) string {
+	if len(by) == 0 {
+		return "the policy's own overrides"
+	}
+	return strings.Join(by, ", ")
+}
+
+func sortedKeysOf(set map[string]bool) []string {
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,156 @@
+package snapshot
+
+import (
+	"context"
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/values"
+)
+
+// Gateway is what the values and templates of one Gateway, and of the routes on it,
+// are computed from.
+type Gateway struct {
+	Gateway *gatewayv1.Gateway
+	Class   *gatewayv1.GatewayClass
+	// Inputs hold the blueprint and the policies of the controller namespace, the
+	// Gateway's namespace and the namespace of every route on it.
+	Inputs values.Inputs
+	// Routes are the HTTPRoutes attached to at least one listener, by namespace/name;
+	// Attached counts them per listener.
+	Routes   []gatewayv1.HTTPRoute
+	Attached map[gatewayv1.SectionName]int32
+}
+
+// ForGateway gathers the snapshot of gw, of class.
+func ForGateway(ctx context.Context, r client.Reader, controllerNamespace string, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass) (*Gateway, error) {
+	routes, attached, err := AttachedRoutes(ctx, r, gw)
+	if err != nil {
+		return nil, err
+	}
+	namespaces := []string{gw.Namespace}
+	for _, route := range routes {
+		namespaces = append(namespaces, route.Namespace)
+	}
+	in, err := Values(ctx, r, controllerNamespace, class, namespaces...)
+	if err != nil {
+		return nil, err
+	}
+	return &Gateway{Gateway: gw, Class: class, Inputs: in, Routes: routes, Attached: attached}, nil
+}
+
+// ForValues gathers what the values of gw, of class, are computed from, or those of
+// route on gw when route is not nil: the blueprint and the policies of the controller's,
+// the Gateway's and the route's namespaces, without the routes on gw.
+func ForValues(ctx context.Context, r client.Reader, controllerNamespace string, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, route *gatewayv1.HTTPRoute) (*Gateway, error) {
+	namespaces := []string{gw.Namespace}
+	if route != nil {
+		namespaces = append(namespaces, route.Namespace)
+	}
+	in, err := Values(ctx, r, controllerNamespace, class, namespaces...)
+	if err != nil {
+		return nil, err
+	}
+	return &Gateway{Gateway: gw, Class: class, Inputs: in}, nil
+}
+
+// Values computes the values of the Gateway, or of route on it when route is not nil.
+func (g *Gateway) Values(route *gatewayv1.HTTPRoute) (*values.Result, error) {
+	return ComputeValues(&g.Inputs, g.Gateway, route)
+}
+
+// ComputeValues computes the values of gw, or of route on it when route is not nil.
+func ComputeValues(in *values.Inputs, gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) (*values.Result, error) {
+	if route != nil {
+		return in.ForHTTPRoute(gw, route)
+	}
+	return in.ForGateway(gw)
+}
+
+// Values reads the blueprint of class and the policies that may apply to the Gateways
+// of the given namespaces and to routes in them: those of the controller namespace and
+// of each namespace. The values engine ignores those that do not apply.
+func Values(ctx context.Context, r client.Reader, controllerNamespace string, class *gatewayv1.GatewayClass, namespaces ...string) (values.Inputs, error) {
+	bp, err := Blueprint(ctx, r, class)
+	if err != nil {
+		return values.Inputs{}, err
+	}
+	in := values.Inputs{ControllerNamespace: controllerNamespace, Blueprint: bp}
+	for _, namespace := range unique(append([]string{controllerNamespace}, namespaces...)) {
+		var classConfigs gatewrightv1alpha1.GatewayClassConfigList
+		if err := r.List(ctx, &classConfigs, client.InNamespace(namespace)); err != nil {
+			return values.Inputs{}, err
+		}
+		in.GatewayClassConfigs = append(in.GatewayClassConfigs, classConfigs.Items...)
+		var configs gatewrightv1alpha1.GatewayConfigList
+		if err := r.List(ctx, &configs, client.InNamespace(namespace)); err != nil {
+			return values.Inputs{}, err
+		}
+		in.GatewayConfigs = append(in.GatewayConfigs, configs.Items...)
+	}
+	return in, nil
+}
+
+// AttachedRoutes lists the HTTPRoutes attached to gw by the Gateway API rules, sorted by
+// namespace/name, and counts them per listener.
+func AttachedRoutes(ctx context.Context, r client.Reader, gw *gatewayv1.Gateway) ([]gatewayv1.HTTPRoute, map[gatewayv1.SectionName]int32, error) {
+	var routes gatewayv1.HTTPRouteList
+	if err := r.List(ctx, &routes); err != nil {
+		return nil, nil, err
+	}
+	attached := map[gatewayv1.SectionName]int32{}
+	var out []gatewayv1.HTTPRoute
+	namespaceLabels := map[string]map[string]string{}
+	for i := range routes.Items {
+		route := &routes.Items[i]
+		if len(attach.ParentRefsTo(route, gw)) == 0 {
+			continue
+		}
+		labels, ok := namespaceLabels[route.Namespace]
+		if !ok {
+			var err error
+			if labels, err = NamespaceLabels(ctx, r, route.Namespace); err != nil {
+				return nil, nil, err
+			}
+			namespaceLabels[route.Namespace] = labels
+		}
+		taken := attach.Listeners(gw, route, labels)
+		for _, l := range taken {
+			attached[l]++
+		}
+		if len(taken) > 0 {
+			out = append(out, *route)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Namespace+"/"+out[i].Name < out[j].Namespace+"/"+out[j].Name
+	})
+	return out, attached, nil
+}
+
+// NamespaceLabels are the labels of a namespace, which listeners select routes by; a
+// namespace that is not there has none.
+func NamespaceLabels(ctx context.Context, r client.Reader, name string) (map[string]string, error) {
+	var ns corev1.Namespace
+	if err := r.Get(ctx, client.ObjectKey{Name: name}, &ns); client.IgnoreNotFound(err) != nil {
+		return nil, err
+	}
+	return ns.Labels, nil
+}
+
+func unique(in []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range in {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
