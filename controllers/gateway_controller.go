@@ -8,6 +8,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -98,7 +99,7 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 		return ctrl.Result{}, nil
 	}
 
-	out, parsed, err := r.render(ctx, gw, in, rec, status)
+	out, parsed, input, err := r.render(ctx, gw, in, rec, status)
 	if err != nil {
 		r.Recorder.Event(gw, "Warning", "RenderFailed", err.Error())
 		return status.invalid(err)
@@ -121,18 +122,52 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	if err := r.watches.ensure(ctx, out.Objects); err != nil {
 		return ctrl.Result{}, err
 	}
-	status.programmed(out, applied.NotReady, parsed.HasStatus())
+	settled, more, err := settle(apply.GatewayOwner(gw), parsed, input, out, applied)
+	if err != nil {
+		r.Recorder.Event(gw, "Warning", "RenderFailed", err.Error())
+		return status.invalid(err)
+	}
+	status.programmed(settled, applied.NotReady, parsed.HasStatus())
+	if more {
+		// The next round reads this one's objects from the cache, a few milliseconds behind.
+		return ctrl.Result{RequeueAfter: staleRecordRetry}, nil
+	}
 	return ctrl.Result{}, nil
+}
+
+// settle renders once more with the objects as this round's apply left them, when it
+// created or changed any: the status template then reports what was just created, and
+// Programmed says so, in this round's one status write rather than after the cache
+// catches up. When the new render has objects the apply did not (a template that waited
+// for one of them may run now), it says so: they are applied in the next round, asked
+// for at once, and the status stays as the first render made it.
+func settle(owner apply.Owner, parsed *render.Blueprint, input render.Input, out *render.Output, applied *apply.Result) (*render.Output, bool, error) {
+	if len(applied.Changed) == 0 {
+		return out, false, nil
+	}
+	input.Live = map[string][]*unstructured.Unstructured{}
+	for _, obj := range applied.Live {
+		template := obj.GetLabels()[gatewrightv1alpha1.LabelTemplate]
+		input.Live[template] = append(input.Live[template], obj)
+	}
+	again, err := parsed.Gateway(input)
+	if err != nil {
+		return nil, false, err
+	}
+	if !applied.Applied.Covers(apply.Plan(owner, again.Objects)) || len(again.Waiting) < len(out.Waiting) {
+		return out, true, nil
+	}
+	return again, false, nil
 }
 
 // render computes the values and renders the blueprint, with the live objects of the
 // Gateway's inventory as .Resources.
-func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, in *gatewayInputs, rec *apply.Record, status *gatewayStatus) (_ *render.Output, _ *render.Blueprint, err error) {
+func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, in *gatewayInputs, rec *apply.Record, status *gatewayStatus) (_ *render.Output, _ *render.Blueprint, _ render.Input, err error) {
 	defer func() { countRender(metrics.KindGateway, in.values.Blueprint.Name, err) }()
 	parsed, err := r.Blueprints.Get(in.values.Blueprint)
 	if err != nil {
 		// A blueprint that does not parse cannot be used: the Gateway is not accepted.
-		return nil, nil, &invalidParametersError{Message: err.Error(), Cause: err}
+		return nil, nil, render.Input{}, &invalidParametersError{Message: err.Error(), Cause: err}
 	}
 	in.values.Schema = parsed.ValuesSchema()
 	start := time.Now()
@@ -142,15 +177,15 @@ func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, i
 		status.affected(vals.Policies)
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, render.Input{}, err
 	}
 	live, err := r.Applier.Live(ctx, apply.GatewayOwner(gw), rec.Inventory)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, render.Input{}, err
 	}
 	start = time.Now()
 	defer observeSince(metrics.RenderDuration, metrics.KindGateway, start)
-	out, err := parsed.Gateway(render.Input{
+	input := render.Input{
 		Values:       vals.Values,
 		Gateway:      gw,
 		GatewayClass: in.class,
@@ -159,8 +194,9 @@ func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, i
 		Live:         live,
 		IsReady:      apply.Ready,
 		IsNamespaced: namespacedBy(r.Client),
-	})
-	return out, parsed, err
+	}
+	out, err := parsed.Gateway(input)
+	return out, parsed, input, err
 }
 
 func (r *GatewayReconciler) recordChanges(gw *gatewayv1.Gateway, applied *apply.Result) {

@@ -41,8 +41,11 @@ func New(c client.Client, apiReader client.Reader) *Applier {
 
 // Result is what one Apply did.
 type Result struct {
-	// Applied lists the objects applied this round.
+	// Applied lists the objects applied this round, and Live holds each as the API
+	// server returned it (or as it already was): fresher than the cache, which sees a
+	// new object only some milliseconds later.
 	Applied Inventory
+	Live    []*unstructured.Unstructured
 	// Changed lists the objects created or changed (the rest were already as rendered).
 	Changed []string
 	// Pruned lists the objects deleted because they are no longer rendered.
@@ -66,17 +69,19 @@ func (a *Applier) Apply(ctx context.Context, owner Owner, objs []*unstructured.U
 			return nil, err
 		}
 	}
-	result := &Result{Applied: InventoryOf(objs)}
+	result := &Result{Applied: InventoryOf(objs), Live: make([]*unstructured.Unstructured, len(objs))}
 	for i, obj := range objs {
 		// A live object as rendered needs no request; any other is applied at once:
 		// server-side apply is idempotent, and a dry run first would double the requests.
 		if existing[i] != nil && matches(existing[i], obj) {
+			result.Live[i] = existing[i]
 			continue
 		}
-		change, err := a.serverSideApply(ctx, obj, existing[i])
+		live, change, err := a.serverSideApply(ctx, obj, existing[i])
 		if err != nil {
 			return nil, err
 		}
+		result.Live[i] = live
 		if change != "" {
 			result.Changed = append(result.Changed, change)
 		}
@@ -96,27 +101,27 @@ func (a *Applier) Apply(ctx context.Context, owner Owner, objs []*unstructured.U
 	return result, nil
 }
 
-// serverSideApply applies obj with Gatewright's field manager and says whether it
-// created or changed the object ("" when the API server found nothing to change). It
+// serverSideApply applies obj with Gatewright's field manager, returns the object as
+// the API server has it now, and says whether it created or changed the object ("" when the API server found nothing to change). It
 // takes back fields another manager changed, which is how drift (a kubectl edit) is
 // corrected: the ownership guard has already refused every object not rendered for the
 // same owner.
-func (a *Applier) serverSideApply(ctx context.Context, obj, existing *unstructured.Unstructured) (string, error) {
+func (a *Applier) serverSideApply(ctx context.Context, obj, existing *unstructured.Unstructured) (*unstructured.Unstructured, string, error) {
 	applied := obj.DeepCopy()
 	name := obj.GetKind() + "/" + client.ObjectKeyFromObject(obj).String()
 	if obj.GetNamespace() == "" {
 		name = obj.GetKind() + "/" + obj.GetName()
 	}
 	if err := a.client.Apply(ctx, client.ApplyConfigurationFromUnstructured(applied), client.FieldOwner(FieldManager), client.ForceOwnership); err != nil {
-		return "", fmt.Errorf("applying %s: %w", name, err)
+		return nil, "", fmt.Errorf("applying %s: %w", name, err)
 	}
 	switch {
 	case existing == nil:
-		return name + " created", nil
+		return applied, name + " created", nil
 	case applied.GetResourceVersion() != existing.GetResourceVersion():
-		return name + " configured", nil
+		return applied, name + " configured", nil
 	}
-	return "", nil
+	return applied, "", nil
 }
 
 // Plan makes objs ready to apply for owner (owner reference, rendered hash) and returns

@@ -92,6 +92,20 @@ func (inv Inventory) Without(other Inventory) Inventory {
 	return out
 }
 
+// Covers tells whether every entry of other is in inv, with the same rendered hash.
+func (inv Inventory) Covers(other Inventory) bool {
+	hashes := make(map[string]string, len(inv))
+	for _, e := range inv {
+		hashes[e.key()] = e.Hash
+	}
+	for _, e := range other {
+		if hash, ok := hashes[e.key()]; !ok || hash != e.Hash {
+			return false
+		}
+	}
+	return true
+}
+
 // Union returns the entries of both, once each, sorted.
 func (inv Inventory) Union(other Inventory) Inventory {
 	out := append(Inventory{}, inv...)

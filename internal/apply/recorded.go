@@ -29,7 +29,7 @@ func (a *Applier) ApplyRecorded(ctx context.Context, rec *Record, objs []*unstru
 		return nil, err
 	}
 	final := Planned(kept, planned)
-	if result.NotReady, err = a.readiness(ctx, rec.owner, final); err != nil {
+	if result.NotReady, err = a.readiness(ctx, rec.owner, final, result.Live); err != nil {
 		return nil, err
 	}
 	result.Recorded = final
@@ -37,13 +37,23 @@ func (a *Applier) ApplyRecorded(ctx context.Context, rec *Record, objs []*unstru
 }
 
 // readiness marks each entry of inv ready or not from the live objects, and lists those
-// not ready yet.
-func (a *Applier) readiness(ctx context.Context, owner Owner, inv Inventory) ([]string, error) {
-	live, err := a.Live(ctx, owner, inv)
+// not ready yet. The objects just applied are judged as the API server returned them;
+// the others (kept while their template waits) as the cache has them.
+func (a *Applier) readiness(ctx context.Context, owner Owner, inv Inventory, applied []*unstructured.Unstructured) ([]string, error) {
+	ready := map[string]bool{}
+	for _, obj := range applied {
+		ready[entryOf(obj).key()] = Ready(obj)
+	}
+	var others Inventory
+	for _, e := range inv {
+		if _, seen := ready[e.key()]; !seen {
+			others = append(others, e)
+		}
+	}
+	live, err := a.Live(ctx, owner, others)
 	if err != nil {
 		return nil, err
 	}
-	ready := map[string]bool{}
 	for _, objs := range live {
 		for _, obj := range objs {
 			ready[entryOf(obj).key()] = Ready(obj)
