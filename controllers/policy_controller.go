@@ -84,9 +84,10 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	// A policy over a bound of the values engine is never merged: every Gateway it
-	// reaches fails with the same error, which is all there is to say on each target.
-	refused := values.CheckLimits(values.Source{Kind: r.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}, p.blocks)
+	// A policy over a bound of the values engine, or of a shape it cannot read, is never
+	// merged: every Gateway it reaches fails with the same error, which is all there is
+	// to say on each target.
+	refused := values.CheckPolicy(values.Source{Kind: r.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}, p.blocks)
 	ancestors := make([]gatewayv1.PolicyAncestorStatus, 0, len(targets))
 	for _, target := range targets {
 		ancestor := gatewayv1.PolicyAncestorStatus{AncestorRef: ancestorRef(obj, target), ControllerName: gatewrightv1alpha1.ControllerName}
@@ -335,7 +336,7 @@ func programmedVerdict(reports []values.PolicyReport, violations []string) verdi
 	winners := map[string]bool{}
 	for _, report := range reports {
 		switch report.State() {
-		case values.Programmed:
+		case values.Enforced:
 			programmed++
 		case values.Overridden:
 			overridden++
@@ -351,11 +352,11 @@ func programmedVerdict(reports []values.PolicyReport, violations []string) verdi
 	sort.Strings(by)
 	switch {
 	case programmed == len(reports):
-		return verdict{ok: true, reason: string(values.Programmed), message: fmt.Sprintf("in effect on %d Gateway(s) or route(s)", len(reports))}
+		return verdict{ok: true, reason: conditionProgrammed, message: fmt.Sprintf("in effect on %d Gateway(s) or route(s)", len(reports))}
 	case overridden == len(reports):
 		return verdict{reason: string(values.Overridden), message: "every value is overridden by " + orItself(by)}
 	default:
-		return verdict{ok: true, reason: string(values.PartiallyProgrammed), message: "some values are overridden by " + orItself(by)}
+		return verdict{ok: true, reason: "PartiallyProgrammed", message: "some values are overridden by " + orItself(by)}
 	}
 }
 

@@ -15,6 +15,14 @@ type GatewayClassBlueprintSpec struct {
 	// +optional
 	Values *DefaultsAndOverrides `json:"values,omitempty"`
 
+	// TenantUnset says whether tenants (GatewayConfigs) may remove, with null, a value
+	// that a less specific policy set: the blueprint, a GatewayClassConfig, or a
+	// GatewayConfig of a less specific level. Forbidden ignores such a null and reports
+	// it on the GatewayConfig. Overrides can never be unset, whatever this says.
+	// +optional
+	// +kubebuilder:default=Allowed
+	TenantUnset TenantUnset `json:"tenantUnset,omitempty"`
+
 	// ValuesSchema is an OpenAPI v3 schema that the effective values must satisfy before
 	// any template is rendered.
 	// +optional
