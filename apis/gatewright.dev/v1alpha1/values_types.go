@@ -46,15 +46,15 @@ const (
 	StrategyAtomic ValuesStrategy = "Atomic"
 )
 
-// TenantUnset says whether a GatewayConfig may remove a value that a less specific
-// policy set, with null.
+// TenantUnset says whether a GatewayConfig may remove a value that a higher policy in
+// the chain set.
 // +kubebuilder:validation:Enum=Allowed;Forbidden
 type TenantUnset string
 
 const (
 	// TenantUnsetAllowed lets a tenant unset inherited defaults with null.
 	TenantUnsetAllowed TenantUnset = "Allowed"
-	// TenantUnsetForbidden ignores a tenant's null that would remove a value a less
-	// specific policy set, and reports it on the tenant's policy.
+	// TenantUnsetForbidden keeps a value that a tenant's block would remove although a
+	// higher policy set it, and reports the attempt on the tenant's policy.
 	TenantUnsetForbidden TenantUnset = "Forbidden"
 )
