@@ -52,7 +52,7 @@ func TestExplanationOutput(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &decoded); err != nil {
 		t.Fatal(err)
 	}
-	if decoded.Values["replicas"] != float64(3) || len(decoded.Policies) != 4 || decoded.Policies[3].State != "Programmed" {
+	if decoded.Values["replicas"] != float64(3) || len(decoded.Policies) != 4 || decoded.Policies[3].State != "Enforced" {
 		t.Errorf("unexpected explanation: %s", out.String())
 	}
 }
