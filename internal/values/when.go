@@ -15,12 +15,11 @@ const (
 	// MaxWhenBytes bounds the text of a condition.
 	MaxWhenBytes = 4096
 	// MaxWhenCost bounds the work of one evaluation, in CEL's cost units: enough to
-	// look at about 2,000 values (self.limits.a.limit > 100 costs 5; each item of
-	// self.items.all(x, x >= 0) about 5). It is a
-	// hundredth of the API server's limit for a CRD validation rule, which runs once
-	// per write, because a condition runs at every computation of every Gateway and
-	// route it reaches. A condition over the limit fails at run time, and its block
-	// does not apply.
+	// look at about 2,000 values (self.limits.a.limit > 100 costs 5, and each item of
+	// self.items.all(x, x >= 0) about 5). It is a hundredth of the API server's limit
+	// for a CRD validation rule, which runs once per write, because a condition runs
+	// at every computation of every Gateway and route it reaches. A condition over the
+	// limit fails at run time, and its block does not apply.
 	MaxWhenCost = 10_000
 	// maxCachedConditions bounds the compiled conditions kept.
 	maxCachedConditions = 1024
