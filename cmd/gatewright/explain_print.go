@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -75,7 +76,10 @@ func (e *explanation) print(out io.Writer, format string) error {
 		return err
 	}
 	fmt.Fprintln(out, "\nPolicies:")
-	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	// Every row ends its STATE cell with a tab, notes or not, so that the whole table
+	// aligns; the padding this leaves at the end of rows without notes is trimmed.
+	var table bytes.Buffer
+	w := tabwriter.NewWriter(&table, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "POLICY\tLEVELS\tSTATE\tVALUES NOT IN EFFECT")
 	for _, p := range e.Policies {
 		levels := make([]string, len(p.Levels))
@@ -91,11 +95,16 @@ func (e *explanation) print(out io.Writer, format string) error {
 			fmt.Fprintf(w, "\t%s\n", note)
 		}
 		if len(notes) == 0 {
-			fmt.Fprintln(w)
+			fmt.Fprintln(w, "\t")
 		}
 	}
 	if err := w.Flush(); err != nil {
 		return err
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(table.String(), "\n"), "\n") {
+		if _, err := fmt.Fprintln(out, strings.TrimRight(line, " ")); err != nil {
+			return err
+		}
 	}
 	if e.Error != "" {
 		fmt.Fprintf(out, "\nThe values are invalid: %s\n", e.Error)
@@ -106,9 +115,15 @@ func (e *explanation) print(out io.Writer, format string) error {
 // policyNotes says, one line each, which values of a policy did not take effect and
 // why: lost to another block, a condition that was false or failed, an unset refused.
 func policyNotes(r values.PolicyReport) []string {
+	refused := map[string]bool{}
+	for _, u := range r.RefusedUnsets {
+		refused[u.Path+" "+string(u.As)] = true
+	}
 	var notes []string
 	for _, o := range r.Overridden {
-		notes = append(notes, lossNote(o))
+		if !refused[o.Path+" "+string(o.As)] { // the refusal below says more
+			notes = append(notes, lossNote(o))
+		}
 	}
 	for _, n := range r.NotApplied {
 		if n.Error != "" {
