@@ -15,10 +15,14 @@ type Leaf struct {
 	DroppedBy *Origin `json:"droppedBy,omitempty"`
 }
 
-// provenance lists the leaves of t, then places among them, by path, the dropped values.
+// provenance lists the leaves of t and, among them by path, the dropped values.
 func provenance(t *tree, dropped []droppedValue) []Leaf {
 	var leaves []Leaf
 	t.leaves(nil, func(path []string, e *entry) {
+		for len(dropped) > 0 && lessPath(dropped[0].path, path) {
+			leaves = append(leaves, droppedLeaf(dropped[0]))
+			dropped = dropped[1:]
+		}
 		leaf := Leaf{Path: renderPath(path), Unset: e.deleted, Origin: e.origin}
 		switch {
 		case e.deleted:
@@ -29,20 +33,13 @@ func provenance(t *tree, dropped []droppedValue) []Leaf {
 		}
 		leaves = append(leaves, leaf)
 	})
-	if len(dropped) == 0 {
-		return leaves
-	}
-	// Both lists are in path order, and no dropped value shares a path with a leaf.
-	merged := make([]Leaf, 0, len(leaves)+len(dropped))
-	paths := make([][]string, 0, len(leaves))
-	t.leaves(nil, func(path []string, _ *entry) { paths = append(paths, append([]string(nil), path...)) })
-	i := 0
 	for _, d := range dropped {
-		for ; i < len(leaves) && lessPath(paths[i], d.path); i++ {
-			merged = append(merged, leaves[i])
-		}
-		by := d.by
-		merged = append(merged, Leaf{Path: renderPath(d.path), Value: d.value, Origin: d.origin, DroppedBy: &by})
+		leaves = append(leaves, droppedLeaf(d))
 	}
-	return append(merged, leaves[i:]...)
+	return leaves
+}
+
+func droppedLeaf(d droppedValue) Leaf {
+	by := d.by
+	return Leaf{Path: renderPath(d.path), Value: d.value, Origin: d.origin, DroppedBy: &by}
 }
