@@ -171,10 +171,11 @@ func (c comparison) judge(path []string, e *entry) {
 	if e != nil && e.origin.Source == c.report.Source && e.origin.As == c.half {
 		return
 	}
+	at := renderPath(path)
 	lost := func(by Origin, strategy Strategy) {
-		c.report.Overridden = append(c.report.Overridden, OverriddenLeaf{Path: renderPath(path), As: c.half, By: by, Strategy: strategy})
+		c.report.Overridden = append(c.report.Overridden, OverriddenLeaf{Path: at, As: c.half, By: by, Strategy: strategy})
 	}
-	if l, gaveWay := c.losses[renderPath(path)]; gaveWay {
+	if l, gaveWay := c.losses[at]; gaveWay {
 		lost(l.by, l.strategy)
 		return
 	}

@@ -1,10 +1,13 @@
 package values_test
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -61,4 +64,42 @@ spec:
 			t.Errorf("report %+v: want applied at level 6, not at level 5, and Enforced", r)
 		}
 	}
+}
+
+// FuzzConditions feeds arbitrary text as the condition of a provider's override: it is
+// refused when the policy is read, or it is evaluated, true, false or failing, and
+// never stops the computation otherwise.
+func FuzzConditions(f *testing.F) {
+	for _, seed := range []string{
+		"self.a > 1", "has(self.b) && self.b.all(x, x > 0)", "self.?c.orValue('') == 'x'", "self.s.matches('^x+$')",
+		"size(self) == 3", "self.b.map(x, x * 2).exists(y, y == 4)", "1 / self.zero > 0", "self.a", "self.a >", "",
+		"[1, 2, 3].all(x, [1, 2, 3].all(y, [1, 2, 3].all(z, x + y + z > 0)))", "'a' + self.s == 'ax'",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, expression string) {
+		raw, err := json.Marshal(map[string]any{"values": map[string]any{"applied": true}, "when": expression})
+		if err != nil {
+			t.Skip() // not UTF-8: a JSON manifest cannot hold it
+		}
+		in, gw, route := blockInputs(values.LevelGlobalClass, "limits", values.Override, string(raw))
+		in.Blueprint.Spec.Values = &gatewrightv1alpha1.DefaultsAndOverrides{Default: rawJSON(map[string]any{"a": 2, "b": []any{1, 2}, "s": "x", "zero": 0})}
+		res, err := in.ForHTTPRoute(gw, route)
+		var policyErr *values.PolicyError
+		switch {
+		case errors.As(err, &policyErr):
+			if policyErr.Field != "spec.override.when" {
+				t.Fatalf("refused at %s: %v", policyErr.Field, err)
+			}
+		case err != nil:
+			t.Fatal(err)
+		default:
+			_, applied := res.Values["applied"]
+			for _, r := range res.Policies {
+				if r.Source.Name == "limits" && applied == (len(r.NotApplied) > 0) {
+					t.Fatalf("applied %v, but the report says %+v", applied, r.NotApplied)
+				}
+			}
+		}
+	})
 }
