@@ -71,16 +71,9 @@ type folder struct {
 	notApplied   map[Source][]NotApplied
 }
 
+// newFolder starts a fold. The notes other than applied are rare, and made on first use.
 func newFolder(forbidTenantUnset bool) *folder {
-	return &folder{
-		acc:               newTree(),
-		forbidTenantUnset: forbidTenantUnset,
-		applied:           map[halfOf]bool{},
-		losses:            map[halfOf]map[string]loss{},
-		drops:             map[string]droppedValue{},
-		refused:           map[Source][]RefusedUnset{},
-		notApplied:        map[Source][]NotApplied{},
-	}
+	return &folder{acc: newTree(), forbidTenantUnset: forbidTenantUnset, applied: map[halfOf]bool{}}
 }
 
 func (f *folder) fold(chain []placed) {
@@ -133,6 +126,9 @@ func (f *folder) holds(p placed, half Half, b *block) bool {
 		skipped := NotApplied{As: half, Level: p.level}
 		if err != nil {
 			skipped.Error = fmt.Sprintf("%s.%s: %v", blockField(p.source.Kind, half), keyWhen, err)
+		}
+		if f.notApplied == nil {
+			f.notApplied = map[Source][]NotApplied{}
 		}
 		f.notApplied[p.source] = append(f.notApplied[p.source], skipped)
 	}
@@ -198,6 +194,9 @@ func (f *folder) atomicDefault(values map[string]any, o Origin, pos int) {
 // giveWay notes that the values of the default o gave way whole to the values below.
 func (f *folder) giveWay(values map[string]any, o Origin) {
 	at := halfOf{o.Source, o.As}
+	if f.losses == nil {
+		f.losses = map[halfOf]map[string]loss{}
+	}
 	if f.losses[at] == nil {
 		f.losses[at] = map[string]loss{}
 	}
@@ -262,6 +261,9 @@ func (f *folder) replaced(t, old *tree, o Origin, pos int) {
 	}
 	old.leaves(nil, func(path []string, e *entry) {
 		if !e.deleted && t.at(path) == nil {
+			if f.drops == nil {
+				f.drops = map[string]droppedValue{}
+			}
 			f.drops[renderPath(path)] = droppedValue{path: append([]string(nil), path...), value: e.plain(), origin: e.origin, by: o}
 		}
 	})
@@ -311,6 +313,9 @@ func (f *folder) restore(t, old *tree, o Origin, pos int, path []string) bool {
 
 // refuse notes on the tenant's report that its block could not unset what setBy set.
 func (f *folder) refuse(tenant Origin, path []string, value any, setBy Origin) {
+	if f.refused == nil {
+		f.refused = map[Source][]RefusedUnset{}
+	}
 	f.refused[tenant.Source] = append(f.refused[tenant.Source], RefusedUnset{Path: renderPath(path), As: tenant.As, Value: value, SetBy: setBy})
 }
 
