@@ -27,6 +27,7 @@ func TestBlockForm(t *testing.T) {
 		{name: "a block whose condition does not hold does not apply", override: "{values: {replicas: 3}, when: 'self.replicas > 3'}", below: "{replicas: 1}", want: "replicas: 1"},
 		{name: "a condition compares integers and decimals as numbers", override: "{values: {ratio: 0.5}, when: 'self.ratio == 1'}", below: "{ratio: 1.0}", want: "ratio: 0.5"},
 		{name: "a condition does not see what a null unset", override: "{values: {tls: on}, when: '!has(self.tls)'}", below: "{tls: null}", want: "tls: on"},
+		{name: "a condition visits the keys of an object in order, always", override: "{values: {ordered: true}, when: 'self.tags.map(k, k) == [\"a\", \"b\", \"c\", \"d\"] && self.list[0].map(k, k) == [\"p\", \"q\"]'}", below: "{tags: {d: 1, c: 2, b: 3, a: 4}, list: [{q: 1, p: 2}]}", want: "{tags: {d: 1, c: 2, b: 3, a: 4}, list: [{q: 1, p: 2}], ordered: true}"},
 		{name: "a condition sees the values below as an object", override: "{values: {many: true}, when: 'size(self) > 1 && self.all(k, k != \"x\")'}", below: "{a: 1, b: 2}", want: "{a: 1, b: 2, many: true}"},
 	}
 	for _, tt := range tests {

@@ -7,6 +7,9 @@ import (
 	"sync"
 
 	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
 )
 
 // Bounds on conditions (`when`). A condition is tenant input evaluated at every
@@ -33,7 +36,7 @@ type condition struct {
 
 // holds evaluates the condition with self bound to the values below the block.
 func (c *condition) holds(self map[string]any) (bool, error) {
-	out, _, err := c.program.Eval(map[string]any{"self": self})
+	out, _, err := c.program.Eval(map[string]any{"self": sortedAdapter{}.NativeToValue(self)})
 	if err != nil {
 		return false, err
 	}
@@ -136,4 +139,29 @@ func (c *conditionCache) build(expression string) (*condition, error) {
 		return nil, fmt.Errorf("does not compile: %w", err)
 	}
 	return &condition{expression: expression, program: program}, nil
+}
+
+// sortedAdapter hands values to CEL with objects that iterate their keys in order. CEL's
+// own maps iterate as Go maps do, at random, and a condition such as
+// self.map(k, k)[0] == 'a' would then flip from one computation to the next.
+type sortedAdapter struct{}
+
+func (a sortedAdapter) NativeToValue(value any) ref.Val {
+	switch value := value.(type) {
+	case map[string]any:
+		return sortedMap{Mapper: types.NewStringInterfaceMap(a, value), object: value}
+	case []any:
+		return types.NewDynamicList(a, value)
+	}
+	return types.DefaultTypeAdapter.NativeToValue(value)
+}
+
+// sortedMap is an object of the values whose keys CEL visits in order.
+type sortedMap struct {
+	traits.Mapper
+	object map[string]any
+}
+
+func (m sortedMap) Iterator() traits.Iterator {
+	return types.NewStringList(types.DefaultTypeAdapter, sortedKeys(m.object)).Iterator()
 }
