@@ -111,10 +111,12 @@ func TestValuesSchemaRefusesBadTenantValues(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			set := load(t, filepath.Join(tt.blueprint, "blueprint.yaml"), filepath.Join(tt.blueprint, "testdata", "example.in.yaml"))
 			namespace, gateway, _ := strings.Cut(tt.gateway, "/")
+			// Newer than the example's own configs, which have no creationTimestamp: of two
+			// defaults at one level, the newer wins.
 			policy := `
 apiVersion: gatewright.dev/v1alpha1
 kind: GatewayConfig
-metadata: {name: bad, namespace: ` + namespace + `}
+metadata: {name: bad, namespace: ` + namespace + `, creationTimestamp: "2026-01-01T00:00:00Z"}
 spec:
   targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: ` + gateway + `}]
   default: ` + tt.values

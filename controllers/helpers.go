@@ -54,7 +54,8 @@ func isInputError(err error) bool {
 	var invalid *invalidParametersError
 	var schemaErr *values.SchemaError
 	var limitErr *values.LimitError
-	return asInvalidParameters(err, &invalid) || errors.As(err, &schemaErr) || errors.As(err, &limitErr)
+	var policyErr *values.PolicyError
+	return asInvalidParameters(err, &invalid) || errors.As(err, &schemaErr) || errors.As(err, &limitErr) || errors.As(err, &policyErr)
 }
 
 // staleRecordRetry is how soon a reconcile that read a Rendering older than the API

@@ -84,9 +84,10 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	// A policy over a bound of the values engine is never merged: every Gateway it
-	// reaches fails with the same error, which is all there is to say on each target.
-	refused := values.CheckLimits(values.Source{Kind: r.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}, p.blocks)
+	// A policy over a bound of the values engine, or of a shape it cannot read, is never
+	// merged: every Gateway it reaches fails with the same error, which is all there is
+	// to say on each target.
+	refused := values.CheckPolicy(values.Source{Kind: r.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}, p.blocks)
 	targets, omitted := capAncestors(targets)
 	ancestors := make([]gatewayv1.PolicyAncestorStatus, 0, len(targets))
 	for _, target := range targets {

@@ -130,34 +130,47 @@ func enforcementVerdict(reports []contextReport, violations []string) verdict {
 	if len(reports) == 0 {
 		return verdict{reason: reasonPending, message: "no Gateway or route of Gatewright takes values from this target yet"}
 	}
-	var beaten []string
+	var notes []string
 	winners := map[string]bool{}
 	overridden := 0
 	for _, cr := range reports {
-		by := cr.report.OverriddenBy()
-		switch cr.report.State() {
-		case values.Programmed:
-			continue
-		case values.Overridden:
+		var shortfalls []string
+		if cr.report.State() != values.Enforced {
+			by := cr.report.OverriddenBy()
+			names := make([]string, len(by))
+			for i, source := range by {
+				names[i] = source.String()
+				winners[source.String()] = true
+			}
+			shortfalls = append(shortfalls, "overridden by "+orItself(names))
+		}
+		if cr.report.State() == values.Overridden {
 			overridden++
 		}
-		names := make([]string, len(by))
-		for i, source := range by {
-			names[i] = source.String()
-			winners[source.String()] = true
+		for _, failed := range cr.report.WhenErrors() {
+			shortfalls = append(shortfalls, fmt.Sprintf("the when of its %s failed: %s", failed.As, failed.Error))
 		}
-		beaten = append(beaten, fmt.Sprintf("on %s by %s", cr.context, orItself(names)))
+		if refused := cr.report.RefusedUnsets; len(refused) > 0 {
+			paths := make([]string, len(refused))
+			for i, u := range refused {
+				paths[i] = u.Path
+			}
+			shortfalls = append(shortfalls, "the blueprint forbids tenants to unset "+strings.Join(paths, ", "))
+		}
+		if len(shortfalls) > 0 {
+			notes = append(notes, fmt.Sprintf("on %s: %s", cr.context, strings.Join(shortfalls, "; ")))
+		}
 	}
 	switch {
-	case len(beaten) == 0:
+	case len(notes) == 0:
 		return verdict{ok: true, reason: reasonEnforced, message: "in effect on every Gateway and route it reaches"}
 	case overridden == len(reports):
 		return verdict{reason: reasonOverridden, message: "every value is overridden by " + orItself(sortedKeysOf(winners))}
 	}
-	if len(beaten) > contextsShown {
-		beaten = append(beaten[:contextsShown], fmt.Sprintf("and on %d more", len(beaten)-contextsShown))
+	if len(notes) > contextsShown {
+		notes = append(notes[:contextsShown], fmt.Sprintf("and on %d more", len(notes)-contextsShown))
 	}
-	return verdict{ok: true, reason: reasonPartiallyEnforced, message: "some values are overridden: " + strings.Join(beaten, "; ")}
+	return verdict{ok: true, reason: reasonPartiallyEnforced, message: "not all in effect: " + strings.Join(notes, "; ")}
 }
 
 func orItself(by []string) string {

@@ -100,8 +100,8 @@ spec:
 			Eventually(w.configMap(ctx, route+"-color")).Should(WithTransform(configMapData("color"), Equal(color)), route)
 		}
 		ns := w.namespace
-		Eventually(w.enforced(ctx, "p1")).Should(Equal("True/PartiallyEnforced: some values are overridden: on HTTPRoute " +
-			ns + "/r1 on Gateway " + ns + "/g1 by GatewayConfig " + ns + "/p2"))
+		Eventually(w.enforced(ctx, "p1")).Should(Equal("True/PartiallyEnforced: not all in effect: on HTTPRoute " +
+			ns + "/r1 on Gateway " + ns + "/g1: overridden by GatewayConfig " + ns + "/p2"))
 		Eventually(w.enforced(ctx, "p2")).Should(Equal("True/Enforced: in effect on every Gateway and route it reaches"))
 		Eventually(w.enforced(ctx, "p3")).Should(Equal("True/Enforced: in effect on every Gateway and route it reaches"))
 		Eventually(w.enforced(ctx, "p4")).Should(Equal("False/Overridden: every value is overridden by GatewayConfig " + ns + "/p3"))

@@ -77,7 +77,7 @@ spec:
 		port := &gatewrightv1alpha1.GatewayConfig{}
 		port.Namespace, port.Name = w.namespace, "port"
 		Eventually(ancestors(ctx, port)).Should(ContainElement(
-			"Gateway/web Enforced=True/PartiallyEnforced: some values are overridden: on Gateway " + w.namespace + "/web by " + overriddenBy))
+			"Gateway/web Enforced=True/PartiallyEnforced: not all in effect: on Gateway " + w.namespace + "/web: overridden by " + overriddenBy))
 
 		Eventually(w.gatewayCondition(ctx, "web", gatewrightv1alpha1.ConditionGatewayConfigAffected)).Should(
 			Equal("True/Affected: values from " + w.namespace + "/port"))

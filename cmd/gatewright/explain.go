@@ -25,9 +25,12 @@ func newExplainCommand() *cobra.Command {
 GatewayClassBlueprint, GatewayClassConfig and GatewayConfig that can reach it from the cluster
 of the current kubeconfig, and computes its .Values with the same code as the controller and
 ` + "`gatewright values`" + `. It prints every value with the object that set it, whether as
-default or override, and its level in the precedence chain (1 blueprint ... 8 HTTPRoute),
-then every policy that took part with its state: Programmed, PartiallyProgrammed or
-Overridden, naming the values that did not take effect and what overrode them.
+default or override, its level in the precedence chain (1 blueprint ... 8 HTTPRoute; 9 and
+10 are the provider levels of a route in another namespace) and the strategy of its block,
+then the values an Atomic or Merge block dropped, then every policy that took part with its
+state: Enforced, PartiallyEnforced or Overridden, naming the values that did not take
+effect and what overrode them, the halves whose condition (when) was false or failed, and
+the unsets the blueprint refused.
 
 It needs read access to those objects: in the Gateway's (and route's) namespace, in the
 controller namespace, and to GatewayClasses and GatewayClassBlueprints.`,

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +12,7 @@ import (
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -73,7 +76,10 @@ func (e *explanation) print(out io.Writer, format string) error {
 		return err
 	}
 	fmt.Fprintln(out, "\nPolicies:")
-	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	// Every row ends its STATE cell with a tab, notes or not, so that the whole table
+	// aligns; the padding this leaves at the end of rows without notes is trimmed.
+	var table bytes.Buffer
+	w := tabwriter.NewWriter(&table, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "POLICY\tLEVELS\tSTATE\tVALUES NOT IN EFFECT")
 	for _, p := range e.Policies {
 		levels := make([]string, len(p.Levels))
@@ -81,21 +87,66 @@ func (e *explanation) print(out io.Writer, format string) error {
 			levels[i] = strconv.Itoa(int(l))
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s", p.Source, strings.Join(levels, ","), p.State)
-		for i, o := range p.Overridden {
+		notes := policyNotes(p.PolicyReport)
+		for i, note := range notes {
 			if i > 0 {
 				fmt.Fprint(w, "\t\t")
 			}
-			fmt.Fprintf(w, "\t%s: its %s lost to the %s of %s (level %d)\n", o.Path, o.As, o.By.As, o.By.Source, o.By.Level)
+			fmt.Fprintf(w, "\t%s\n", note)
 		}
-		if len(p.Overridden) == 0 {
-			fmt.Fprintln(w)
+		if len(notes) == 0 {
+			fmt.Fprintln(w, "\t")
 		}
 	}
 	if err := w.Flush(); err != nil {
 		return err
 	}
+	for _, line := range strings.Split(strings.TrimSuffix(table.String(), "\n"), "\n") {
+		if _, err := fmt.Fprintln(out, strings.TrimRight(line, " ")); err != nil {
+			return err
+		}
+	}
 	if e.Error != "" {
 		fmt.Fprintf(out, "\nThe values are invalid: %s\n", e.Error)
 	}
 	return nil
+}
+
+// policyNotes says, one line each, which values of a policy did not take effect and
+// why: lost to another block, a condition that was false or failed, an unset refused.
+func policyNotes(r values.PolicyReport) []string {
+	refused := map[string]bool{}
+	for _, u := range r.RefusedUnsets {
+		refused[u.Path+" "+string(u.As)] = true
+	}
+	var notes []string
+	for _, o := range r.Overridden {
+		if !refused[o.Path+" "+string(o.As)] { // the refusal below says more
+			notes = append(notes, lossNote(o))
+		}
+	}
+	for _, n := range r.NotApplied {
+		if n.Error != "" {
+			notes = append(notes, fmt.Sprintf("its %s did not apply at level %d: %s", n.As, n.Level, n.Error))
+		} else {
+			notes = append(notes, fmt.Sprintf("its %s did not apply at level %d: its when is false", n.As, n.Level))
+		}
+	}
+	for _, u := range r.RefusedUnsets {
+		value, _ := json.Marshal(u.Value) // values decoded from JSON always encode again
+		notes = append(notes, fmt.Sprintf("%s: its %s may not remove %s, set by the %s of %s (level %d): the blueprint forbids tenants to unset", u.Path, u.As, value, u.SetBy.As, u.SetBy.Source, u.SetBy.Level))
+	}
+	return notes
+}
+
+// lossNote says what a value lost to, naming the strategy when it is not Patch.
+func lossNote(o values.OverriddenLeaf) string {
+	switch {
+	case o.Strategy == gatewrightv1alpha1.StrategyPatch:
+		return fmt.Sprintf("%s: its %s lost to the %s of %s (level %d)", o.Path, o.As, o.By.As, o.By.Source, o.By.Level)
+	case o.By.As == values.Override:
+		return fmt.Sprintf("%s: its %s lost to the %s %s of %s (level %d)", o.Path, o.As, o.Strategy, o.By.As, o.By.Source, o.By.Level)
+	default:
+		return fmt.Sprintf("%s: its %s %s gave way to the %s of %s (level %d)", o.Path, o.Strategy, o.As, o.By.As, o.By.Source, o.By.Level)
+	}
 }

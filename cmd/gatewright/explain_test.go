@@ -52,7 +52,38 @@ func TestExplanationOutput(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &decoded); err != nil {
 		t.Fatal(err)
 	}
-	if decoded.Values["replicas"] != float64(3) || len(decoded.Policies) != 4 || decoded.Policies[3].State != "Programmed" {
+	if decoded.Values["replicas"] != float64(3) || len(decoded.Policies) != 4 || decoded.Policies[3].State != "Enforced" {
 		t.Errorf("unexpected explanation: %s", out.String())
 	}
+}
+
+// TestExplanationNotes checks the tables of explain on a route whose policies meet every
+// strategy, condition and refusal that explain names.
+func TestExplanationNotes(t *testing.T) {
+	set, err := offline.Load(filepath.Join("testdata", "explain", "notes.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gw, err := set.Gateway("team-a", "web")
+	if err != nil {
+		t.Fatal(err)
+	}
+	route, err := set.HTTPRoute("team-b", "shop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := set.Inputs(defaultControllerNamespace, gw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := in.ForHTTPRoute(gw, route)
+	exp, err := newExplanation(gw, route, in.Blueprint.Name, res, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := exp.print(&out, ""); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, filepath.Join("testdata", "explain", "notes.out"), out.Bytes())
 }

@@ -37,7 +37,9 @@ HTTPRoutes, GatewayClassConfigs and GatewayConfigs in the given files and folder
 the same code as the controller. Objects without a creationTimestamp count as equally old.
 
 With --provenance it prints, for every leaf, its value, the object that set it, whether as
-default or override, and the level of the precedence chain (1 blueprint ... 8 HTTPRoute).`,
+default or override, the level of the precedence chain (1 blueprint ... 8 HTTPRoute; 9
+and 10 are the provider levels of a route in another namespace) and the strategy of the
+block that set it; then the values an Atomic or Merge block dropped, and why.`,
 		Example: `  gatewright values -f samples/ --gateway team-a/web
   gatewright values -f samples/ --gateway team-a/web --provenance
   gatewright values -f samples/ --gateway team-a/web --route team-a/shop -o json`,
@@ -135,9 +137,17 @@ func printProvenance(out io.Writer, leaves []values.Leaf, format string) error {
 		}
 		return printObject(out, leaves, format)
 	}
-	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "PATH\tVALUE\tSOURCE\tAS\tLEVEL")
+	var kept, dropped []values.Leaf
 	for _, leaf := range leaves {
+		if leaf.DroppedBy != nil {
+			dropped = append(dropped, leaf)
+		} else {
+			kept = append(kept, leaf)
+		}
+	}
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "PATH\tVALUE\tSOURCE\tAS\tLEVEL\tSTRATEGY")
+	for _, leaf := range kept {
 		value := "<unset>"
 		if !leaf.Unset {
 			raw, err := json.Marshal(leaf.Value)
@@ -146,7 +156,30 @@ func printProvenance(out io.Writer, leaves []values.Leaf, format string) error {
 			}
 			value = string(raw)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\n", leaf.Path, value, leaf.Source, leaf.As, leaf.Level)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\n", leaf.Path, value, leaf.Source, leaf.As, leaf.Level, leaf.Strategy)
+	}
+	if err := w.Flush(); err != nil || len(dropped) == 0 {
+		return err
+	}
+	fmt.Fprintln(out, "\nDropped (not in the values):")
+	w = tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "PATH\tVALUE\tSOURCE\tAS\tLEVEL\tSTRATEGY\tREASON")
+	for _, leaf := range dropped {
+		raw, err := json.Marshal(leaf.Value)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", leaf.Path, raw, leaf.Source, leaf.As, leaf.Level, leaf.Strategy, dropReason(leaf))
 	}
 	return w.Flush()
+}
+
+// dropReason says why a dropped value is not in the values: an override took the place
+// of the values below it whole, or the value's own default gave way whole.
+func dropReason(leaf values.Leaf) string {
+	by := leaf.DroppedBy
+	if by.As == values.Override {
+		return fmt.Sprintf("replaced whole by the %s override of %s (level %d)", by.Strategy, by.Source, by.Level)
+	}
+	return fmt.Sprintf("its %s default gave way to the %s of %s (level %d)", leaf.Strategy, by.As, by.Source, by.Level)
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/values"
@@ -31,34 +31,35 @@ func nestedValues(owner string) map[string]any {
 }
 
 // BenchmarkMerge computes the values of an HTTPRoute through six levels of three
-// policies each (levels 2-6 and 8) plus the blueprint, every half 200 keys 4 deep.
+// policies each (levels 2-6 and 8) plus the blueprint, every half 200 keys 4 deep, in
+// the shorthand (Patch), and again with every half a Merge block whose condition holds.
 // JSON decoding of the policies is part of the measurement, as in the controller.
 func BenchmarkMerge(b *testing.B) {
-	s := newScenario(nil)
-	s.in.GatewayClassConfigs, s.in.GatewayConfigs = nil, nil
-	s.in.Blueprint.Spec.Values = &gatewrightv1alpha1.DefaultsAndOverrides{Default: rawJSON(nestedValues("bp")), Override: rawJSON(nestedValues("bp"))}
-	for _, level := range []values.Level{2, 3, 4, 5, 6, 8} {
-		for i := range 3 {
-			name := fmt.Sprintf("l%d-p%d", level, i)
-			kind, namespace, target := targetOf(level)
-			dao := gatewrightv1alpha1.DefaultsAndOverrides{Default: rawJSON(nestedValues(name)), Override: rawJSON(nestedValues(name))}
-			refs := []gatewayv1.LocalPolicyTargetReference{target}
-			meta := objectMeta(namespace, name, 1+i%2)
-			if kind == gatewrightv1alpha1.KindGatewayClassConfig {
-				s.in.GatewayClassConfigs = append(s.in.GatewayClassConfigs, gatewrightv1alpha1.GatewayClassConfig{ObjectMeta: meta,
-					Spec: gatewrightv1alpha1.GatewayClassConfigSpec{TargetRefs: refs, DefaultsAndOverrides: dao}})
-			} else {
-				s.in.GatewayConfigs = append(s.in.GatewayConfigs, gatewrightv1alpha1.GatewayConfig{ObjectMeta: meta,
-					Spec: gatewrightv1alpha1.GatewayConfigSpec{TargetRefs: refs, DefaultsAndOverrides: dao}})
+	for _, form := range []string{"shorthand", "merge-when"} {
+		b.Run(form, func(b *testing.B) {
+			half := func(owner string) *apiextensionsv1.JSON {
+				if form == "shorthand" {
+					return rawJSON(nestedValues(owner))
+				}
+				return rawJSON(map[string]any{"values": nestedValues(owner), "strategy": "Merge", "when": "size(self) < 100"})
 			}
-		}
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		res, err := s.in.ForHTTPRoute(s.gateway, s.route)
-		if err != nil || len(res.Provenance) != 200 {
-			b.Fatalf("err %v, %d leaves", err, len(res.Provenance))
-		}
+			s := newScenario(nil)
+			s.in.GatewayClassConfigs, s.in.GatewayConfigs = nil, nil
+			s.in.Blueprint.Spec.Values = &gatewrightv1alpha1.DefaultsAndOverrides{Default: half("bp"), Override: half("bp")}
+			for _, level := range []values.Level{2, 3, 4, 5, 6, 8} {
+				for i := range 3 {
+					name := fmt.Sprintf("l%d-p%d", level, i)
+					s.add(level, objectMeta("", name, 1+i%2), gatewrightv1alpha1.DefaultsAndOverrides{Default: half(name), Override: half(name)})
+				}
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := s.in.ForHTTPRoute(s.gateway, s.route)
+				if err != nil || len(res.Provenance) < 200 {
+					b.Fatalf("err %v, %d leaves", err, len(res.Provenance))
+				}
+			}
+		})
 	}
 }
 

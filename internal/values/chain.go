@@ -79,18 +79,40 @@ func (in Inputs) gatewayChain(gw *gatewayv1.Gateway) ([]layer, error) {
 	}
 
 	return []layer{
-		newLayer(LevelBlueprint, blueprint),
-		newLayer(LevelGlobalClass, global),
-		newLayer(LevelProviderNamespace, providerNamespace),
-		newLayer(LevelProviderClass, providerClass),
-		newLayer(LevelTenantNamespace, tenantNamespace),
-		newLayer(LevelGateway, gateway),
+		{level: LevelBlueprint, policies: blueprint},
+		{level: LevelGlobalClass, policies: global},
+		{level: LevelProviderNamespace, policies: providerNamespace},
+		{level: LevelProviderClass, policies: providerClass},
+		{level: LevelTenantNamespace, policies: tenantNamespace},
+		{level: LevelGateway, policies: gateway},
 	}, nil
 }
 
-// routeChain returns levels 7 and 8 for route.
+// routeChain returns the levels a route adds to its Gateway's chain: for a route in
+// another namespace than the Gateway, its provider's GatewayClassConfigs (levels 9 and
+// 10), so that attaching elsewhere escapes none of them; then the tenant's levels 7 and 8.
 func (in Inputs) routeChain(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) []layer {
-	ns := route.Namespace
+	ns, class := route.Namespace, string(gw.Spec.GatewayClassName)
+	var providerNamespace, providerClass []policy
+	if ns != gw.Namespace {
+		for i := range in.GatewayClassConfigs {
+			gcc := &in.GatewayClassConfigs[i]
+			if gcc.Namespace != ns {
+				continue
+			}
+			p := newPolicy(gatewrightv1alpha1.KindGatewayClassConfig, gcc.ObjectMeta, &gcc.Spec.DefaultsAndOverrides)
+			// As in the Gateway's chain, a config takes part once, at its first match.
+			switch {
+			case ns == in.ControllerNamespace && targets(gcc.Spec.TargetRefs, gatewayv1.GroupName, "GatewayClass", class):
+				// Global: level 2 already.
+			case targets(gcc.Spec.TargetRefs, "", "Namespace", ns):
+				providerNamespace = append(providerNamespace, p)
+			case targets(gcc.Spec.TargetRefs, gatewayv1.GroupName, "GatewayClass", class):
+				providerClass = append(providerClass, p)
+			}
+		}
+	}
+
 	var routeNamespace, routeItself []policy
 	for i := range in.GatewayConfigs {
 		gwc := &in.GatewayConfigs[i]
@@ -107,8 +129,10 @@ func (in Inputs) routeChain(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) [
 		}
 	}
 	return []layer{
-		newLayer(LevelRouteNamespace, routeNamespace),
-		newLayer(LevelRoute, routeItself),
+		{level: LevelRouteProviderNamespace, policies: providerNamespace},
+		{level: LevelRouteProviderClass, policies: providerClass},
+		{level: LevelRouteNamespace, policies: routeNamespace},
+		{level: LevelRoute, policies: routeItself},
 	}
 }
 

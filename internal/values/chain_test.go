@@ -9,7 +9,7 @@ import (
 
 // policyAt writes an object that contributes the given default and override (YAML
 // flow objects, "" for none) at one level of the chain for Gateway team-a/web, or for
-// the HTTPRoute team-b/shop at levels 7 and 8.
+// the HTTPRoute team-b/shop at levels 7 to 10.
 func policyAt(level values.Level, name, def, override string) string {
 	spec := ""
 	if def != "" {
@@ -36,6 +36,10 @@ func policyAt(level values.Level, name, def, override string) string {
 		return policy("GatewayConfig", "team-a", `{group: "", kind: Namespace, name: team-a}`)
 	case values.LevelGateway:
 		return policy("GatewayConfig", "team-a", "{group: gateway.networking.k8s.io, kind: Gateway, name: web}")
+	case values.LevelRouteProviderNamespace:
+		return policy("GatewayClassConfig", "team-b", `{group: "", kind: Namespace, name: team-b}`)
+	case values.LevelRouteProviderClass:
+		return policy("GatewayClassConfig", "team-b", "{group: gateway.networking.k8s.io, kind: GatewayClass, name: internet}")
 	case values.LevelRouteNamespace:
 		return policy("GatewayConfig", "team-b", `{group: "", kind: Namespace, name: team-b}`)
 	case values.LevelRoute:
@@ -55,16 +59,42 @@ func indent(s string) string {
 	return out
 }
 
-var allLevels = []values.Level{1, 2, 3, 4, 5, 6, 7, 8}
+// allLevels lists the levels in chain order, from the least specific.
+var allLevels = []values.Level{1, 2, 3, 4, 9, 10, 5, 6, 7, 8}
+
+// routeLevel tells whether only routes have level l.
+func routeLevel(l values.Level) bool {
+	switch l {
+	case values.LevelRouteProviderNamespace, values.LevelRouteProviderClass, values.LevelRouteNamespace, values.LevelRoute:
+		return true
+	}
+	return false
+}
 
 // routeFor returns the route to compute for when a case involves route levels.
 func routeFor(levels ...values.Level) string {
 	for _, l := range levels {
-		if l >= values.LevelRouteNamespace {
+		if routeLevel(l) {
 			return "team-b/shop"
 		}
 	}
 	return ""
+}
+
+func TestLevelRanks(t *testing.T) {
+	for i, level := range allLevels {
+		if level.Rank() != i+1 {
+			t.Errorf("level %d ranks %d, want %d", level, level.Rank(), i+1)
+		}
+		for _, more := range allLevels[i+1:] {
+			if !level.Above(more) || more.Above(level) {
+				t.Errorf("level %d should be above level %d and not the other way", level, more)
+			}
+		}
+	}
+	if values.Level(11).Rank() != 0 {
+		t.Error("a level that does not exist has a rank")
+	}
 }
 
 func TestEachLevelAloneSetsValues(t *testing.T) {

@@ -1,10 +1,6 @@
 package values
 
-import (
-	"fmt"
-
-	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
-)
+import "fmt"
 
 // Tenant values are untrusted, and every walk of them (merge, provenance, reports, the
 // valuesSchema, templates) pays for their size and depth. Each block (a policy's default
@@ -65,18 +61,6 @@ func (e *LimitError) Error() string {
 		msg += " at " + e.At
 	}
 	return msg
-}
-
-// CheckLimits returns a *LimitError when a block of the policy source exceeds a bound,
-// so that a policy's own status can say so whatever else is in its chain.
-func CheckLimits(source Source, blocks *gatewrightv1alpha1.DefaultsAndOverrides) error {
-	p := policy{source: source, values: blocks}
-	for _, half := range []Half{Default, Override} {
-		if err := p.checkLimits(half); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // checkLimits checks one half of p against the bounds.

@@ -172,8 +172,8 @@ func TestLimits(t *testing.T) {
 			if limitErr.Limit != tt.limit || limitErr.Max != tt.wantMax || limitErr.Half != tt.half {
 				t.Errorf("got limit %q max %d half %s, want %q %d %s", limitErr.Limit, limitErr.Max, limitErr.Half, tt.limit, tt.wantMax, tt.half)
 			}
-			if err := values.CheckLimits(limitErr.Source, blocksOf(in, tt.level)); err == nil || err.Error() != tt.want {
-				t.Errorf("CheckLimits says %v, want the same refusal", err)
+			if err := values.CheckPolicy(limitErr.Source, blocksOf(in, tt.level)); err == nil || err.Error() != tt.want {
+				t.Errorf("CheckPolicy says %v, want the same refusal", err)
 			}
 		})
 	}

@@ -114,18 +114,23 @@ func TestSameLevelConflicts(t *testing.T) {
 		want    string
 	}{
 		{
-			name:    "the oldest default wins a conflicting key, other keys merge",
-			objects: config("a-new", newer, "{key: new, onlyNew: 1}", "{}") + config("z-old", older, "{key: old}", "{}"),
-			want:    "{key: old, onlyNew: 1}",
+			name:    "between two defaults at one level the newer wins a conflicting key, other keys merge",
+			objects: config("a-new", newer, "{key: new}", "{}") + config("z-old", older, "{key: old, onlyOld: 1}", "{}"),
+			want:    "{key: new, onlyOld: 1}",
 		},
 		{
-			name:    "the oldest override wins a conflicting key",
+			name:    "between two overrides at one level the older wins a conflicting key",
 			objects: config("a-new", newer, "{}", "{key: new}") + config("z-old", older, "{}", "{key: old, onlyOld: 1}"),
 			want:    "{key: old, onlyOld: 1}",
 		},
 		{
-			name:    "on equal age the first by namespace/name wins",
+			name:    "on equal age the first by namespace/name is higher: its default loses",
 			objects: config("beta", older, "{key: beta}", "{}") + config("alpha", older, "{key: alpha}", "{}"),
+			want:    "key: beta",
+		},
+		{
+			name:    "on equal age the first by namespace/name is higher: its override wins",
+			objects: config("beta", older, "{}", "{key: beta}") + config("alpha", older, "{}", "{key: alpha}"),
 			want:    "key: alpha",
 		},
 		{
@@ -134,9 +139,14 @@ func TestSameLevelConflicts(t *testing.T) {
 			want:    "key: alpha",
 		},
 		{
-			name:    "the oldest wins with a null too",
-			objects: config("a-new", newer, "{key: new}", "{}") + config("z-old", older, "{key: null}", "{}"),
+			name:    "the newer default wins with a null too",
+			objects: config("a-new", newer, "{key: null}", "{}") + config("z-old", older, "{key: old}", "{}"),
 			want:    "{}",
+		},
+		{
+			name:    "an older default's null does not unset a newer default at the same level",
+			objects: config("a-new", newer, "{key: new}", "{}") + config("z-old", older, "{key: null}", "{}"),
+			want:    "key: new",
 		},
 	}
 	for _, tt := range tests {

@@ -2,7 +2,6 @@ package values
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -28,31 +27,25 @@ func newPolicy(kind string, meta metav1.ObjectMeta, values *gatewrightv1alpha1.D
 	}
 }
 
-// layer is one level of the chain with its policies, the winner of a conflict first.
+// layer is one level of the chain with the policies that take part there.
 type layer struct {
 	level    Level
 	policies []policy
 }
 
-// newLayer sorts policies so that the oldest wins a conflicting key and, among equally
-// old ones, the first by namespace/name: results never depend on list or cache order.
-func newLayer(level Level, policies []policy) layer {
-	sort.Slice(policies, func(i, j int) bool {
-		a, b := policies[i], policies[j]
-		if !a.created.Equal(b.created) {
-			return a.created.Before(b.created)
-		}
-		return a.source.Namespace+"/"+a.source.Name < b.source.Namespace+"/"+b.source.Name
-	})
-	return layer{level: level, policies: policies}
-}
-
-// decodedPolicy holds a policy's two halves as plain objects.
+// decodedPolicy holds a policy's two halves, read; nil for a half it does not have.
 type decodedPolicy struct {
-	defaults, overrides map[string]any
+	defaults, overrides *block
 }
 
-// decode checks each half of p against the bounds, then decodes it.
+func (d decodedPolicy) half(half Half) *block {
+	if half == Default {
+		return d.defaults
+	}
+	return d.overrides
+}
+
+// decode checks each half of p against the bounds, then reads it.
 func (p policy) decode() (decodedPolicy, error) {
 	if p.values == nil {
 		return decodedPolicy{}, nil
@@ -68,15 +61,23 @@ func (p policy) decode() (decodedPolicy, error) {
 	return decodedPolicy{defaults: defaults, overrides: overrides}, nil
 }
 
-func (p policy) decodeHalf(half Half) (map[string]any, error) {
+func (p policy) decodeHalf(half Half) (*block, error) {
 	if err := p.checkLimits(half); err != nil {
 		return nil, err
 	}
+	field := blockField(p.source.Kind, half)
 	object, err := decodeObject(p.block(half))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s: %w", p.source, blockField(p.source.Kind, half), err)
+		return nil, &PolicyError{Source: p.source, Field: field, Err: err}
 	}
-	return object, nil
+	if object == nil {
+		return nil, nil
+	}
+	b, err := readBlock(object, p.source, field, conditions())
+	if err != nil {
+		return nil, err
+	}
+	return &b, nil
 }
 
 // block returns one half of p as JSON, nil when p has none.
@@ -129,4 +130,12 @@ func jsonType(value any) string {
 	default:
 		return "a number"
 	}
+}
+
+// CheckPolicy returns why the blocks of the policy source cannot be used, a *LimitError
+// or a *PolicyError, or nil, so that the policy's own status can say so whatever else
+// is in its chain.
+func CheckPolicy(source Source, blocks *gatewrightv1alpha1.DefaultsAndOverrides) error {
+	_, err := policy{source: source, values: blocks}.decode()
+	return err
 }

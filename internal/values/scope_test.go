@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -284,6 +286,48 @@ func TestRouteChain(t *testing.T) {
 				policyAt(values.LevelRoute, "shop", "{tls: {minVersion: '1.0', ciphers: [a]}}", "{tls: {minVersion: '1.1'}}"),
 			"team-b/shop")
 		equalYAML(t, res.Values, "tls: {minVersion: '1.3', ciphers: [a]}")
+	})
+	t.Run("a tenant cannot escape its provider's override by attaching to another tenant's Gateway", func(t *testing.T) {
+		res := mustCompute(t,
+			policyAt(values.LevelRouteProviderClass, "team-b-class", "", "{waf: {mode: block}}")+"---\n"+
+				policyAt(values.LevelGateway, "web", "{waf: {mode: off}}", "{waf: {rules: owasp}}")+"---\n"+
+				policyAt(values.LevelRoute, "shop", "", "{waf: {mode: off}}"),
+			"team-b/shop")
+		equalYAML(t, res.Values, "waf: {mode: block, rules: owasp}")
+		if origin := originOf(t, res, "waf.mode").Origin; origin.Name != "team-b-class" || origin.Level != values.LevelRouteProviderClass {
+			t.Errorf("waf.mode set by %v, want the route's provider at level 10", origin)
+		}
+	})
+	t.Run("the route's provider ranks below the Gateway's provider and above every tenant", func(t *testing.T) {
+		res := mustCompute(t,
+			policyAt(values.LevelProviderClass, "team-a-class", "{tier: a-default}", "{quota: a-override}")+"---\n"+
+				policyAt(values.LevelRouteProviderNamespace, "team-b-ns", "{tier: b-default, size: b-default}", "{quota: b-override, limit: b-override}")+"---\n"+
+				policyAt(values.LevelTenantNamespace, "team-a-tenant", "{size: tenant}", "{limit: tenant}"),
+			"team-b/shop")
+		equalYAML(t, res.Values, "{tier: b-default, size: tenant, quota: a-override, limit: b-override}")
+		levels := map[string][]values.Level{}
+		for _, report := range res.Policies {
+			levels[report.Source.Name] = report.Levels
+		}
+		if diff := cmp.Diff(map[string][]values.Level{"bp": {1}, "team-a-class": {4}, "team-b-ns": {9}, "team-a-tenant": {5}}, levels); diff != "" {
+			t.Errorf("levels (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("the provider configs of the route's namespace do not reach a Gateway there", func(t *testing.T) {
+		res := mustCompute(t, policyAt(values.LevelRouteProviderClass, "team-b-class", "", "{leaked: true}"), "")
+		equalYAML(t, res.Values, "{}")
+	})
+	t.Run("a route in the Gateway's namespace takes its provider configs at levels 3 and 4 only", func(t *testing.T) {
+		res := mustCompute(t,
+			policyAt(values.LevelProviderNamespace, "ns", "", "{key: namespace}")+"---\n"+
+				policyAt(values.LevelProviderClass, "class", "", "{other: class}"),
+			"team-a/local")
+		equalYAML(t, res.Values, "{key: namespace, other: class}")
+		for _, report := range res.Policies {
+			if len(report.Levels) != 1 || report.Levels[0] == values.LevelRouteProviderNamespace || report.Levels[0] == values.LevelRouteProviderClass {
+				t.Errorf("%s applied at levels %v", report.Source, report.Levels)
+			}
+		}
 	})
 	t.Run("a route in the Gateway's namespace takes the namespace config at level 5 only", func(t *testing.T) {
 		res := mustCompute(t,

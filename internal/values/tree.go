@@ -2,9 +2,9 @@ package values
 
 import "sort"
 
-// tree is a values object that remembers, for every key, which origin last set it.
-// Keys deleted by a null stay behind as tombstones so that provenance can say who
-// unset them; they are not part of the values.
+// tree is a values object that remembers, for every key, which block set it. Keys
+// unset by a null stay behind as tombstones, so that provenance can say who unset them
+// and higher defaults cannot fill them in; they are not part of the values.
 type tree struct {
 	fields map[string]*entry
 }
@@ -14,28 +14,29 @@ type entry struct {
 	value   any   // the value otherwise: a scalar or a list
 	deleted bool  // unset by a null
 	origin  Origin
+	pos     int // the place of the block that set it in the chain's order, lowest first
 }
 
 func newTree() *tree { return &tree{fields: map[string]*entry{}} }
 
-// apply merges patch into t as an RFC 7386 JSON Merge Patch: objects merge key by key,
-// everything else replaces, and null deletes.
-func (t *tree) apply(patch map[string]any, origin Origin) {
-	for key, value := range patch {
-		switch value := value.(type) {
-		case nil:
-			t.fields[key] = &entry{deleted: true, origin: origin}
-		case map[string]any:
-			e := t.fields[key]
-			if e == nil || e.object == nil {
-				e = &entry{object: newTree(), origin: origin}
-				t.fields[key] = e
-			}
-			e.object.apply(value, origin)
-		default:
-			t.fields[key] = &entry{value: value, origin: origin}
-		}
+// build makes the entry for a value of a block: null makes a tombstone.
+func build(value any, origin Origin, pos int) *entry {
+	switch value := value.(type) {
+	case nil:
+		return &entry{deleted: true, origin: origin, pos: pos}
+	case map[string]any:
+		return &entry{object: buildTree(value, origin, pos), origin: origin, pos: pos}
+	default:
+		return &entry{value: value, origin: origin, pos: pos}
 	}
+}
+
+func buildTree(values map[string]any, origin Origin, pos int) *tree {
+	t := &tree{fields: make(map[string]*entry, len(values))}
+	for key, value := range values {
+		t.fields[key] = build(value, origin, pos)
+	}
+	return t
 }
 
 // values returns the plain object t holds, without tombstones.
@@ -51,6 +52,18 @@ func (t *tree) values() map[string]any {
 		}
 	}
 	return out
+}
+
+// plain returns the value e holds, nil for a tombstone.
+func (e *entry) plain() any {
+	switch {
+	case e.deleted:
+		return nil
+	case e.object != nil:
+		return e.object.values()
+	default:
+		return e.value
+	}
 }
 
 // leaves visits every scalar, list, empty object and tombstone in path order. The path
@@ -71,4 +84,22 @@ func (t *tree) leaves(prefix []string, visit func(path []string, e *entry)) {
 		}
 		visit(path, e)
 	}
+}
+
+// at returns the entry at path, or the deepest entry along it that is not an object (a
+// scalar, a list or a tombstone that stands where path would go), or nil.
+func (t *tree) at(path []string) *entry {
+	var e *entry
+	node := t
+	for _, key := range path {
+		e = node.fields[key]
+		if e == nil {
+			return nil
+		}
+		if e.object == nil {
+			return e
+		}
+		node = e.object
+	}
+	return e
 }

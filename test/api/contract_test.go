@@ -68,6 +68,23 @@ var _ = Describe("GatewayClassBlueprint", func() {
 		Expect(string(bp.Spec.Values.Default.Raw)).To(MatchJSON(`{"replicas": 2, "tags": {"team": "none"}}`))
 	})
 
+	It("defaults tenantUnset to Allowed", func(ctx SpecContext) {
+		obj := object(blueprintYAML)
+		Expect(k8s.Create(ctx, obj)).To(Succeed())
+		var bp gatewrightv1alpha1.GatewayClassBlueprint
+		Expect(k8s.Get(ctx, types.NamespacedName{Name: obj.GetName()}, &bp)).To(Succeed())
+		Expect(bp.Spec.TenantUnset).To(Equal(gatewrightv1alpha1.TenantUnsetAllowed))
+	})
+
+	It("stores a block of values, strategy and condition as written", func(ctx SpecContext) {
+		obj := object(strings.Replace(blueprintYAML, "default: {replicas: 2, tags: {team: none}}",
+			"default: {values: {replicas: 2, tags: {team: null}}, strategy: Merge, when: 'has(self.tags)'}", 1))
+		Expect(k8s.Create(ctx, obj)).To(Succeed())
+		var bp gatewrightv1alpha1.GatewayClassBlueprint
+		Expect(k8s.Get(ctx, types.NamespacedName{Name: obj.GetName()}, &bp)).To(Succeed())
+		Expect(string(bp.Spec.Values.Default.Raw)).To(MatchJSON(`{"values": {"replicas": 2, "tags": {"team": null}}, "strategy": "Merge", "when": "has(self.tags)"}`))
+	})
+
 	DescribeTable("refuses an invalid blueprint with a readable message",
 		func(ctx SpecContext, from, to string, want ...string) {
 			manifest := strings.Replace(blueprintYAML, from, to, 1)
@@ -86,6 +103,8 @@ var _ = Describe("GatewayClassBlueprint", func() {
 			`spec.valuesSchema: Invalid value: "string"`),
 		Entry("an empty template", "template: |\n        addresses: []", `template: ""`,
 			`spec.gatewayTemplate.status.template`),
+		Entry("an unknown tenantUnset", "  helpers: |", "  tenantUnset: Never\n  helpers: |",
+			`spec.tenantUnset: Unsupported value: "Never": supported values: "Allowed", "Forbidden"`),
 	)
 })
 

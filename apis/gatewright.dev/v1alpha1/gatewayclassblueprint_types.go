@@ -15,6 +15,15 @@ type GatewayClassBlueprintSpec struct {
 	// +optional
 	Values *DefaultsAndOverrides `json:"values,omitempty"`
 
+	// TenantUnset says whether tenants (GatewayConfigs) may remove a value that a higher
+	// policy in the chain set (the blueprint, a GatewayClassConfig, a GatewayConfig of
+	// a less specific level or an older one of the same level), with null or by leaving
+	// it out of an Atomic or Merge override. Forbidden keeps such a value and reports
+	// the attempt on the GatewayConfig. Overrides can never be unset, whatever this says.
+	// +optional
+	// +kubebuilder:default=Allowed
+	TenantUnset TenantUnset `json:"tenantUnset,omitempty"`
+
 	// ValuesSchema is an OpenAPI v3 schema that the effective values must satisfy before
 	// any template is rendered.
 	// +optional

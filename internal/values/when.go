@@ -1,0 +1,167 @@
+package values
+
+import (
+	"container/list"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
+)
+
+// Bounds on conditions (`when`). A condition is tenant input evaluated at every
+// computation of the values it reaches, so both its size and its work are bounded.
+const (
+	// MaxWhenBytes bounds the text of a condition.
+	MaxWhenBytes = 4096
+	// MaxWhenCost bounds the work of one evaluation, in CEL's cost units: enough to
+	// look at about 2,000 values (self.limits.a.limit > 100 costs 5, and each item of
+	// self.items.all(x, x >= 0) about 5). It is a hundredth of the API server's limit
+	// for a CRD validation rule, which runs once per write, because a condition runs
+	// at every computation of every Gateway and route it reaches. A condition over the
+	// limit fails at run time, and its block does not apply.
+	MaxWhenCost = 10_000
+	// maxCachedConditions bounds the compiled conditions kept.
+	maxCachedConditions = 1024
+)
+
+// condition is a compiled `when`.
+type condition struct {
+	expression string
+	program    cel.Program
+}
+
+// holds evaluates the condition with self bound to the values below the block.
+func (c *condition) holds(self map[string]any) (bool, error) {
+	out, _, err := c.program.Eval(map[string]any{"self": sortedAdapter{}.NativeToValue(self)})
+	if err != nil {
+		return false, err
+	}
+	holds, isBool := out.Value().(bool)
+	if !isBool {
+		return false, fmt.Errorf("evaluated to %s, not a bool", out.Type().TypeName())
+	}
+	return holds, nil
+}
+
+// conditionCache compiles each distinct expression once and keeps the most recently
+// used ones. Keying by the expression's text rather than by the policy that holds it
+// compiles a policy's condition once per change of its text, shares it between
+// policies that repeat it, and can never hand a stale program to a new generation.
+// Refusals are kept too, so a broken condition is not compiled again at every
+// computation. Safe for concurrent use.
+type conditionCache struct {
+	env *cel.Env
+	max int
+
+	mu      sync.Mutex
+	entries map[string]*list.Element // of *compiled
+	recent  *list.List               // most recently used first
+}
+
+type compiled struct {
+	expression string
+	condition  *condition
+	err        error
+}
+
+func newConditionCache(max int) (*conditionCache, error) {
+	env, err := cel.NewEnv(
+		cel.Variable("self", cel.DynType),
+		// Values come from JSON, where 1 and 1.0 are the same number.
+		cel.CrossTypeNumericComparisons(true),
+		// self.?limits.?a.orValue(...) reads keys that may be missing without an error.
+		cel.OptionalTypes(),
+		cel.ParserExpressionSizeLimit(MaxWhenBytes),
+	)
+	if err != nil {
+		return nil, err
+	}
+	return &conditionCache{env: env, max: max, entries: map[string]*list.Element{}, recent: list.New()}, nil
+}
+
+// conditions is the cache every computation uses.
+var conditions = sync.OnceValue(func() *conditionCache {
+	cache, err := newConditionCache(maxCachedConditions)
+	if err != nil {
+		panic(fmt.Sprintf("the CEL environment of conditions does not build: %v", err))
+	}
+	return cache
+})
+
+// compile returns the condition of expression, compiled now or earlier.
+func (c *conditionCache) compile(expression string) (*condition, error) {
+	c.mu.Lock()
+	if element, ok := c.entries[expression]; ok {
+		c.recent.MoveToFront(element)
+		entry := element.Value.(*compiled)
+		c.mu.Unlock()
+		return entry.condition, entry.err
+	}
+	c.mu.Unlock()
+
+	// Compiling takes a while; two callers may compile the same expression at once,
+	// which costs time but no correctness.
+	cond, err := c.build(expression)
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.entries[expression]; !ok {
+		c.entries[expression] = c.recent.PushFront(&compiled{expression: expression, condition: cond, err: err})
+		for c.recent.Len() > c.max {
+			oldest := c.recent.Back()
+			c.recent.Remove(oldest)
+			delete(c.entries, oldest.Value.(*compiled).expression)
+		}
+	}
+	return cond, err
+}
+
+func (c *conditionCache) build(expression string) (*condition, error) {
+	switch {
+	case len(expression) > MaxWhenBytes:
+		return nil, fmt.Errorf("is longer than %d bytes", MaxWhenBytes)
+	case expression == "":
+		return nil, errors.New("is empty: leave out when for a block that always applies")
+	}
+	ast, issues := c.env.Compile(expression)
+	if issues != nil && issues.Err() != nil {
+		return nil, fmt.Errorf("does not compile: %s", errorLines(issues.Err().Error()))
+	}
+	if out := ast.OutputType(); !out.IsExactType(cel.BoolType) && !out.IsExactType(cel.DynType) {
+		return nil, fmt.Errorf("must evaluate to a bool, not %s", out)
+	}
+	program, err := c.env.Program(ast, cel.CostLimit(MaxWhenCost))
+	if err != nil {
+		return nil, fmt.Errorf("does not compile: %w", err)
+	}
+	return &condition{expression: expression, program: program}, nil
+}
+
+// sortedAdapter hands values to CEL with objects that iterate their keys in order. CEL's
+// own maps iterate as Go maps do, at random, and a condition such as
+// self.map(k, k)[0] == 'a' would then flip from one computation to the next.
+type sortedAdapter struct{}
+
+func (a sortedAdapter) NativeToValue(value any) ref.Val {
+	switch value := value.(type) {
+	case map[string]any:
+		return sortedMap{Mapper: types.NewStringInterfaceMap(a, value), object: value}
+	case []any:
+		return types.NewDynamicList(a, value)
+	}
+	return types.DefaultTypeAdapter.NativeToValue(value)
+}
+
+// sortedMap is an object of the values whose keys CEL visits in order.
+type sortedMap struct {
+	traits.Mapper
+	object map[string]any
+}
+
+func (m sortedMap) Iterator() traits.Iterator {
+	return types.NewStringList(types.DefaultTypeAdapter, sortedKeys(m.object)).Iterator()
+}
