@@ -7,6 +7,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -150,5 +151,55 @@ spec:
 			return fmt.Sprintf("%d ancestors, last %s: %s", len(many.Status.Ancestors), last.AncestorRef.Name,
 				testenv.Condition(last.Conditions, "gatewright.dev/AncestorsOmitted", many.Generation))
 		}).Should(Equal("16 ancestors, last missing-15: True/TooManyAncestors: status.ancestors holds at most 16 entries; 1 more ancestors are not listed: Gateway web"))
+	})
+
+	It("binds a route to the provider's overrides of the route's namespace, even on another tenant's Gateway", func(ctx SpecContext) {
+		w := newWorld(ctx)
+		w.classAndBlueprint(ctx, colorBlueprint)
+		w.gateway(ctx, "web")
+		teamB := newWorld(ctx).namespace
+		w.route(ctx, teamB, "shop", w.namespace)
+		w.apply(ctx, `
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayClassConfig
+metadata: {name: team-b-provider, namespace: `+teamB+`}
+spec:
+  targetRefs: [{group: "", kind: Namespace, name: `+teamB+`}]
+  override: {color: provider-b}
+---
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayConfig
+metadata: {name: shop, namespace: `+teamB+`}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: shop}]
+  override: {color: tenant-b}
+`)
+		Eventually(func() (string, error) {
+			cm := &corev1.ConfigMap{}
+			err := k8s.Get(ctx, client.ObjectKey{Namespace: teamB, Name: "shop-color"}, cm)
+			return cm.Data["color"], err
+		}).Should(Equal("provider-b"))
+		provider := &gatewrightv1alpha1.GatewayClassConfig{}
+		provider.Namespace, provider.Name = teamB, "team-b-provider"
+		Eventually(ancestors(ctx, provider)).Should(ContainElement(
+			"Namespace/" + teamB + " Enforced=True/Enforced: in effect on every Gateway and route it reaches"))
+		tenant := &gatewrightv1alpha1.GatewayConfig{}
+		tenant.Namespace, tenant.Name = teamB, "shop"
+		Eventually(ancestors(ctx, tenant)).Should(ContainElement(
+			"HTTPRoute/shop Enforced=False/Overridden: every value is overridden by GatewayClassConfig " + teamB + "/team-b-provider"))
+	})
+
+	It("refuses a policy whose when does not compile, on the policy, and renders nothing new for its Gateway", func(ctx SpecContext) {
+		w := newWorld(ctx)
+		w.classAndBlueprint(ctx, configBlueprint)
+		w.gateway(ctx, "web")
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/"))
+		w.apply(ctx, gatewayConfig("broken", "Gateway", "web", `override: {values: {greeting: clipped}, when: "self.greeting >"}`))
+		broken := &gatewrightv1alpha1.GatewayConfig{}
+		broken.Namespace, broken.Name = w.namespace, "broken"
+		Eventually(ancestors(ctx, broken)).Should(ContainElement(And(
+			HavePrefix("Gateway/web Accepted=False/Invalid: GatewayConfig "+w.namespace+"/broken: spec.override.when: does not compile"))))
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("False/Invalid: GatewayConfig " + w.namespace + "/broken: spec.override.when"))
+		Consistently(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("hello")))
 	})
 })
