@@ -1,0 +1,370 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/gatewright/gatewright/internal/controlplane"
+)
+
+// settings are the parameters every run of one invocation shares.
+type settings struct {
+	gateways   int
+	namespaces int
+	parallel   int           // Gateways created at once
+	settle     time.Duration // quiet time that ends the creation window
+	settleMax  time.Duration // the longest the harness waits for that quiet
+	steady     time.Duration // the steady-state window after it
+	binDir     string        // etcd and kube-apiserver
+	keep       bool          // keep each run's folder: audit log, controller log, kubeconfig
+}
+
+// contender is a controller the harness measures.
+type contender struct {
+	name   string
+	user   string
+	groups []string
+	// install grants the user its rights, as the harness's admin.
+	install func(ctx context.Context, admin client.Client) error
+	// command is the controller's command line.
+	command func() ([]string, error)
+}
+
+// result is what one run measured. Windows start when the first Gateway is created:
+// "until settled" ends once the controller has sent nothing but watches for the settle
+// time after every Gateway was Programmed; the steady window follows it.
+type result struct {
+	Controller string `json:"controller"`
+	Gateways   int    `json:"gateways"`
+	// AllProgrammedSeconds is when the last Gateway became Programmed at its generation,
+	// with an address.
+	AllProgrammedSeconds float64 `json:"allProgrammedSeconds"`
+	// BusyUntilSeconds is when the controller's last request before the quiet was received.
+	BusyUntilSeconds float64 `json:"busyUntilSeconds"`
+	// Settled is false when the controller was still busy after settle-max.
+	Settled         bool  `json:"settled"`
+	UntilSettled    tally `json:"untilSettled"`
+	AfterProgrammed tally `json:"afterProgrammed"`
+	Steady          tally `json:"steady"`
+	SteadySeconds   float64
+	// PeakRSSBytes is the controller process's VmHWM at the end of the run.
+	PeakRSSBytes              int64   `json:"peakRSSBytes"`
+	ControllerCPUSeconds      float64 `json:"controllerCPUSeconds"`
+	ControllerSteadyCPU       float64 `json:"controllerSteadyCPUSeconds"`
+	APIServerCPUSeconds       float64 `json:"apiServerCPUSeconds"`
+	APIServerSteadyCPUSeconds float64 `json:"apiServerSteadyCPUSeconds"`
+	// Children counts the objects of the bench class in the cluster at the end, by kind.
+	Children map[string]int `json:"children"`
+	Folder   string         `json:"folder,omitempty"`
+}
+
+// measure runs c on a control plane of its own: it starts the control plane with an
+// audit log of c's user, installs the workload, starts c, creates the Gateways and
+// waits for them, the settle time and the steady window.
+func measure(ctx context.Context, s settings, c contender) (res *result, err error) {
+	dir, err := os.MkdirTemp("", "gatewright-bench-"+c.name+"-")
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if s.keep || err != nil {
+			progress(c.name, "logs in %s", dir)
+			return
+		}
+		_ = os.RemoveAll(dir)
+	}()
+	env, err := controlplane.New(s.binDir)
+	if err != nil {
+		return nil, err
+	}
+	auditPath, err := controlplane.EnableAuditLog(env, dir, c.user)
+	if err != nil {
+		return nil, err
+	}
+	env.ControlPlane.GetAPIServer().Configure().Set("service-cluster-ip-range", serviceIPRange)
+	progress(c.name, "starting a control plane")
+	adminCfg, err := env.Start()
+	if err != nil {
+		return nil, fmt.Errorf("starting the control plane: %w", err)
+	}
+	defer func() { err = errors.Join(err, env.Stop()) }()
+	apiServer, err := childProcess("kube-apiserver")
+	if err != nil {
+		return nil, err
+	}
+	admin, err := client.New(adminCfg, client.Options{Scheme: env.Scheme})
+	if err != nil {
+		return nil, err
+	}
+	if err := c.install(ctx, admin); err != nil {
+		return nil, fmt.Errorf("granting %s its rights: %w", c.user, err)
+	}
+	if err := installWorkload(ctx, admin, s.namespaces); err != nil {
+		return nil, err
+	}
+	watch, err := watchGateways(ctx, adminCfg, env, s.gateways)
+	if err != nil {
+		return nil, err
+	}
+	kubeconfig, err := writeKubeconfig(env, c, dir)
+	if err != nil {
+		return nil, err
+	}
+	command, err := c.command()
+	if err != nil {
+		return nil, err
+	}
+	logPath := filepath.Join(dir, "controller.log")
+	proc, err := startController(command, kubeconfig, logPath)
+	if err != nil {
+		return nil, err
+	}
+	defer proc.stop()
+	pid := proc.cmd.Process.Pid
+	audit := &auditLog{path: auditPath}
+	r := &run{settings: s, name: c.name, audit: audit, proc: proc, logPath: logPath}
+	if err := r.awaitIdle(ctx); err != nil {
+		return nil, err
+	}
+
+	res = &result{Controller: c.name, Gateways: s.gateways}
+	start := time.Now()
+	cpu := newCPUMeter(pid, apiServer)
+	if err := createGateways(ctx, admin, s); err != nil {
+		return nil, err
+	}
+	programmed, err := r.awaitProgrammed(ctx, watch, start)
+	if err != nil {
+		return nil, err
+	}
+	busyUntil, settled, err := r.awaitSettled(ctx, programmed)
+	if err != nil {
+		return nil, err
+	}
+	settledAt := time.Now()
+	controllerCPU, apiServerCPU, err := cpu.sample()
+	if err != nil {
+		return nil, err
+	}
+	progress(c.name, "settled; counting the steady state for %s", s.steady)
+	if err := r.sleep(ctx, s.steady); err != nil {
+		return nil, err
+	}
+	steadyEnd := time.Now()
+	controllerSteadyCPU, apiServerSteadyCPU, err := cpu.sample()
+	if err != nil {
+		return nil, err
+	}
+	if res.PeakRSSBytes, err = peakRSS(pid); err != nil {
+		return nil, err
+	}
+	if err := audit.read(); err != nil {
+		return nil, err
+	}
+	res.AllProgrammedSeconds = programmed.Sub(start).Seconds()
+	res.BusyUntilSeconds = busyUntil.Sub(start).Seconds()
+	res.Settled = settled
+	res.UntilSettled = audit.tally(start, settledAt)
+	res.AfterProgrammed = audit.tally(programmed, settledAt)
+	res.Steady = audit.tally(settledAt, steadyEnd)
+	res.SteadySeconds = steadyEnd.Sub(settledAt).Seconds()
+	res.ControllerCPUSeconds, res.APIServerCPUSeconds = controllerCPU, apiServerCPU
+	res.ControllerSteadyCPU, res.APIServerSteadyCPUSeconds = controllerSteadyCPU, apiServerSteadyCPU
+	if res.Children, err = countChildren(ctx, admin); err != nil {
+		return nil, err
+	}
+	if s.keep {
+		res.Folder = dir
+	}
+	return res, nil
+}
+
+// writeKubeconfig writes a kubeconfig for c's user, authenticated by a client
+// certificate of the control plane.
+func writeKubeconfig(env *envtest.Environment, c contender, dir string) (string, error) {
+	user, err := env.AddUser(envtest.User{Name: c.user, Groups: c.groups}, nil)
+	if err != nil {
+		return "", err
+	}
+	data, err := user.KubeConfig()
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "kubeconfig")
+	return path, os.WriteFile(path, data, 0o600)
+}
+
+// run is one contender's run in progress.
+type run struct {
+	settings
+	name    string
+	audit   *auditLog
+	proc    *controllerProcess
+	logPath string
+}
+
+// awaitIdle waits until the controller has started and sent nothing but watches for 3 s:
+// its caches are filled, and what it sends for the Gateways comes after.
+func (r *run) awaitIdle(ctx context.Context) error {
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		if err := r.audit.read(); err != nil {
+			return err
+		}
+		n, last := r.audit.activity()
+		if n > 0 && time.Since(last) >= 3*time.Second {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the controller was still busy 2 minutes after it started (%d requests; its log: %s)", n, r.logPath)
+		}
+		if err := r.sleep(ctx, 200*time.Millisecond); err != nil {
+			return err
+		}
+	}
+}
+
+// awaitProgrammed waits until every Gateway is Programmed and returns when that was seen.
+func (r *run) awaitProgrammed(ctx context.Context, watch *gatewayWatch, start time.Time) (time.Time, error) {
+	report := time.NewTicker(10 * time.Second)
+	defer report.Stop()
+	for {
+		select {
+		case <-watch.all:
+			return watch.lastProgrammed(), nil
+		case <-report.C:
+			if err := r.audit.read(); err != nil {
+				return time.Time{}, err
+			}
+			n, _ := r.audit.activity()
+			progress(r.name, "%s: %d of %d Gateways Programmed, %d requests", time.Since(start).Round(time.Second), watch.count(), r.gateways, n)
+		case <-r.proc.exited:
+			return time.Time{}, r.proc.exitError(r.logPath)
+		case <-ctx.Done():
+			return time.Time{}, fmt.Errorf("%d of %d Gateways Programmed: %w", watch.count(), r.gateways, ctx.Err())
+		}
+	}
+}
+
+// awaitSettled waits until the controller has sent nothing but watches for the settle
+// time since the Gateways were all Programmed, or settle-max has passed. It returns when
+// the last request before the quiet was received, and whether the quiet came.
+func (r *run) awaitSettled(ctx context.Context, programmed time.Time) (time.Time, bool, error) {
+	for {
+		if err := r.audit.read(); err != nil {
+			return time.Time{}, false, err
+		}
+		_, last := r.audit.activity()
+		busyUntil := last
+		if programmed.After(last) {
+			busyUntil = programmed
+		}
+		if time.Since(busyUntil) >= r.settle {
+			return busyUntil, true, nil
+		}
+		if time.Since(programmed) >= r.settleMax {
+			progress(r.name, "still busy %s after every Gateway was Programmed; counting up to now", r.settleMax)
+			return busyUntil, false, nil
+		}
+		if err := r.sleep(ctx, 200*time.Millisecond); err != nil {
+			return time.Time{}, false, err
+		}
+	}
+}
+
+// sleep waits for d, and fails if the controller exits or ctx ends meanwhile.
+func (r *run) sleep(ctx context.Context, d time.Duration) error {
+	select {
+	case <-time.After(d):
+		return nil
+	case <-r.proc.exited:
+		return r.proc.exitError(r.logPath)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// createGateways creates the Gateways, s.parallel at a time.
+func createGateways(ctx context.Context, admin client.Client, s settings) error {
+	next := make(chan int)
+	errs := make([]error, s.parallel)
+	var wg sync.WaitGroup
+	for w := range s.parallel {
+		wg.Go(func() {
+			for i := range next {
+				if errs[w] == nil {
+					errs[w] = admin.Create(ctx, gateway(i, s.namespaces))
+				}
+			}
+		})
+	}
+	for i := range s.gateways {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// countChildren counts the objects labelled for Gateways of the bench class, by kind.
+func countChildren(ctx context.Context, admin client.Client) (map[string]int, error) {
+	counts := map[string]int{}
+	for _, kind := range []string{"ConfigMap", "Secret", "Service"} {
+		list := &metav1.PartialObjectMetadataList{}
+		list.SetGroupVersionKind(schema.GroupVersionKind{Version: "v1", Kind: kind + "List"})
+		if err := admin.List(ctx, list, client.MatchingLabels{"gateway.networking.k8s.io/gateway-class-name": benchClass}); err != nil {
+			return nil, err
+		}
+		counts[kind] = len(list.Items)
+	}
+	return counts, nil
+}
+
+// cpuMeter measures the CPU time the controller and the API server use between samples.
+type cpuMeter struct {
+	pids []int
+	last []float64
+}
+
+func newCPUMeter(pids ...int) *cpuMeter {
+	m := &cpuMeter{pids: pids, last: make([]float64, len(pids))}
+	_, _ = m.sampleAll()
+	return m
+}
+
+// sample returns the CPU seconds the controller and the API server used since the last
+// sample.
+func (m *cpuMeter) sample() (controller, apiServer float64, err error) {
+	used, err := m.sampleAll()
+	if err != nil {
+		return 0, 0, err
+	}
+	return used[0], used[1], nil
+}
+
+func (m *cpuMeter) sampleAll() ([]float64, error) {
+	used := make([]float64, len(m.pids))
+	for i, pid := range m.pids {
+		now, err := cpuSeconds(pid)
+		if err != nil {
+			return nil, err
+		}
+		used[i], m.last[i] = now-m.last[i], now
+	}
+	return used, nil
+}
+
+// progress says what a run is doing, on stderr.
+func progress(name, format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "bench: %s: %s\n", name, fmt.Sprintf(format, args...))
+}
