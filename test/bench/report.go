@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
+	"unicode/utf8"
 )
 
 // report is the output of one invocation.
@@ -58,20 +58,19 @@ func (rep *report) rows() []row {
 
 // print writes the report as tables: the figures, then the requests by verb and
 // resource.
-func (rep *report) print(w io.Writer) error {
+func (rep *report) print(w io.Writer) {
 	fmt.Fprintf(w, "%d Gateways in %d namespaces, created %d at a time; 5 children each (3 ConfigMaps, 1 Secret, 1 ClusterIP Service)\n",
 		rep.Gateways, rep.Namespaces, rep.Parallel)
-	fmt.Fprintf(w, "settled after %.0f s without writes; machine: %s\n\n", rep.SettleSeconds, rep.Machine)
+	fmt.Fprintf(w, "settled: %.0f s without requests other than watches; machine: %s\n\n", rep.SettleSeconds, rep.Machine)
 	both := len(rep.Results) > 1
-	table := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	header := []string{""}
 	for _, r := range rep.Results {
 		header = append(header, r.Controller)
 	}
+	figures := [][]string{header}
 	if both {
-		header = append(header, "ratio")
+		figures[0] = append(figures[0], "ratio")
 	}
-	writeRow(table, header)
 	for _, row := range rep.rows() {
 		cells := []string{row.name}
 		for _, r := range rep.Results {
@@ -80,25 +79,24 @@ func (rep *report) print(w io.Writer) error {
 		if both {
 			cells = append(cells, ratio(row, rep.Results[0], rep.Results[len(rep.Results)-1]))
 		}
-		writeRow(table, cells)
+		figures = append(figures, cells)
 	}
 	children := []string{"children at the end (ConfigMaps/Secrets/Services)"}
 	for _, r := range rep.Results {
 		children = append(children, fmt.Sprintf("%d/%d/%d", r.Children["ConfigMap"], r.Children["Secret"], r.Children["Service"]))
 	}
-	writeRow(table, children)
+	if both {
+		children = append(children, "")
+	}
+	writeTable(w, append(figures, children))
 	for _, r := range rep.Results {
 		if !r.Settled {
 			fmt.Fprintf(w, "note: %s was still busy when the creation window was closed (-settle-max)\n", r.Controller)
 		}
 	}
-	if err := table.Flush(); err != nil {
-		return err
-	}
 
-	fmt.Fprintf(w, "\nrequests by verb and resource, creation → settled, per Gateway\n\n")
-	table = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	writeRow(table, header[:len(rep.Results)+1])
+	fmt.Fprintf(w, "\nrequests by verb and resource per Gateway, creation → settled\n\n")
+	byKind := [][]string{header}
 	tallies := make([]tally, len(rep.Results))
 	for i, r := range rep.Results {
 		tallies[i] = r.UntilSettled
@@ -108,9 +106,9 @@ func (rep *report) print(w io.Writer) error {
 		for _, t := range tallies {
 			cells = append(cells, fmt.Sprintf("%.2f", float64(t.ByKind[kind])/float64(rep.Gateways)))
 		}
-		writeRow(table, cells)
+		byKind = append(byKind, cells)
 	}
-	return table.Flush()
+	writeTable(w, byKind)
 }
 
 // ratio is last / first for rows that compare, as "2.4×".
@@ -121,8 +119,27 @@ func ratio(row row, first, last *result) string {
 	return fmt.Sprintf("%.1f×", row.value(last)/row.value(first))
 }
 
-// writeRow writes cells as a row of a right-aligned tabwriter, the first cell aligned
-// left.
-func writeRow(w io.Writer, cells []string) {
-	fmt.Fprintf(w, "%s\t%s\t\n", cells[0]+strings.Repeat(" ", max(0, 44-len([]rune(cells[0])))), strings.Join(cells[1:], "\t"))
+// writeTable writes rows of cells in columns, the first aligned left, the others right.
+func writeTable(w io.Writer, rows [][]string) {
+	var widths []int
+	for _, cells := range rows {
+		for i, cell := range cells {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
+		}
+	}
+	for _, cells := range rows {
+		line := ""
+		for i, cell := range cells {
+			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(cell))
+			if i == 0 {
+				line += cell + pad
+			} else {
+				line += "  " + pad + cell
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	}
 }

@@ -52,11 +52,11 @@ type result struct {
 	// BusyUntilSeconds is when the controller's last request before the quiet was received.
 	BusyUntilSeconds float64 `json:"busyUntilSeconds"`
 	// Settled is false when the controller was still busy after settle-max.
-	Settled         bool  `json:"settled"`
-	UntilSettled    tally `json:"untilSettled"`
-	AfterProgrammed tally `json:"afterProgrammed"`
-	Steady          tally `json:"steady"`
-	SteadySeconds   float64
+	Settled         bool    `json:"settled"`
+	UntilSettled    tally   `json:"untilSettled"`
+	AfterProgrammed tally   `json:"afterProgrammed"`
+	Steady          tally   `json:"steady"`
+	SteadySeconds   float64 `json:"steadySeconds"`
 	// PeakRSSBytes is the controller process's VmHWM at the end of the run.
 	PeakRSSBytes              int64   `json:"peakRSSBytes"`
 	ControllerCPUSeconds      float64 `json:"controllerCPUSeconds"`
@@ -87,6 +87,8 @@ func measure(ctx context.Context, s settings, c contender) (res *result, err err
 	if err != nil {
 		return nil, err
 	}
+	// Past this, a stopping API server is killed rather than waited for: the run is over.
+	env.ControlPlaneStopTimeout = 10 * time.Second
 	auditPath, err := controlplane.EnableAuditLog(env, dir, c.user)
 	if err != nil {
 		return nil, err
@@ -97,7 +99,14 @@ func measure(ctx context.Context, s settings, c contender) (res *result, err err
 	if err != nil {
 		return nil, fmt.Errorf("starting the control plane: %w", err)
 	}
-	defer func() { err = errors.Join(err, env.Stop()) }()
+	defer func() {
+		if err := env.Stop(); err != nil {
+			progress(c.name, "stopping the control plane: %v", err)
+		}
+	}()
+	// The harness's own watch ends before the control plane stops.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	apiServer, err := childProcess("kube-apiserver")
 	if err != nil {
 		return nil, err
