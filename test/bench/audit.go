@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -74,9 +75,9 @@ func (l *auditLog) read() error {
 	}
 	l.offset += int64(len(data))
 	data = append(l.partial, data...)
-	end := strings.LastIndexByte(string(data), '\n') + 1
+	end := bytes.LastIndexByte(data, '\n') + 1
 	l.partial = append([]byte(nil), data[end:]...)
-	lines := bufio.NewScanner(strings.NewReader(string(data[:end])))
+	lines := bufio.NewScanner(bytes.NewReader(data[:end]))
 	lines.Buffer(nil, 4<<20)
 	for lines.Scan() {
 		var event auditEvent

@@ -12,9 +12,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
-
-	"github.com/gatewright/gatewright/internal/controlplane"
 )
 
 // settings are the parameters every run of one invocation shares.
@@ -83,49 +80,30 @@ func measure(ctx context.Context, s settings, c contender) (res *result, err err
 		}
 		_ = os.RemoveAll(dir)
 	}()
-	env, err := controlplane.New(s.binDir)
-	if err != nil {
-		return nil, err
-	}
-	// Past this, a stopping API server is killed rather than waited for: the run is over.
-	env.ControlPlaneStopTimeout = 10 * time.Second
-	auditPath, err := controlplane.EnableAuditLog(env, dir, c.user)
-	if err != nil {
-		return nil, err
-	}
-	env.ControlPlane.GetAPIServer().Configure().Set("service-cluster-ip-range", serviceIPRange)
 	progress(c.name, "starting a control plane")
-	adminCfg, err := env.Start()
+	cl, err := startCluster(dir, s.binDir, c.user)
 	if err != nil {
-		return nil, fmt.Errorf("starting the control plane: %w", err)
+		return nil, err
 	}
 	defer func() {
-		if err := env.Stop(); err != nil {
+		if err := cl.env.Stop(); err != nil {
 			progress(c.name, "stopping the control plane: %v", err)
 		}
 	}()
 	// The harness's own watch ends before the control plane stops.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	apiServer, err := childProcess("kube-apiserver")
-	if err != nil {
-		return nil, err
-	}
-	admin, err := client.New(adminCfg, client.Options{Scheme: env.Scheme})
-	if err != nil {
-		return nil, err
-	}
-	if err := c.install(ctx, admin); err != nil {
+	if err := c.install(ctx, cl.admin); err != nil {
 		return nil, fmt.Errorf("granting %s its rights: %w", c.user, err)
 	}
-	if err := installWorkload(ctx, admin, s.namespaces); err != nil {
+	if err := installWorkload(ctx, cl.admin, s.namespaces); err != nil {
 		return nil, err
 	}
-	watch, err := watchGateways(ctx, adminCfg, env, s.gateways)
+	watch, err := watchGateways(ctx, cl.adminCfg, cl.env.Scheme, s.gateways)
 	if err != nil {
 		return nil, err
 	}
-	kubeconfig, err := writeKubeconfig(env, c, dir)
+	kubeconfig, err := cl.kubeconfig(dir, c.user, c.groups)
 	if err != nil {
 		return nil, err
 	}
@@ -139,57 +117,8 @@ func measure(ctx context.Context, s settings, c contender) (res *result, err err
 		return nil, err
 	}
 	defer proc.stop()
-	pid := proc.cmd.Process.Pid
-	audit := &auditLog{path: auditPath}
-	r := &run{settings: s, name: c.name, audit: audit, proc: proc, logPath: logPath}
-	if err := r.awaitIdle(ctx); err != nil {
-		return nil, err
-	}
-
-	res = &result{Controller: c.name, Gateways: s.gateways}
-	start := time.Now()
-	cpu := newCPUMeter(pid, apiServer)
-	if err := createGateways(ctx, admin, s); err != nil {
-		return nil, err
-	}
-	programmed, err := r.awaitProgrammed(ctx, watch, start)
-	if err != nil {
-		return nil, err
-	}
-	busyUntil, settled, err := r.awaitSettled(ctx, programmed)
-	if err != nil {
-		return nil, err
-	}
-	settledAt := time.Now()
-	controllerCPU, apiServerCPU, err := cpu.sample()
-	if err != nil {
-		return nil, err
-	}
-	progress(c.name, "settled; counting the steady state for %s", s.steady)
-	if err := r.sleep(ctx, s.steady); err != nil {
-		return nil, err
-	}
-	steadyEnd := time.Now()
-	controllerSteadyCPU, apiServerSteadyCPU, err := cpu.sample()
-	if err != nil {
-		return nil, err
-	}
-	if res.PeakRSSBytes, err = peakRSS(pid); err != nil {
-		return nil, err
-	}
-	if err := audit.read(); err != nil {
-		return nil, err
-	}
-	res.AllProgrammedSeconds = programmed.Sub(start).Seconds()
-	res.BusyUntilSeconds = busyUntil.Sub(start).Seconds()
-	res.Settled = settled
-	res.UntilSettled = audit.tally(start, settledAt)
-	res.AfterProgrammed = audit.tally(programmed, settledAt)
-	res.Steady = audit.tally(settledAt, steadyEnd)
-	res.SteadySeconds = steadyEnd.Sub(settledAt).Seconds()
-	res.ControllerCPUSeconds, res.APIServerCPUSeconds = controllerCPU, apiServerCPU
-	res.ControllerSteadyCPU, res.APIServerSteadyCPUSeconds = controllerSteadyCPU, apiServerSteadyCPU
-	if res.Children, err = countChildren(ctx, admin); err != nil {
+	r := &run{settings: s, name: c.name, cluster: cl, watch: watch, audit: &auditLog{path: cl.auditPath}, proc: proc, logPath: logPath}
+	if res, err = r.measure(ctx); err != nil {
 		return nil, err
 	}
 	if s.keep {
@@ -198,25 +127,62 @@ func measure(ctx context.Context, s settings, c contender) (res *result, err err
 	return res, nil
 }
 
-// writeKubeconfig writes a kubeconfig for c's user, authenticated by a client
-// certificate of the control plane.
-func writeKubeconfig(env *envtest.Environment, c contender, dir string) (string, error) {
-	user, err := env.AddUser(envtest.User{Name: c.user, Groups: c.groups}, nil)
-	if err != nil {
-		return "", err
+// measure creates the Gateways once the controller is idle, and measures until the end
+// of the steady window.
+func (r *run) measure(ctx context.Context) (*result, error) {
+	if err := r.awaitIdle(ctx); err != nil {
+		return nil, err
 	}
-	data, err := user.KubeConfig()
-	if err != nil {
-		return "", err
+	pid := r.proc.cmd.Process.Pid
+	start := time.Now()
+	cpu := newCPUMeter(pid, r.cluster.apiServer)
+	if err := createGateways(ctx, r.cluster.admin, r.settings); err != nil {
+		return nil, err
 	}
-	path := filepath.Join(dir, "kubeconfig")
-	return path, os.WriteFile(path, data, 0o600)
+	programmed, err := r.awaitProgrammed(ctx, start)
+	if err != nil {
+		return nil, err
+	}
+	busyUntil, settled, err := r.awaitSettled(ctx, programmed)
+	if err != nil {
+		return nil, err
+	}
+	settledAt := time.Now()
+	res := &result{Controller: r.name, Gateways: r.gateways, Settled: settled,
+		AllProgrammedSeconds: programmed.Sub(start).Seconds(), BusyUntilSeconds: busyUntil.Sub(start).Seconds()}
+	if res.ControllerCPUSeconds, res.APIServerCPUSeconds, err = cpu.sample(); err != nil {
+		return nil, err
+	}
+	progress(r.name, "settled; counting the steady state for %s", r.steady)
+	if err := r.sleep(ctx, r.steady); err != nil {
+		return nil, err
+	}
+	steadyEnd := time.Now()
+	if res.ControllerSteadyCPU, res.APIServerSteadyCPUSeconds, err = cpu.sample(); err != nil {
+		return nil, err
+	}
+	if res.PeakRSSBytes, err = peakRSS(pid); err != nil {
+		return nil, err
+	}
+	if err := r.audit.read(); err != nil {
+		return nil, err
+	}
+	res.UntilSettled = r.audit.tally(start, settledAt)
+	res.AfterProgrammed = r.audit.tally(programmed, settledAt)
+	res.Steady = r.audit.tally(settledAt, steadyEnd)
+	res.SteadySeconds = steadyEnd.Sub(settledAt).Seconds()
+	if res.Children, err = countChildren(ctx, r.cluster.admin); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // run is one contender's run in progress.
 type run struct {
 	settings
 	name    string
+	cluster *cluster
+	watch   *gatewayWatch
 	audit   *auditLog
 	proc    *controllerProcess
 	logPath string
@@ -244,7 +210,8 @@ func (r *run) awaitIdle(ctx context.Context) error {
 }
 
 // awaitProgrammed waits until every Gateway is Programmed and returns when that was seen.
-func (r *run) awaitProgrammed(ctx context.Context, watch *gatewayWatch, start time.Time) (time.Time, error) {
+func (r *run) awaitProgrammed(ctx context.Context, start time.Time) (time.Time, error) {
+	watch := r.watch
 	report := time.NewTicker(10 * time.Second)
 	defer report.Stop()
 	for {

@@ -7,12 +7,12 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
@@ -29,8 +29,8 @@ type gatewayWatch struct {
 	last       time.Time
 }
 
-func watchGateways(ctx context.Context, cfg *rest.Config, env *envtest.Environment, want int) (*gatewayWatch, error) {
-	c, err := cache.New(cfg, cache.Options{Scheme: env.Scheme, ByObject: map[client.Object]cache.ByObject{&gatewayv1.Gateway{}: {}}})
+func watchGateways(ctx context.Context, cfg *rest.Config, scheme *runtime.Scheme, want int) (*gatewayWatch, error) {
+	c, err := cache.New(cfg, cache.Options{Scheme: scheme, ByObject: map[client.Object]cache.ByObject{&gatewayv1.Gateway{}: {}}})
 	if err != nil {
 		return nil, err
 	}
