@@ -34,7 +34,7 @@ func (rep *report) rows() []row {
 	}
 	return []row{
 		{"all Programmed after (s)", "%.1f", func(r *result) float64 { return r.AllProgrammedSeconds }, true},
-		{"last request before the quiet (s)", "%.1f", func(r *result) float64 { return r.BusyUntilSeconds }, true},
+		{"busy until: last request, or all Programmed (s)", "%.1f", func(r *result) float64 { return r.BusyUntilSeconds }, true},
 		{"writes / Gateway (creation → settled)", "%.2f", perGateway(func(r *result) int { return r.UntilSettled.Writes }), true},
 		{"  status writes / Gateway", "%.2f", perGateway(func(r *result) int { return r.UntilSettled.Status }), false},
 		{"  event writes / Gateway", "%.2f", perGateway(func(r *result) int { return r.UntilSettled.Events }), false},

@@ -46,7 +46,8 @@ type result struct {
 	// AllProgrammedSeconds is when the last Gateway became Programmed at its generation,
 	// with an address.
 	AllProgrammedSeconds float64 `json:"allProgrammedSeconds"`
-	// BusyUntilSeconds is when the controller's last request before the quiet was received.
+	// BusyUntilSeconds is when the controller's last request other than a watch was
+	// received, or when every Gateway was Programmed if that came later.
 	BusyUntilSeconds float64 `json:"busyUntilSeconds"`
 	// Settled is false when the controller was still busy after settle-max.
 	Settled         bool    `json:"settled"`
@@ -188,16 +189,20 @@ type run struct {
 	logPath string
 }
 
-// awaitIdle waits until the controller has started and sent nothing but watches for 3 s:
-// its caches are filled, and what it sends for the Gateways comes after.
+// awaitIdle waits until the controller has sent its first request and then nothing but
+// watches for 3 s: its caches are filled, and what it sends for the Gateways comes after.
 func (r *run) awaitIdle(ctx context.Context) error {
 	deadline := time.Now().Add(2 * time.Minute)
+	var firstSeen time.Time
 	for {
 		if err := r.audit.read(); err != nil {
 			return err
 		}
 		n, last := r.audit.activity()
-		if n > 0 && time.Since(last) >= 3*time.Second {
+		if n > 0 && firstSeen.IsZero() {
+			firstSeen = time.Now()
+		}
+		if n > 0 && time.Since(later(firstSeen, last)) >= 3*time.Second {
 			return nil
 		}
 		if time.Now().After(deadline) {
@@ -241,10 +246,7 @@ func (r *run) awaitSettled(ctx context.Context, programmed time.Time) (time.Time
 			return time.Time{}, false, err
 		}
 		_, last := r.audit.activity()
-		busyUntil := last
-		if programmed.After(last) {
-			busyUntil = programmed
-		}
+		busyUntil := later(last, programmed)
 		if time.Since(busyUntil) >= r.settle {
 			return busyUntil, true, nil
 		}
@@ -256,6 +258,14 @@ func (r *run) awaitSettled(ctx context.Context, programmed time.Time) (time.Time
 			return time.Time{}, false, err
 		}
 	}
+}
+
+// later returns the later of a and b.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // sleep waits for d, and fails if the controller exits or ctx ends meanwhile.
