@@ -1,0 +1,158 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"os"
+
+	"go.uber.org/zap/zapcore"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/scheme"
+)
+
+// The floor is the purpose-built controller of issue 14 that Gatewright is compared
+// with: no templates, no policies, no inventory. It watches the Gateways of the bench
+// class and, once per generation, server-side applies the same five children as the
+// bench blueprint renders and patches the Gateway's status once: 6 writes per Gateway,
+// 16 workers, no client-side rate limit. What it takes is what this API server allows
+// for this work.
+const (
+	floorWorkers      = 16
+	floorFieldManager = "bench-floor"
+	// floorCommand is the first argument that makes the harness binary the floor.
+	floorCommand = "floor-controller"
+)
+
+// runFloor runs the floor against the cluster of $KUBECONFIG until ctx ends.
+func runFloor(ctx context.Context) error {
+	ctrl.SetLogger(zap.New(zap.Level(zapcore.ErrorLevel), zap.WriteTo(os.Stderr)))
+	cfg, err := ctrl.GetConfig()
+	if err != nil {
+		return err
+	}
+	cfg.QPS = -1 // no client-side rate limit
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:                 scheme.New(),
+		Metrics:                metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0",
+		Cache:                  cache.Options{ByObject: map[client.Object]cache.ByObject{&gatewayv1.Gateway{}: {}}},
+	})
+	if err != nil {
+		return err
+	}
+	ofBenchClass := predicate.NewPredicateFuncs(func(obj client.Object) bool {
+		return obj.(*gatewayv1.Gateway).Spec.GatewayClassName == benchClass
+	})
+	err = ctrl.NewControllerManagedBy(mgr).
+		Named("floor").
+		For(&gatewayv1.Gateway{}, builder.WithPredicates(ofBenchClass, predicate.GenerationChangedPredicate{})).
+		WithOptions(controller.Options{MaxConcurrentReconciles: floorWorkers}).
+		Complete(&floor{Client: mgr.GetClient()})
+	if err != nil {
+		return err
+	}
+	return mgr.Start(ctx)
+}
+
+type floor struct {
+	client.Client
+}
+
+func (f *floor) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	gw := &gatewayv1.Gateway{}
+	if err := f.Get(ctx, req.NamespacedName, gw); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	var clusterIP string
+	for _, obj := range floorChildren(gw) {
+		obj.SetOwnerReferences([]metav1.OwnerReference{{
+			APIVersion: gatewayv1.GroupVersion.String(), Kind: "Gateway", Name: gw.Name, UID: gw.UID,
+			Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
+		}})
+		if err := f.Apply(ctx, client.ApplyConfigurationFromUnstructured(obj), client.FieldOwner(floorFieldManager), client.ForceOwnership); err != nil {
+			return ctrl.Result{}, err
+		}
+		if obj.GetKind() == "Service" {
+			clusterIP, _, _ = unstructured.NestedString(obj.Object, "spec", "clusterIP")
+		}
+	}
+	original := gw.DeepCopy()
+	gw.Status.Addresses = []gatewayv1.GatewayStatusAddress{{Type: ptr.To(gatewayv1.IPAddressType), Value: clusterIP}}
+	for _, condition := range []metav1.Condition{
+		{Type: string(gatewayv1.GatewayConditionAccepted), Reason: string(gatewayv1.GatewayReasonAccepted)},
+		{Type: string(gatewayv1.GatewayConditionProgrammed), Reason: string(gatewayv1.GatewayReasonProgrammed)},
+	} {
+		condition.Status, condition.ObservedGeneration = metav1.ConditionTrue, gw.Generation
+		meta.SetStatusCondition(&gw.Status.Conditions, condition)
+	}
+	return ctrl.Result{}, f.Status().Patch(ctx, gw, client.MergeFrom(original))
+}
+
+// floorChildren are the objects the bench blueprint renders for gw, with the values its
+// policies give (workload.go), built without templates: the same names, labels and
+// data, the Service last.
+func floorChildren(gw *gatewayv1.Gateway) []*unstructured.Unstructured {
+	name := gw.Name + "-proxy"
+	valueLabels := map[string]string{"tier": "bench", "managed": "platform", "team": gw.Namespace}
+	listeners := map[string]any{}
+	var ports []any
+	for _, l := range gw.Spec.Listeners {
+		listeners[string(l.Name)] = fmt.Sprint(l.Port)
+		ports = append(ports, map[string]any{"name": string(l.Name), "port": int64(l.Port)})
+	}
+	sum := sha256.Sum256([]byte(gw.Namespace + "/" + gw.Name))
+	objs := []*unstructured.Unstructured{
+		child(gw, "v1", "ConfigMap", name+"-bootstrap", "bootstrap", valueLabels, map[string]any{
+			"data": map[string]any{"image": "envoyproxy/envoy:v1.36.2", "replicas": "2"},
+		}),
+		child(gw, "v1", "ConfigMap", name+"-listeners", "listeners", nil, map[string]any{"data": listeners}),
+		child(gw, "v1", "ConfigMap", name+"-routes", "routes", nil, map[string]any{"data": map[string]any{"count": "0"}}),
+		child(gw, "v1", "Secret", name+"-token", "token", nil, map[string]any{
+			"type": "Opaque",
+			"data": map[string]any{"token": base64.StdEncoding.EncodeToString([]byte(hex.EncodeToString(sum[:])))},
+		}),
+		child(gw, "v1", "Service", name, "service", valueLabels, map[string]any{
+			"spec": map[string]any{"type": "ClusterIP", "selector": map[string]any{"app": name}, "ports": ports},
+		}),
+	}
+	return objs
+}
+
+// child is one object of gw with Gatewright's labels, the template's own labels, and
+// the given top-level fields.
+func child(gw *gatewayv1.Gateway, apiVersion, kind, name, template string, labels map[string]string, fields map[string]any) *unstructured.Unstructured {
+	all := map[string]any{
+		gatewrightv1alpha1.LabelManagedBy:        gatewrightv1alpha1.ManagedByValue,
+		gatewayv1.GatewayNameLabelKey:            gw.Name,
+		gatewayv1.GatewayClassNameLabelKey:       string(gw.Spec.GatewayClassName),
+		gatewrightv1alpha1.LabelGatewayNamespace: gw.Namespace,
+		gatewrightv1alpha1.LabelTemplate:         template,
+	}
+	for k, v := range labels {
+		all[k] = v
+	}
+	obj := &unstructured.Unstructured{Object: fields}
+	obj.SetAPIVersion(apiVersion)
+	obj.SetKind(kind)
+	obj.SetNamespace(gw.Namespace)
+	obj.SetName(name)
+	obj.Object["metadata"].(map[string]any)["labels"] = all
+	return obj
+}

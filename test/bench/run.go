@@ -1,0 +1,356 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// settings are the parameters every run of one invocation shares.
+type settings struct {
+	gateways   int
+	namespaces int
+	parallel   int           // Gateways created at once
+	settle     time.Duration // quiet time that ends the creation window
+	settleMax  time.Duration // the longest the harness waits for that quiet
+	steady     time.Duration // the steady-state window after it
+	binDir     string        // etcd and kube-apiserver
+	keep       bool          // keep each run's folder: audit log, controller log, kubeconfig
+}
+
+// contender is a controller the harness measures.
+type contender struct {
+	name   string
+	user   string
+	groups []string
+	// install grants the user its rights, as the harness's admin.
+	install func(ctx context.Context, admin client.Client) error
+	// command is the controller's command line.
+	command func() ([]string, error)
+}
+
+// result is what one run measured. Windows start when the first Gateway is created:
+// "until settled" ends once the controller has sent nothing but watches for the settle
+// time after every Gateway was Programmed; the steady window follows it.
+type result struct {
+	Controller string `json:"controller"`
+	Gateways   int    `json:"gateways"`
+	// AllProgrammedSeconds is when the last Gateway became Programmed at its generation,
+	// with an address.
+	AllProgrammedSeconds float64 `json:"allProgrammedSeconds"`
+	// BusyUntilSeconds is when the controller's last request other than a watch was
+	// received, or when every Gateway was Programmed if that came later.
+	BusyUntilSeconds float64 `json:"busyUntilSeconds"`
+	// Settled is false when the controller was still busy after settle-max.
+	Settled         bool    `json:"settled"`
+	UntilSettled    tally   `json:"untilSettled"`
+	AfterProgrammed tally   `json:"afterProgrammed"`
+	Steady          tally   `json:"steady"`
+	SteadySeconds   float64 `json:"steadySeconds"`
+	// PeakRSSBytes is the controller process's VmHWM at the end of the run.
+	PeakRSSBytes              int64   `json:"peakRSSBytes"`
+	ControllerCPUSeconds      float64 `json:"controllerCPUSeconds"`
+	ControllerSteadyCPU       float64 `json:"controllerSteadyCPUSeconds"`
+	APIServerCPUSeconds       float64 `json:"apiServerCPUSeconds"`
+	APIServerSteadyCPUSeconds float64 `json:"apiServerSteadyCPUSeconds"`
+	// Children counts the objects of the bench class in the cluster at the end, by kind.
+	Children map[string]int `json:"children"`
+	Folder   string         `json:"folder,omitempty"`
+}
+
+// measure runs c on a control plane of its own: it starts the control plane with an
+// audit log of c's user, installs the workload, starts c, creates the Gateways and
+// waits for them, the settle time and the steady window.
+func measure(ctx context.Context, s settings, c contender) (res *result, err error) {
+	dir, err := os.MkdirTemp("", "gatewright-bench-"+c.name+"-")
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if s.keep || err != nil {
+			progress(c.name, "logs in %s", dir)
+			return
+		}
+		_ = os.RemoveAll(dir)
+	}()
+	progress(c.name, "starting a control plane")
+	cl, err := startCluster(dir, s.binDir, c.user)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err := cl.env.Stop(); err != nil {
+			progress(c.name, "stopping the control plane: %v", err)
+		}
+	}()
+	// The harness's own watch ends before the control plane stops.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if err := c.install(ctx, cl.admin); err != nil {
+		return nil, fmt.Errorf("granting %s its rights: %w", c.user, err)
+	}
+	if err := installWorkload(ctx, cl.admin, s.namespaces); err != nil {
+		return nil, err
+	}
+	watch, err := watchGateways(ctx, cl.adminCfg, cl.env.Scheme, s.gateways)
+	if err != nil {
+		return nil, err
+	}
+	kubeconfig, err := cl.kubeconfig(dir, c.user, c.groups)
+	if err != nil {
+		return nil, err
+	}
+	command, err := c.command()
+	if err != nil {
+		return nil, err
+	}
+	logPath := filepath.Join(dir, "controller.log")
+	proc, err := startController(command, kubeconfig, logPath)
+	if err != nil {
+		return nil, err
+	}
+	defer proc.stop()
+	r := &run{settings: s, name: c.name, cluster: cl, watch: watch, audit: &auditLog{path: cl.auditPath}, proc: proc, logPath: logPath}
+	if res, err = r.measure(ctx); err != nil {
+		return nil, err
+	}
+	if s.keep {
+		res.Folder = dir
+	}
+	return res, nil
+}
+
+// measure creates the Gateways once the controller is idle, and measures until the end
+// of the steady window.
+func (r *run) measure(ctx context.Context) (*result, error) {
+	if err := r.awaitIdle(ctx); err != nil {
+		return nil, err
+	}
+	pid := r.proc.cmd.Process.Pid
+	start := time.Now()
+	cpu := newCPUMeter(pid, r.cluster.apiServer)
+	if err := createGateways(ctx, r.cluster.admin, r.settings); err != nil {
+		return nil, err
+	}
+	programmed, err := r.awaitProgrammed(ctx, start)
+	if err != nil {
+		return nil, err
+	}
+	busyUntil, settled, err := r.awaitSettled(ctx, programmed)
+	if err != nil {
+		return nil, err
+	}
+	settledAt := time.Now()
+	res := &result{Controller: r.name, Gateways: r.gateways, Settled: settled,
+		AllProgrammedSeconds: programmed.Sub(start).Seconds(), BusyUntilSeconds: busyUntil.Sub(start).Seconds()}
+	if res.ControllerCPUSeconds, res.APIServerCPUSeconds, err = cpu.sample(); err != nil {
+		return nil, err
+	}
+	progress(r.name, "settled; counting the steady state for %s", r.steady)
+	if err := r.sleep(ctx, r.steady); err != nil {
+		return nil, err
+	}
+	steadyEnd := time.Now()
+	if res.ControllerSteadyCPU, res.APIServerSteadyCPUSeconds, err = cpu.sample(); err != nil {
+		return nil, err
+	}
+	if res.PeakRSSBytes, err = peakRSS(pid); err != nil {
+		return nil, err
+	}
+	if err := r.audit.read(); err != nil {
+		return nil, err
+	}
+	res.UntilSettled = r.audit.tally(start, settledAt)
+	res.AfterProgrammed = r.audit.tally(programmed, settledAt)
+	res.Steady = r.audit.tally(settledAt, steadyEnd)
+	res.SteadySeconds = steadyEnd.Sub(settledAt).Seconds()
+	if res.Children, err = countChildren(ctx, r.cluster.admin); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// run is one contender's run in progress.
+type run struct {
+	settings
+	name    string
+	cluster *cluster
+	watch   *gatewayWatch
+	audit   *auditLog
+	proc    *controllerProcess
+	logPath string
+}
+
+// awaitIdle waits until the controller has sent its first request and then nothing but
+// watches for 3 s: its caches are filled, and what it sends for the Gateways comes after.
+func (r *run) awaitIdle(ctx context.Context) error {
+	deadline := time.Now().Add(2 * time.Minute)
+	var firstSeen time.Time
+	for {
+		if err := r.audit.read(); err != nil {
+			return err
+		}
+		n, last := r.audit.activity()
+		if n > 0 && firstSeen.IsZero() {
+			firstSeen = time.Now()
+		}
+		if n > 0 && time.Since(later(firstSeen, last)) >= 3*time.Second {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the controller was still busy 2 minutes after it started (%d requests; its log: %s)", n, r.logPath)
+		}
+		if err := r.sleep(ctx, 200*time.Millisecond); err != nil {
+			return err
+		}
+	}
+}
+
+// awaitProgrammed waits until every Gateway is Programmed and returns when that was seen.
+func (r *run) awaitProgrammed(ctx context.Context, start time.Time) (time.Time, error) {
+	watch := r.watch
+	report := time.NewTicker(10 * time.Second)
+	defer report.Stop()
+	for {
+		select {
+		case <-watch.all:
+			return watch.lastProgrammed(), nil
+		case <-report.C:
+			if err := r.audit.read(); err != nil {
+				return time.Time{}, err
+			}
+			n, _ := r.audit.activity()
+			progress(r.name, "%s: %d of %d Gateways Programmed, %d requests", time.Since(start).Round(time.Second), watch.count(), r.gateways, n)
+		case <-r.proc.exited:
+			return time.Time{}, r.proc.exitError(r.logPath)
+		case <-ctx.Done():
+			return time.Time{}, fmt.Errorf("%d of %d Gateways Programmed: %w", watch.count(), r.gateways, ctx.Err())
+		}
+	}
+}
+
+// awaitSettled waits until the controller has sent nothing but watches for the settle
+// time since the Gateways were all Programmed, or settle-max has passed. It returns when
+// the last request before the quiet was received, and whether the quiet came.
+func (r *run) awaitSettled(ctx context.Context, programmed time.Time) (time.Time, bool, error) {
+	for {
+		if err := r.audit.read(); err != nil {
+			return time.Time{}, false, err
+		}
+		_, last := r.audit.activity()
+		busyUntil := later(last, programmed)
+		if time.Since(busyUntil) >= r.settle {
+			return busyUntil, true, nil
+		}
+		if time.Since(programmed) >= r.settleMax {
+			progress(r.name, "still busy %s after every Gateway was Programmed; counting up to now", r.settleMax)
+			return busyUntil, false, nil
+		}
+		if err := r.sleep(ctx, 200*time.Millisecond); err != nil {
+			return time.Time{}, false, err
+		}
+	}
+}
+
+// later returns the later of a and b.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// sleep waits for d, and fails if the controller exits or ctx ends meanwhile.
+func (r *run) sleep(ctx context.Context, d time.Duration) error {
+	select {
+	case <-time.After(d):
+		return nil
+	case <-r.proc.exited:
+		return r.proc.exitError(r.logPath)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// createGateways creates the Gateways, s.parallel at a time.
+func createGateways(ctx context.Context, admin client.Client, s settings) error {
+	next := make(chan int)
+	errs := make([]error, s.parallel)
+	var wg sync.WaitGroup
+	for w := range s.parallel {
+		wg.Go(func() {
+			for i := range next {
+				if errs[w] == nil {
+					errs[w] = admin.Create(ctx, gateway(i, s.namespaces))
+				}
+			}
+		})
+	}
+	for i := range s.gateways {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// countChildren counts the objects labelled for Gateways of the bench class, by kind.
+func countChildren(ctx context.Context, admin client.Client) (map[string]int, error) {
+	counts := map[string]int{}
+	for _, kind := range []string{"ConfigMap", "Secret", "Service"} {
+		list := &metav1.PartialObjectMetadataList{}
+		list.SetGroupVersionKind(schema.GroupVersionKind{Version: "v1", Kind: kind + "List"})
+		if err := admin.List(ctx, list, client.MatchingLabels{"gateway.networking.k8s.io/gateway-class-name": benchClass}); err != nil {
+			return nil, err
+		}
+		counts[kind] = len(list.Items)
+	}
+	return counts, nil
+}
+
+// cpuMeter measures the CPU time the controller and the API server use between samples.
+type cpuMeter struct {
+	pids []int
+	last []float64
+}
+
+func newCPUMeter(pids ...int) *cpuMeter {
+	m := &cpuMeter{pids: pids, last: make([]float64, len(pids))}
+	_, _ = m.sampleAll()
+	return m
+}
+
+// sample returns the CPU seconds the controller and the API server used since the last
+// sample.
+func (m *cpuMeter) sample() (controller, apiServer float64, err error) {
+	used, err := m.sampleAll()
+	if err != nil {
+		return 0, 0, err
+	}
+	return used[0], used[1], nil
+}
+
+func (m *cpuMeter) sampleAll() ([]float64, error) {
+	used := make([]float64, len(m.pids))
+	for i, pid := range m.pids {
+		now, err := cpuSeconds(pid)
+		if err != nil {
+			return nil, err
+		}
+		used[i], m.last[i] = now-m.last[i], now
+	}
+	return used, nil
+}
+
+// progress says what a run is doing, on stderr.
+func progress(name, format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "bench: %s: %s\n", name, fmt.Sprintf(format, args...))
+}
