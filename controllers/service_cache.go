@@ -21,7 +21,8 @@ func serviceMetadata() *metav1.PartialObjectMetadata {
 	return m
 }
 
-// newServiceMetadataCache is a cache of its own for the metadata of every Service.
+// newServiceMetadataCache is a cache of its own for every Service's identity, all that
+// backendRefs need to know (whether it exists).
 // The manager's cache cannot hold it: its ByObject settings apply per GVK, whatever the
 // Go type, so an entry that let the metadata informer see every Service would let the
 // informer of rendered Services (unstructured, managed-by=gatewright only) cache every
@@ -31,7 +32,7 @@ func newServiceMetadataCache(mgr ctrl.Manager) (cache.Cache, error) {
 		HTTPClient: mgr.GetHTTPClient(),
 		Scheme:     mgr.GetScheme(),
 		Mapper:     mgr.GetRESTMapper(),
-		ByObject:   map[client.Object]cache.ByObject{serviceMetadata(): {Label: labels.Everything()}},
+		ByObject:   map[client.Object]cache.ByObject{serviceMetadata(): {Label: labels.Everything(), Transform: keepIdentity}},
 	})
 	if err != nil {
 		return nil, err

@@ -63,25 +63,31 @@ func (a *Applier) Apply(ctx context.Context, owner Owner, objs []*unstructured.U
 	Plan(owner, objs)
 	// Every object is checked before any is applied: a conflict applies nothing.
 	existing := make([]*unstructured.Unstructured, len(objs))
-	for i, obj := range objs {
+	err := eachConcurrently(ctx, objs, func(ctx context.Context, i int) error {
 		var err error
-		if existing[i], err = a.checkOwnership(ctx, owner, obj); err != nil {
-			return nil, err
-		}
+		existing[i], err = a.checkOwnership(ctx, owner, objs[i])
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	result := &Result{Applied: InventoryOf(objs), Live: make([]*unstructured.Unstructured, len(objs))}
-	for i, obj := range objs {
+	changes := make([]string, len(objs))
+	err = eachConcurrently(ctx, objs, func(ctx context.Context, i int) error {
 		// A live object as rendered needs no request; any other is applied at once:
 		// server-side apply is idempotent, and a dry run first would double the requests.
-		if existing[i] != nil && matches(existing[i], obj) {
+		if existing[i] != nil && matches(existing[i], objs[i]) {
 			result.Live[i] = existing[i]
-			continue
+			return nil
 		}
-		live, change, err := a.serverSideApply(ctx, obj, existing[i])
-		if err != nil {
-			return nil, err
-		}
-		result.Live[i] = live
+		var err error
+		result.Live[i], changes[i], err = a.serverSideApply(ctx, objs[i], existing[i])
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, change := range changes {
 		if change != "" {
 			result.Changed = append(result.Changed, change)
 		}
@@ -125,13 +131,21 @@ func (a *Applier) serverSideApply(ctx context.Context, obj, existing *unstructur
 }
 
 // Plan makes objs ready to apply for owner (owner reference, rendered hash) and returns
-// their inventory, to be recorded before they are applied. Planning twice changes nothing.
+// their inventory, to be recorded before they are applied. Each entry is ready as kstatus
+// judges the object as rendered: for the many kinds whose readiness is their existence (a
+// ConfigMap, a ClusterIP Service) that is what the apply finds, so the record need not be
+// written again after it. Planning twice changes nothing.
 func Plan(owner Owner, objs []*unstructured.Unstructured) Inventory {
+	inv := make(Inventory, 0, len(objs))
 	for _, obj := range objs {
 		setOwnerReference(owner, obj)
 		stampRenderedHash(obj)
+		e := entryOf(obj)
+		e.Ready = Ready(obj)
+		inv = append(inv, e)
 	}
-	return InventoryOf(objs)
+	inv.sort()
+	return inv
 }
 
 // DeleteAll deletes every object of inv that still belongs to owner, and returns those
