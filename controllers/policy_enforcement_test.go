@@ -198,7 +198,7 @@ spec:
 		broken := &gatewrightv1alpha1.GatewayConfig{}
 		broken.Namespace, broken.Name = w.namespace, "broken"
 		Eventually(ancestors(ctx, broken)).Should(ContainElement(And(
-			HavePrefix("Gateway/web Accepted=False/Invalid: GatewayConfig "+w.namespace+"/broken: spec.override.when: does not compile"))))
+			HavePrefix("Gateway/web Accepted=False/Invalid: GatewayConfig " + w.namespace + "/broken: spec.override.when: does not compile"))))
 		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("False/Invalid: GatewayConfig " + w.namespace + "/broken: spec.override.when"))
 		Consistently(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("hello")))
 	})
