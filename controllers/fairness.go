@@ -41,12 +41,14 @@ func (s *namespaceSlots) acquire(namespace string) (func(), bool) {
 	}, true
 }
 
-// gatewayWorkers is how many Gateways are reconciled at once.
-const gatewayWorkers = 4
+// DefaultGatewayWorkers is how many Gateways are reconciled at once unless told
+// otherwise. A reconcile spends most of its time waiting on the API server, not on CPU,
+// so there can be more workers than cores; the API server's capacity is the limit.
+const DefaultGatewayWorkers = 16
 
 // reconcileTimeout ends a reconcile that waits too long on the API server or a cache,
 // so that no read can hold a worker forever.
 const reconcileTimeout = 2 * time.Minute
 
-// routeWorkers is how many HTTPRoutes are reconciled at once.
-const routeWorkers = 4
+// DefaultRouteWorkers is how many HTTPRoutes are reconciled at once unless told otherwise.
+const DefaultRouteWorkers = 8

@@ -36,6 +36,8 @@ type GatewayReconciler struct {
 	Blueprints          *render.Cache
 	Recorder            record.EventRecorder
 	ControllerNamespace string
+	// Workers is how many reconciles run at once.
+	Workers int
 
 	shard   shard
 	secrets *certificateSecrets
@@ -249,7 +251,7 @@ func keepWaiting(waiting []render.Waiting) func(apply.Entry) bool {
 }
 
 func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	r.slots = newNamespaceSlots(gatewayWorkers)
+	r.slots = newNamespaceSlots(r.Workers)
 	r.legacy = &legacyAdopter{client: r.Client, applier: r.Applier}
 	secrets, err := newSecretMetadataCache(mgr)
 	if err != nil {
@@ -268,7 +270,7 @@ func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewayv1.ReferenceGrant{}, mapTo(r.gatewaysOfGrant)).
 		WatchesRawSource(source.Kind(secrets, secretMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.gatewaysOfSecret), secretChanged)).
 		Named("gateway").
-		WithOptions(controller.Options{MaxConcurrentReconciles: gatewayWorkers, ReconciliationTimeout: reconcileTimeout}).
+		WithOptions(controller.Options{MaxConcurrentReconciles: r.Workers, ReconciliationTimeout: reconcileTimeout}).
 		Build(r)
 	if err != nil {
 		return err

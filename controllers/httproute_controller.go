@@ -35,6 +35,8 @@ type HTTPRouteReconciler struct {
 	Blueprints          *render.Cache
 	Recorder            record.EventRecorder
 	ControllerNamespace string
+	// Workers is how many reconciles run at once.
+	Workers int
 
 	shard shard
 	// services caches the metadata of every Service, for backendRefs.
@@ -239,7 +241,7 @@ func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPR
 }
 
 func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	r.slots = newNamespaceSlots(routeWorkers)
+	r.slots = newNamespaceSlots(r.Workers)
 	r.legacy = &legacyAdopter{client: r.Client, applier: r.Applier}
 	services, err := newServiceMetadataCache(mgr)
 	if err != nil {
@@ -257,7 +259,7 @@ func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewayv1.ReferenceGrant{}, mapTo(r.routesOfGrant)).
 		WatchesRawSource(source.Kind(services, serviceMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.routesOfService), serviceCameOrWent)).
 		Named("httproute").
-		WithOptions(controller.Options{MaxConcurrentReconciles: routeWorkers, ReconciliationTimeout: reconcileTimeout}).
+		WithOptions(controller.Options{MaxConcurrentReconciles: r.Workers, ReconciliationTimeout: reconcileTimeout}).
 		Build(r)
 	if err != nil {
 		return err

@@ -30,6 +30,9 @@ type Options struct {
 	// a large cluster can run one Deployment per set of classes. Empty: every GatewayClass
 	// whose controllerName is Gatewright's. The sets of all instances must not overlap.
 	GatewayClasses []string
+	// GatewayWorkers and RouteWorkers are how many Gateways and HTTPRoutes are reconciled
+	// at once; zero means DefaultGatewayWorkers and DefaultRouteWorkers.
+	GatewayWorkers, RouteWorkers int
 }
 
 // LeaderElectionID is the name of the lease that the replicas of an instance with these
@@ -73,6 +76,13 @@ func cacheOptions() cache.Options {
 			&gatewrightv1alpha1.GatewayConfig{}:         all,
 		},
 	}
+}
+
+func orDefault(n, otherwise int) int {
+	if n > 0 {
+		return n
+	}
+	return otherwise
 }
 
 // lastAppliedAnnotation is where kubectl apply keeps a copy of the whole object.
@@ -124,6 +134,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	recorder := cappedRecorder{mgr.GetEventRecorderFor("gatewright")}
 	if err := (&HTTPRouteReconciler{
 		Client:              mgr.GetClient(),
+		Workers:             orDefault(opts.RouteWorkers, DefaultRouteWorkers),
 		Applier:             applier,
 		Blueprints:          blueprints,
 		Recorder:            recorder,
@@ -134,6 +145,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	}
 	if err := (&GatewayReconciler{
 		Client:              mgr.GetClient(),
+		Workers:             orDefault(opts.GatewayWorkers, DefaultGatewayWorkers),
 		Applier:             applier,
 		Blueprints:          blueprints,
 		Recorder:            recorder,

@@ -20,11 +20,16 @@ type controllerOptions struct {
 	probeAddress        string
 	leaderElection      bool
 	gatewayClasses      []string
+	gatewayWorkers      int
+	routeWorkers        int
 	zap                 zap.Options
 }
 
 func newControllerCommand() *cobra.Command {
-	opts := controllerOptions{controllerNamespace: defaultControllerNamespace, metricsAddress: ":8080", probeAddress: ":8081"}
+	opts := controllerOptions{
+		controllerNamespace: defaultControllerNamespace, metricsAddress: ":8080", probeAddress: ":8081",
+		gatewayWorkers: controllers.DefaultGatewayWorkers, routeWorkers: controllers.DefaultRouteWorkers,
+	}
 	cmd := &cobra.Command{
 		Use:   "controller",
 		Short: "Run the Gatewright controller",
@@ -51,6 +56,8 @@ together they must list every class; each set elects its leader with a lease of 
 	flags.StringVar(&opts.probeAddress, "health-probe-bind-address", opts.probeAddress, "address of the /healthz and /readyz endpoints")
 	flags.BoolVar(&opts.leaderElection, "leader-elect", false, "elect a leader, so that only one of several replicas reconciles")
 	flags.StringSliceVar(&opts.gatewayClasses, "gateway-classes", nil, "implement only the GatewayClasses of these names (comma-separated; default: every GatewayClass of Gatewright)")
+	flags.IntVar(&opts.gatewayWorkers, "gateway-workers", opts.gatewayWorkers, "how many Gateways are reconciled at once (each namespace gets at most half of them)")
+	flags.IntVar(&opts.routeWorkers, "route-workers", opts.routeWorkers, "how many HTTPRoutes are reconciled at once (each namespace gets at most half of them)")
 	zapFlags := flag.NewFlagSet("zap", flag.ContinueOnError)
 	opts.zap.BindFlags(zapFlags)
 	flags.AddGoFlagSet(zapFlags)
@@ -63,7 +70,10 @@ func runController(ctx context.Context, cfg *rest.Config, opts controllerOptions
 	options.Metrics = metricsserver.Options{BindAddress: opts.metricsAddress}
 	options.HealthProbeBindAddress = opts.probeAddress
 	options.LeaderElection = opts.leaderElection
-	setup := controllers.Options{ControllerNamespace: opts.controllerNamespace, GatewayClasses: opts.gatewayClasses}
+	setup := controllers.Options{
+		ControllerNamespace: opts.controllerNamespace, GatewayClasses: opts.gatewayClasses,
+		GatewayWorkers: opts.gatewayWorkers, RouteWorkers: opts.routeWorkers,
+	}
 	options.LeaderElectionID = setup.LeaderElectionID()
 	options.LeaderElectionNamespace = opts.controllerNamespace
 	// The process ends as soon as the manager stops, so handing the lease back at once is

@@ -93,6 +93,8 @@ var _ = Describe("The Helm chart", func() {
 				"--metrics-bind-address=:8080",
 				"--health-probe-bind-address=:8081",
 				"--leader-elect",
+				"--gateway-workers=16",
+				"--route-workers=8",
 				"--zap-log-level=info",
 			}))
 			Expect(deploy.Spec.Template.Spec.ServiceAccountName).To(Equal("gatewright-controller"))
