@@ -16,6 +16,9 @@ const RenderedHashAnnotation = "gatewright.dev/rendered-hash"
 func stampRenderedHash(obj *unstructured.Unstructured) {
 	annotations := obj.GetAnnotations()
 	delete(annotations, RenderedHashAnnotation)
+	if len(annotations) == 0 {
+		annotations = nil // as rendered: no annotations, not an empty map, or stamping twice would differ
+	}
 	obj.SetAnnotations(annotations)
 	data, _ := json.Marshal(obj.Object) // rendered objects are JSON already
 	sum := sha256.Sum256(data)

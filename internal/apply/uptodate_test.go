@@ -3,7 +3,9 @@ package apply
 import (
 	"testing"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/yaml"
 )
 
@@ -86,5 +88,21 @@ spec:
 				t.Errorf("matches = %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestPlanningTwiceChangesNothing(t *testing.T) {
+	gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "web", UID: "uid-1"}}
+	owner := GatewayOwner(gw)
+	for _, annotations := range []map[string]string{nil, {"team": "a"}} {
+		obj := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap"}}
+		obj.SetNamespace("team-a")
+		obj.SetName("web-config")
+		obj.SetAnnotations(annotations)
+		once := Plan(owner, []*unstructured.Unstructured{obj})
+		twice := Plan(owner, []*unstructured.Unstructured{obj})
+		if once[0].Hash != twice[0].Hash {
+			t.Errorf("annotations %v: planned hash %s, then %s", annotations, once[0].Hash, twice[0].Hash)
+		}
 	}
 }
