@@ -48,7 +48,7 @@ func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 			parsed[in.Blueprint.Name] = bp
 		}
 		in.Schema = bp.ValuesSchema()
-		gwValues, err := in.ForGateway(gw)
+		gwValues, err := s.gatewayValues(in, gw)
 		var refErr *values.ParametersRefError
 		if errors.As(err, &refErr) {
 			return nil, err // it names the Gateway already
@@ -56,7 +56,7 @@ func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 			return nil, fmt.Errorf("Gateway %s/%s: %w", gw.Namespace, gw.Name, err)
 		}
 		routes := s.routesOf(gw)
-		renderInput := render.Input{Values: gwValues.Values, Gateway: gw, GatewayClass: s.class(gw), HTTPRoutes: routes}
+		renderInput := render.Input{Values: gwValues, Gateway: gw, GatewayClass: s.class(gw), HTTPRoutes: routes}
 		gwOut, err := bp.Gateway(renderInput)
 		if err != nil {
 			return nil, fmt.Errorf("Gateway %s/%s: %w", gw.Namespace, gw.Name, err)
@@ -66,7 +66,7 @@ func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 
 		for i := range routes {
 			route := &routes[i]
-			routeValues, err := in.ForHTTPRoute(gw, route)
+			routeValues, err := s.routeValues(in, gw, route)
 			if err != nil {
 				return nil, fmt.Errorf("HTTPRoute %s/%s on Gateway %s: %w", route.Namespace, route.Name, gwName, err)
 			}
@@ -74,7 +74,7 @@ func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 			if err != nil {
 				return nil, err
 			}
-			renderInput.Values, renderInput.BackendRefs = routeValues.Values, backends.BackendRefs
+			renderInput.Values, renderInput.BackendRefs = routeValues, backends.BackendRefs
 			routeOut, err := bp.HTTPRoute(renderInput, route)
 			if err != nil {
 				return nil, fmt.Errorf("HTTPRoute %s/%s on Gateway %s: %w", route.Namespace, route.Name, gwName, err)
