@@ -32,7 +32,7 @@ demo: testbin build ## Play the provider/tenant story on a local control plane, 
 
 .PHONY: install
 install: ## Install gatewright into $(go env GOBIN), else $(go env GOPATH)/bin, stamped with the version and commit from git.
-	@echo "Installing gatewright $(VERSION) (commit $(COMMIT)). The first build compiles the Kubernetes libraries: about 3 minutes on 2 cores; later builds take seconds."
+	@echo "Installing gatewright $(VERSION) (commit $(COMMIT)). The first build compiles the Kubernetes libraries, several minutes on 2 cores; later builds take seconds."
 	CGO_ENABLED=0 go install -ldflags "$(LDFLAGS)" ./cmd/gatewright
 	@dir=$$(go env GOBIN); dir=$${dir:-$$(go env GOPATH)/bin}; \
 	case ":$$PATH:" in \
@@ -57,7 +57,7 @@ bench: testbin ## Run the Go benchmarks and the controller harness (GATEWAYS=100
 
 .PHONY: build
 build: ## Build bin/gatewright, stamped with the version and commit from git.
-	@echo "Building bin/gatewright $(VERSION) (commit $(COMMIT)). The first build compiles the Kubernetes libraries: about 3 minutes on 2 cores; later builds take seconds."
+	@echo "Building bin/gatewright $(VERSION) (commit $(COMMIT)). The first build compiles the Kubernetes libraries, several minutes on 2 cores; later builds take seconds."
 	CGO_ENABLED=0 go build -ldflags "$(LDFLAGS)" -o $(GATEWRIGHT) ./cmd/gatewright
 
 .PHONY: vet
