@@ -39,9 +39,9 @@ for target in "${missing[@]}"; do
 done
 cat <<EOF
 Building the local control plane into $dest: ${missing[*]}.
-make run, make demo and make test start a real kube-apiserver and etcd. No release
-binaries can be downloaded here, so they are built from Go modules, once: about $total
-minutes on 2 cores (etcd 1, kube-apiserver 9), less when the Go build cache is warm.
+make run, make demo and make test start a real kube-apiserver and etcd. They are built
+from Go modules (the Go module proxy is all it takes), once: about $total min on 2 cores
+with an empty Go build cache, less with a warm one.
 EOF
 
 # elapsed writes the seconds since $1 (a value of $SECONDS) as 1m05s.
@@ -51,16 +51,20 @@ elapsed() {
 }
 
 # step runs a command and, while it runs, says every minute that it still does, so that
-# a compiler that prints nothing for minutes is seen to be alive.
+# a compiler that prints nothing for minutes is seen to be alive. The command's own
+# output (go get lists every module it adds) is shown only when it fails.
 step() {
-	local what=$1 start=$SECONDS ticker status=0
+	local what=$1 start=$SECONDS ticker status=0 log
 	shift
 	echo "  $what"
+	log=$(mktemp)
 	(while sleep 60; do echo "  ... still $what ($(elapsed "$start"))"; done) &
 	ticker=$!
-	"$@" || status=$?
+	"$@" >"$log" 2>&1 || status=$?
 	kill "$ticker" 2>/dev/null || true
 	wait "$ticker" 2>/dev/null || true
+	[ "$status" -eq 0 ] || cat "$log" >&2
+	rm -f "$log"
 	return "$status"
 }
 
@@ -99,7 +103,7 @@ build_kube_apiserver() {
 		(cd "$dir" && go mod edit -replace "$mod=$mod@v0.${kube_version#1.}")
 	done
 	step "downloading the modules of kube-apiserver v$kube_version" in_dir "$dir" go get k8s.io/kubernetes/cmd/kube-apiserver@v"$kube_version"
-	step "compiling kube-apiserver (the long part)" in_dir "$dir" go build -o "$dest/kube-apiserver.tmp" k8s.io/kubernetes/cmd/kube-apiserver
+	step "compiling kube-apiserver" in_dir "$dir" go build -o "$dest/kube-apiserver.tmp" k8s.io/kubernetes/cmd/kube-apiserver
 	mv "$dest/kube-apiserver.tmp" "$dest/kube-apiserver"
 	rm -rf "$dir"
 }
