@@ -93,13 +93,18 @@ func runDev(ctx context.Context, out, errOut io.Writer, opts devOptions) (err er
 		}
 		// The controller has started once it accepts the samples' classes: the next steps
 		// then come after anything it prints while starting.
-		d := &demo{env: env, timeout: time.Minute}
-		for _, class := range sampleClasses {
-			seen, err := d.await(ctx, d.classAccepted(class))
+		accepted := make(chan error, 1)
+		waiting, stopWaiting := context.WithCancel(ctx)
+		defer stopWaiting()
+		go func() { accepted <- awaitSampleClasses(waiting, env, out) }()
+		select {
+		case err := <-accepted:
 			if err != nil {
-				return fmt.Errorf("GatewayClass %s: %w (see the controller's log, %s)", class, err, logDestination)
+				return fmt.Errorf("%w (see the controller's log, %s)", err, logDestination)
 			}
-			fmt.Fprintf(out, "  GatewayClass %s: %s\n", class, seen)
+		case err := <-env.done:
+			env.managers--
+			return fmt.Errorf("a manager stopped: %w", err)
 		}
 	}
 	fmt.Fprint(out, nextSteps(opts))
@@ -110,6 +115,20 @@ func runDev(ctx context.Context, out, errOut io.Writer, opts devOptions) (err er
 		env.managers--
 		return fmt.Errorf("a manager stopped: %w", err)
 	}
+}
+
+// awaitSampleClasses waits until the controller accepts the samples' GatewayClasses,
+// and says so.
+func awaitSampleClasses(ctx context.Context, env *devEnvironment, out io.Writer) error {
+	d := &demo{env: env, timeout: time.Minute}
+	for _, class := range sampleClasses {
+		seen, err := d.await(ctx, d.classAccepted(class))
+		if err != nil {
+			return fmt.Errorf("GatewayClass %s: %w", class, err)
+		}
+		fmt.Fprintf(out, "  GatewayClass %s: %s\n", class, seen)
+	}
+	return nil
 }
 
 // createLogFile creates (or empties) the file, and its folder.
@@ -129,8 +148,7 @@ func nextSteps(opts devOptions) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nNode and load-balancer simulation: %s.\n\nNext steps, in another terminal:\n", simulation)
-	gatewright := "gatewright"
-	if opts.self != gatewright {
+	if opts.self != "gatewright" {
 		fmt.Fprintf(&b, "  export PATH=%q   # the gatewright that runs here\n", filepath.Dir(opts.self)+":$PATH")
 	}
 	fmt.Fprintf(&b, "  export KUBECONFIG=%s\n", opts.kubeconfig)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -67,55 +68,71 @@ spec:
   listeners: [{name: http, protocol: HTTP, port: 80}]
 `
 
+// TestMain runs gatewright itself instead of the tests when GATEWRIGHT_MAIN is set, so
+// that a test can run a command as a process of its own: controller-runtime lets each
+// controller name exist once per process, and dev starts the controllers that the demo
+// test starts too.
+func TestMain(m *testing.M) {
+	if os.Getenv("GATEWRIGHT_MAIN") != "" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
 // TestDev runs `gatewright dev` as a user meets it: the next steps come last, once the
-// controller runs, and a provider's mistake shows in the terminal as one line per retry.
+// controller runs, a provider's mistake shows in the terminal as one line per retry,
+// and Ctrl-C stops it all.
 func TestDev(t *testing.T) {
 	binDir, err := controlplane.FindBinaries(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	opts := devOptions{
-		devEnvironmentOptions: devEnvironmentOptions{binDir: binDir, kubeconfig: filepath.Join(dir, "kubeconfig"), simulate: true},
-		logFile:               filepath.Join(dir, "controller.log"),
-		self:                  "gatewright",
-	}
-	ctx, cancel := context.WithCancel(t.Context())
+	kubeconfig, logFile := filepath.Join(dir, "kubeconfig"), filepath.Join(dir, "controller.log")
+	dev := exec.Command(os.Args[0], "dev", "--control-plane-bin", binDir, "--kubeconfig-out", kubeconfig, "--log-file", logFile)
+	dev.Env = append(os.Environ(), "GATEWRIGHT_MAIN=1")
 	var out, terminal lockedBuffer
-	done := make(chan error)
-	go func() { done <- runDev(ctx, &out, &terminal, opts) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	}()
+	dev.Stdout, dev.Stderr = &out, &terminal
+	if err := dev.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = dev.Process.Kill() }()
 
 	await(t, "the next steps", func() bool { return strings.Contains(out.String(), "Press Ctrl-C to stop.") })
 	startup := out.String()
 	steps := startup[strings.Index(startup, "Next steps"):]
-	for _, want := range []string{"export KUBECONFIG=" + opts.kubeconfig, "kubectl apply -f samples/tenant/", "\n  gatewright explain gateway web -n team-a\n"} {
+	for _, want := range []string{"export KUBECONFIG=" + kubeconfig, "kubectl apply -f samples/tenant/", "\n  gatewright explain gateway web -n team-a\n"} {
 		if !strings.Contains(steps, want) {
 			t.Errorf("the next steps lack %q:\n%s", want, steps)
 		}
 	}
-	if !strings.Contains(startup, "GatewayClass internal: Accepted=True") || strings.Index(startup, "GatewayClass internal: Accepted=True") > strings.Index(startup, "Next steps") {
+	if accepted := strings.Index(startup, "GatewayClass internal: Accepted=True"); accepted < 0 || accepted > strings.Index(startup, "Next steps") {
 		t.Errorf("the next steps must come once the controller accepted the samples:\n%s", startup)
 	}
-	if log, err := os.ReadFile(opts.logFile); err != nil || !strings.Contains(string(log), "Starting workers") {
+	if log, err := os.ReadFile(logFile); err != nil || !strings.Contains(string(log), "Starting workers") {
 		t.Errorf("the controller's start-up is not in its log file (%v)", err)
 	}
 	if terminal.String() != "" {
 		t.Errorf("the terminal got log lines while nothing failed:\n%s", terminal.String())
 	}
 
-	applyManifest(t, opts.kubeconfig, missingCRD)
+	applyManifest(t, kubeconfig, missingCRD)
 	await(t, "the error in the terminal", func() bool { return strings.Count(terminal.String(), "Reconciler error") >= 2 })
+	if err := dev.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if err := dev.Wait(); err != nil {
+		t.Errorf("dev did not stop cleanly on Ctrl-C: %v\n%s", err, terminal.String())
+	}
 	logLine := regexp.MustCompile(`^\d{4}-\d\d-\d\dT\S+\tERROR\tReconciler error\t.*no matches for kind \\"Certificate\\"`)
 	for _, line := range strings.Split(strings.TrimSpace(terminal.String()), "\n") {
 		if !logLine.MatchString(line) {
 			t.Errorf("not a one-line reconcile error: %q", line)
 		}
+	}
+	if !strings.HasSuffix(out.String(), "Stopping the controller and the local control plane\n") {
+		t.Errorf("dev did not say it stopped:\n%s", out.String())
 	}
 }
 
