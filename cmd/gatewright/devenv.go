@@ -59,6 +59,10 @@ type devEnvironmentOptions struct {
 // startDevEnvironment starts the control plane and the managers. The caller must call
 // stop, also when ctx ends.
 func startDevEnvironment(ctx context.Context, out io.Writer, opts devEnvironmentOptions) (_ *devEnvironment, err error) {
+	// Before anything logs: controller-runtime drops every log line for good, with a
+	// warning and a stack trace, when no logger is set 30 seconds after the process
+	// started, which a slow first start of the control plane takes.
+	ctrl.SetLogger(devLogger(opts.logs, opts.errorLogs))
 	binDir := opts.binDir
 	if binDir == "" {
 		if binDir, err = controlplane.FindBinaries("."); err != nil {
@@ -93,7 +97,6 @@ func startDevEnvironment(ctx context.Context, out io.Writer, opts devEnvironment
 	}
 	fmt.Fprintf(out, "Control plane ready at %s with the Gateway API and Gatewright CRDs.\n", cfg.Host)
 
-	ctrl.SetLogger(devLogger(opts.logs, opts.errorLogs))
 	env.run(func() error {
 		return runController(ctx, cfg, controllerOptions{
 			controllerNamespace: defaultControllerNamespace, metricsAddress: cmp.Or(opts.metricsAddress, "0"), probeAddress: "0",
