@@ -8,7 +8,13 @@ GATEWAY_API_VERSION := $(shell go list -m -f '{{.Version}}' sigs.k8s.io/gateway-
 BIN := $(CURDIR)/bin
 TESTBIN := $(BIN)/k8s/$(KUBE_VERSION)
 CONTROLLER_GEN := $(BIN)/controller-gen-$(CONTROLLER_GEN_VERSION)
+GATEWRIGHT := $(BIN)/gatewright
 GO_TEST_FLAGS ?=
+
+# What `gatewright --version` says.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
 export KUBEBUILDER_ASSETS := $(TESTBIN)
 
@@ -17,12 +23,22 @@ export KUBEBUILDER_ASSETS := $(TESTBIN)
 ##@ Use
 
 .PHONY: run
-run: testbin ## Run Gatewright on a local control plane (kube-apiserver + etcd), with the CRDs and samples installed.
-	go run ./cmd/gatewright dev
+run: testbin build ## Run Gatewright on a local control plane (kube-apiserver + etcd), with the CRDs and samples installed.
+	$(GATEWRIGHT) dev
 
 .PHONY: demo
-demo: testbin ## Play the provider/tenant story on a local control plane, checking every step (exits 0 only if all pass).
-	go run ./cmd/gatewright demo
+demo: testbin build ## Play the provider/tenant story on a local control plane, checking every step (exits 0 only if all pass).
+	$(GATEWRIGHT) demo
+
+.PHONY: install
+install: ## Install gatewright into $(go env GOBIN), else $(go env GOPATH)/bin, stamped with the version and commit from git.
+	@echo "Installing gatewright $(VERSION) (commit $(COMMIT)). The first build compiles the Kubernetes libraries, several minutes on 2 cores; later builds take seconds."
+	CGO_ENABLED=0 go install -ldflags "$(LDFLAGS)" ./cmd/gatewright
+	@dir=$$(go env GOBIN); dir=$${dir:-$$(go env GOPATH)/bin}; \
+	case ":$$PATH:" in \
+	*":$$dir:"*) echo "Installed $$dir/gatewright." ;; \
+	*) echo "Installed $$dir/gatewright, but $$dir is not on your PATH; add it:"; echo "  export PATH=\"$$dir:\$$PATH\"" ;; \
+	esac
 
 .PHONY: test
 test: testbin ## Run every test, the envtest suites against a real kube-apiserver and etcd included.
@@ -43,8 +59,9 @@ bench-go: ## Run the Go benchmarks of internal/... (values merge, rendering).
 ##@ Develop
 
 .PHONY: build
-build: ## Build bin/gatewright.
-	CGO_ENABLED=0 go build -o $(BIN)/gatewright ./cmd/gatewright
+build: ## Build bin/gatewright, stamped with the version and commit from git.
+	@echo "Building bin/gatewright $(VERSION) (commit $(COMMIT)). The first build compiles the Kubernetes libraries, several minutes on 2 cores; later builds take seconds."
+	CGO_ENABLED=0 go build -ldflags "$(LDFLAGS)" -o $(GATEWRIGHT) ./cmd/gatewright
 
 .PHONY: vet
 vet: ## Run go vet.
@@ -70,14 +87,10 @@ gateway-api-crds: ## Copy the standard Gateway API CRDs of the version in go.mod
 	chmod 644 config/crd/gateway-api/*.yaml
 	echo "$(GATEWAY_API_VERSION)" > config/crd/gateway-api/VERSION
 
+# The script builds only what is missing, and prints nothing when nothing is.
 .PHONY: testbin
-testbin: $(TESTBIN)/etcd $(TESTBIN)/kube-apiserver ## Build etcd and kube-apiserver for the tests into bin/k8s/ (only when missing).
-
-$(TESTBIN)/etcd:
-	hack/build-testbin.sh $(TESTBIN) $(ETCD_VERSION) $(KUBE_VERSION) etcd
-
-$(TESTBIN)/kube-apiserver:
-	hack/build-testbin.sh $(TESTBIN) $(ETCD_VERSION) $(KUBE_VERSION) kube-apiserver
+testbin: ## Build etcd and kube-apiserver for the local control plane and the tests into bin/k8s/ (only when missing; about 10 minutes the first time).
+	@hack/build-testbin.sh $(TESTBIN) $(ETCD_VERSION) $(KUBE_VERSION)
 
 $(CONTROLLER_GEN):
 	GOBIN=$(BIN)/tmp go install sigs.k8s.io/controller-tools/cmd/controller-gen@$(CONTROLLER_GEN_VERSION)
@@ -86,11 +99,10 @@ $(CONTROLLER_GEN):
 ##@ Ship
 
 IMG ?= ghcr.io/gatewright/gatewright:dev
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
 .PHONY: docker-build
 docker-build: ## Build the container image $(IMG) (needs a Docker engine).
-	docker build --build-arg VERSION=$(VERSION) --build-arg COMMIT=$$(git rev-parse --short HEAD) -t $(IMG) .
+	docker build --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) -t $(IMG) .
 
 .PHONY: help
 help: ## Show this help.

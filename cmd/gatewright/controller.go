@@ -5,6 +5,8 @@ import (
 	"flag"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"go.uber.org/zap/zapcore"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
@@ -58,10 +60,21 @@ together they must list every class; each set elects its leader with a lease of 
 	flags.StringSliceVar(&opts.gatewayClasses, "gateway-classes", nil, "implement only the GatewayClasses of these names (comma-separated; default: every GatewayClass of Gatewright)")
 	flags.IntVar(&opts.gatewayWorkers, "gateway-workers", opts.gatewayWorkers, "how many Gateways are reconciled at once (each namespace gets at most half of them)")
 	flags.IntVar(&opts.routeWorkers, "route-workers", opts.routeWorkers, "how many HTTPRoutes are reconciled at once (each namespace gets at most half of them)")
-	zapFlags := flag.NewFlagSet("zap", flag.ContinueOnError)
-	opts.zap.BindFlags(zapFlags)
-	flags.AddGoFlagSet(zapFlags)
+	bindLogFlags(flags, &opts.zap)
 	return cmd
+}
+
+// bindLogFlags adds controller-runtime's --zap-* flags, with one default changed: no
+// stack traces below panic. controller-runtime logs every failed reconcile at error
+// level, and zap adds a stack trace to error lines by default; reconciles fail on the
+// mistakes of providers and tenants (a CRD not installed yet, an apply refused) and are
+// retried with backoff, so each retry would print the same trace of controller-runtime's
+// own frames. --zap-stacktrace-level=error brings the traces back.
+func bindLogFlags(flags *pflag.FlagSet, o *zap.Options) {
+	o.StacktraceLevel = zapcore.PanicLevel
+	zapFlags := flag.NewFlagSet("zap", flag.ContinueOnError)
+	o.BindFlags(zapFlags)
+	flags.AddGoFlagSet(zapFlags)
 }
 
 // runController runs the manager until ctx ends.

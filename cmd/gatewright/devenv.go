@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/go-logr/logr"
+	uberzap "go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -48,6 +50,8 @@ type devEnvironmentOptions struct {
 	simulate bool
 	// logs receives the controller's log lines.
 	logs io.Writer
+	// errorLogs, when not nil, receives the error lines too.
+	errorLogs io.Writer
 	// metricsAddress is where the controller serves /metrics; "0" turns it off.
 	metricsAddress string
 }
@@ -55,6 +59,10 @@ type devEnvironmentOptions struct {
 // startDevEnvironment starts the control plane and the managers. The caller must call
 // stop, also when ctx ends.
 func startDevEnvironment(ctx context.Context, out io.Writer, opts devEnvironmentOptions) (_ *devEnvironment, err error) {
+	// Before anything logs: controller-runtime drops every log line for good, with a
+	// warning and a stack trace, when no logger is set 30 seconds after the process
+	// started, which a slow first start of the control plane takes.
+	ctrl.SetLogger(devLogger(opts.logs, opts.errorLogs))
 	binDir := opts.binDir
 	if binDir == "" {
 		if binDir, err = controlplane.FindBinaries("."); err != nil {
@@ -89,7 +97,6 @@ func startDevEnvironment(ctx context.Context, out io.Writer, opts devEnvironment
 	}
 	fmt.Fprintf(out, "Control plane ready at %s with the Gateway API and Gatewright CRDs.\n", cfg.Host)
 
-	ctrl.SetLogger(zap.New(zap.WriteTo(opts.logs), zap.UseDevMode(true), zap.Level(zapcore.InfoLevel)))
 	env.run(func() error {
 		return runController(ctx, cfg, controllerOptions{
 			controllerNamespace: defaultControllerNamespace, metricsAddress: cmp.Or(opts.metricsAddress, "0"), probeAddress: "0",
@@ -106,6 +113,22 @@ func startDevEnvironment(ctx context.Context, out io.Writer, opts devEnvironment
 		env.run(func() error { return simulation.Start(ctx) })
 	}
 	return env, nil
+}
+
+// devLogger writes the controller's log lines to logs, and its error lines to errorLogs
+// too when that is not nil: a provider's mistake shows in the terminal of `gatewright dev`
+// while the start-up chatter stays in the file. Errors are one line each, without the
+// stack trace zap's development mode adds (see bindLogFlags).
+func devLogger(logs, errorLogs io.Writer) logr.Logger {
+	opts := []zap.Opts{zap.WriteTo(logs), zap.UseDevMode(true), zap.Level(zapcore.InfoLevel), zap.StacktraceLevel(zapcore.PanicLevel)}
+	if errorLogs != nil {
+		encoder := &zap.KubeAwareEncoder{Encoder: zapcore.NewConsoleEncoder(uberzap.NewDevelopmentEncoderConfig())}
+		terminal := zapcore.NewCore(encoder, zapcore.AddSync(errorLogs), zapcore.ErrorLevel)
+		opts = append(opts, zap.RawZapOpts(uberzap.WrapCore(func(core zapcore.Core) zapcore.Core {
+			return zapcore.NewTee(core, terminal)
+		})))
+	}
+	return zap.New(opts...)
 }
 
 func (e *devEnvironment) run(manager func() error) {

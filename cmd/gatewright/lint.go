@@ -24,8 +24,12 @@ func newLintCommand() *cobra.Command {
 		Long: `lint checks every GatewayClassBlueprint in the given files and folders as the controller
 does before accepting it (templates and helpers parse, dependsOn names existing templates
 without cycles, valuesSchema is a valid schema), and warns where a template prints tenant
-values into YAML unquoted or runs them through tpl. It exits 1 on an error, and with
---strict on a warning too.`,
+values into YAML unquoted or runs them through tpl, and where it reads a .Values path that
+the valuesSchema does not have (a typo renders empty; lint suggests the key meant). It
+exits 1 on an error, and with --strict on a warning too.
+
+Each line starts with the file and line of the template text it is about, when the
+blueprint's templates are YAML block scalars (template: |).`,
 		Example: `  gatewright lint -f blueprints/envoy-proxy/blueprint.yaml`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -35,6 +39,7 @@ values into YAML unquoted or runs them through tpl. It exits 1 on an error, and 
 	cmd.Flags().StringSliceVarP(&opts.files, "filename", "f", nil, "YAML files or folders holding blueprints (repeatable)")
 	cmd.Flags().BoolVar(&opts.strict, "strict", false, "fail on warnings too")
 	_ = cmd.MarkFlagRequired("filename")
+	_ = cmd.MarkFlagFilename("filename", "yaml", "yml", "json")
 	return cmd
 }
 
@@ -50,7 +55,12 @@ func runLint(out io.Writer, opts lintOptions) error {
 	for i := range set.Blueprints {
 		bp := &set.Blueprints[i]
 		if err := render.Validate(bp); err != nil {
-			fmt.Fprintf(out, "error: %v\n", err)
+			var renderErr *render.Error
+			place := ""
+			if errors.As(err, &renderErr) {
+				place = set.Locate(bp.Name, renderErr.Template, renderErr.Line)
+			}
+			fmt.Fprintf(out, "%serror: %v\n", prefix(place), err)
 			failed++
 			continue
 		}
@@ -59,7 +69,7 @@ func runLint(out io.Writer, opts lintOptions) error {
 			return err
 		}
 		for _, w := range parsed.Lint() {
-			fmt.Fprintf(out, "warning: GatewayClassBlueprint %s, %s\n", bp.Name, w)
+			fmt.Fprintf(out, "%swarning: GatewayClassBlueprint %s, %s\n", prefix(set.Locate(bp.Name, w.Template, w.Line)), bp.Name, w)
 			warned++
 		}
 	}
@@ -71,4 +81,12 @@ func runLint(out io.Writer, opts lintOptions) error {
 		return fmt.Errorf("%d warning(s) with --strict", warned)
 	}
 	return nil
+}
+
+// prefix starts a line about a place in a file, "file:line: ", as compilers do.
+func prefix(place string) string {
+	if place == "" {
+		return ""
+	}
+	return place + ": "
 }

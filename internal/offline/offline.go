@@ -39,6 +39,18 @@ type Set struct {
 	// Secrets and ReferenceGrants decide which certificateRefs resolve (.Listeners); of a
 	// Secret only the verdict counts, never its data.
 	Secrets []corev1.Secret
+
+	// Overrides are values from the command line (`gatewright render --set`, values
+	// files), merged in order over the effective values of every Gateway and HTTPRoute
+	// that Render renders, as JSON merge patches: objects merge key by key, null removes
+	// a key, anything else replaces. Like Helm's --set over a chart's values, they beat
+	// every level of the chain, the blueprint's overrides included: they answer "what
+	// would render with these values", which no policy in a cluster can force. The
+	// valuesSchema is checked on the result.
+	Overrides []map[string]any
+
+	// places says where the templates of blueprints read by Load are (see Locate).
+	places map[string]map[string]templatePlace
 }
 
 // Load reads every .yaml, .yml and .json file of the given files and folders (folders
@@ -60,6 +72,7 @@ func Load(paths ...string) (*Set, error) {
 			if err := set.Add(data); err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}
+			set.recordPlaces(path, data)
 			return nil
 		})
 		if err != nil {

@@ -52,7 +52,7 @@ func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 			parsed[in.Blueprint.Name] = bp
 		}
 		in.Schema = bp.ValuesSchema()
-		gwValues, err := snap.Values(nil)
+		gwValues, err := s.gatewayValues(*in, gw)
 		var refErr *values.ParametersRefError
 		if errors.As(err, &refErr) {
 			return nil, err // it names the Gateway already
@@ -64,7 +64,7 @@ func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 		if err != nil {
 			return nil, err
 		}
-		renderInput := render.Input{Values: gwValues.Values, Gateway: gw, GatewayClass: snap.Class, HTTPRoutes: routes,
+		renderInput := render.Input{Values: gwValues, Gateway: gw, GatewayClass: snap.Class, HTTPRoutes: routes,
 			Listeners: listeners.Evaluate(gw.Spec.Listeners, certificateRefs)}
 		gwOut, err := bp.Gateway(renderInput)
 		if err != nil {
@@ -75,7 +75,7 @@ func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 
 		for i := range routes {
 			route := &routes[i]
-			routeValues, err := snap.Values(route)
+			routeValues, err := s.routeValues(*in, gw, route)
 			if err != nil {
 				return nil, fmt.Errorf("HTTPRoute %s/%s on Gateway %s: %w", route.Namespace, route.Name, gwName, err)
 			}
@@ -83,7 +83,7 @@ func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 			if err != nil {
 				return nil, err
 			}
-			renderInput.Values, renderInput.BackendRefs = routeValues.Values, backends.BackendRefs
+			renderInput.Values, renderInput.BackendRefs = routeValues, backends.BackendRefs
 			routeOut, err := bp.HTTPRoute(renderInput, route)
 			if err != nil {
 				return nil, fmt.Errorf("HTTPRoute %s/%s on Gateway %s: %w", route.Namespace, route.Name, gwName, err)

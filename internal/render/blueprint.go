@@ -4,6 +4,7 @@ import (
 	"errors"
 	"text/template"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
@@ -26,6 +27,8 @@ type Blueprint struct {
 	hasStatus     bool
 	clusterScoped map[schema.GroupKind]bool
 	valuesSchema  *values.Schema // nil when the blueprint has none
+	// valuesSchemaSource is the valuesSchema as written, for Lint.
+	valuesSchemaSource *apiextensionsv1.JSON
 }
 
 // HasStatus tells whether the blueprint has a status template. Without one, no render
@@ -85,6 +88,7 @@ func Parse(bp *gatewrightv1alpha1.GatewayClassBlueprint) (*Blueprint, error) {
 		if b.valuesSchema, err = values.CompileSchema(bp.Spec.ValuesSchema); err != nil {
 			return nil, &Error{Blueprint: bp.Name, Message: err.Error()}
 		}
+		b.valuesSchemaSource = bp.Spec.ValuesSchema.DeepCopy()
 	}
 	return b, nil
 }

@@ -20,6 +20,12 @@ type Error struct {
 	// Cause is the error behind Message when it came from elsewhere, such as the
 	// cluster's API telling whether a kind is namespaced.
 	Cause error
+	// Output is the text the template rendered, when the error is about that text (it is
+	// not valid YAML, or an object in it is refused), for the author to see: messages
+	// name lines of it. It is not part of Error(), which goes into conditions.
+	Output string
+	// OutputLine is the line of Output the message names, 0 when it names none.
+	OutputLine int
 }
 
 func (e *Error) Unwrap() error { return e.Cause }
@@ -69,6 +75,22 @@ func locate(blueprint, template, text string) *Error {
 	e.Message = executingPrefix.ReplaceAllString(m[3], "")
 	e.Message = strings.TrimPrefix(e.Message, "error calling ")
 	return e
+}
+
+// outputLine matches the line that YAML parse errors name: "yaml: line 6: ..." and,
+// for unmarshal errors, "line 6: ...".
+var outputLine = regexp.MustCompile(`\bline (\d+):`)
+
+// withOutput adds the rendered text to an Error about it.
+func withOutput(err error, output string) error {
+	var e *Error
+	if errors.As(err, &e) {
+		e.Output = output
+		if m := outputLine.FindStringSubmatch(e.Message); m != nil {
+			e.OutputLine, _ = strconv.Atoi(m[1])
+		}
+	}
+	return err
 }
 
 // objectError is an Error about one rendered object.

@@ -69,34 +69,38 @@ func TestRenderErrors(t *testing.T) {
 			want:     render.Error{Template: "gateway/first", Line: 6, Message: "nil pointer evaluating interface {}.b"},
 		},
 		{
-			name:     "output that is not YAML names the template",
+			name:     "output that is not YAML names the template, and keeps the output for the author",
 			template: configMap + "data:\n  a: [unclosed\n",
-			want:     render.Error{Template: "gateway/first", Message: "the rendered output is not valid YAML: document 1: yaml: line 6: did not find expected ',' or ']'"},
+			want: render.Error{Template: "gateway/first", Message: "the rendered output is not valid YAML: document 1: yaml: line 6: did not find expected ',' or ']'",
+				Output: configMap + "data:\n  a: [unclosed\n", OutputLine: 6},
 		},
 		{
 			name:     "a document that is not an object is refused",
 			template: "- a\n- b\n",
-			want:     render.Error{Template: "gateway/first", Message: "the rendered output is not valid YAML: document 1: a document must be an object, not a list"},
+			want:     render.Error{Template: "gateway/first", Message: "the rendered output is not valid YAML: document 1: a document must be an object, not a list", Output: "- a\n- b\n"},
 		},
 		{
 			name:     "an object without a name is refused",
 			template: "apiVersion: v1\nkind: ConfigMap\ndata: {}\n",
-			want:     render.Error{Template: "gateway/first", Message: `ConfigMap "": metadata.name is required`},
+			want:     render.Error{Template: "gateway/first", Message: `ConfigMap "": metadata.name is required`, Output: "apiVersion: v1\nkind: ConfigMap\ndata: {}\n"},
 		},
 		{
 			name:     "a namespaced object in another namespace is refused",
 			template: configMap + "  namespace: kube-system\n",
-			want:     render.Error{Template: "gateway/first", Message: `ConfigMap "cm": must be in namespace team-a, not kube-system: objects stay in the namespace of their Gateway or HTTPRoute`},
+			want: render.Error{Template: "gateway/first", Message: `ConfigMap "cm": must be in namespace team-a, not kube-system: objects stay in the namespace of their Gateway or HTTPRoute`,
+				Output: configMap + "  namespace: kube-system\n"},
 		},
 		{
 			name:     "a label value the API server would refuse is refused with its key",
 			template: configMap + "  labels: {team: " + strings.Repeat("a", 64) + "}\n",
-			want:     render.Error{Template: "gateway/first", Message: `ConfigMap "cm": label team="` + strings.Repeat("a", 64) + `": must be no more than 63 bytes`},
+			want: render.Error{Template: "gateway/first", Message: `ConfigMap "cm": label team="` + strings.Repeat("a", 64) + `": must be no more than 63 bytes`,
+				Output: configMap + "  labels: {team: " + strings.Repeat("a", 64) + "}\n"},
 		},
 		{
 			name:     "a cluster-scoped kind the blueprint does not allow is refused",
 			template: "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: admin}\n",
-			want:     render.Error{Template: "gateway/first", Message: `ClusterRole "admin": ClusterRole.rbac.authorization.k8s.io is cluster-scoped and not in the blueprint's clusterScopedKinds`},
+			want: render.Error{Template: "gateway/first", Message: `ClusterRole "admin": ClusterRole.rbac.authorization.k8s.io is cluster-scoped and not in the blueprint's clusterScopedKinds`,
+				Output: "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: admin}\n"},
 		},
 	}
 	for _, tt := range tests {

@@ -34,9 +34,9 @@ var safeLast = map[string]bool{
 // unquoted: a value with a newline can add keys, or with "---" whole objects. Such
 // objects are refused at render time if they break the namespace or scope rules, but
 // nothing stops an extra key. It also reports tpl run on values, which lets tenants
-// write templates.
+// write templates, and .Values paths that the valuesSchema does not have.
 func (b *Blueprint) Lint() []Warning {
-	var warnings []Warning
+	warnings := b.valuesPathWarnings()
 	for _, t := range b.templates.Templates() {
 		if t.Tree == nil || t.Tree.Root == nil {
 			continue
@@ -49,7 +49,10 @@ func (b *Blueprint) Lint() []Warning {
 		if warnings[i].Template != warnings[j].Template {
 			return warnings[i].Template < warnings[j].Template
 		}
-		return warnings[i].Line < warnings[j].Line
+		if warnings[i].Line != warnings[j].Line {
+			return warnings[i].Line < warnings[j].Line
+		}
+		return warnings[i].Message < warnings[j].Message
 	})
 	return dedupe(warnings)
 }

@@ -58,3 +58,81 @@ gatewayTemplate:
 		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
 }
+
+func TestLintValuesPathsAgainstTheSchema(t *testing.T) {
+	bp := blueprint(t, `
+valuesSchema:
+  type: object
+  properties:
+    image: {type: string}
+    replicas: {type: integer}
+    service:
+      type: object
+      properties:
+        type: {type: string}
+        ports: {type: array, items: {type: object, properties: {port: {type: integer}}}}
+    labels: {type: object, additionalProperties: {type: string}}
+    extra: {type: object, x-kubernetes-preserve-unknown-fields: true}
+    anything: {type: object}
+    closed: {type: object, additionalProperties: false}
+helpers: |
+  {{- define "image" -}}
+  {{ .Values.imag | quote }}
+  {{- end -}}
+gatewayTemplate:
+  resourceTemplates:
+  - name: first
+    template: |
+      image: {{ .Values.image | quote }}
+      typo: {{ .Values.replica | int }}
+      root: {{ $.Values.servce.type | quote }}
+      nested: {{ .Values.service.typ | quote }}
+      labels: {{ .Values.labels.team | quote }}
+      open: {{ .Values.extra.a.b | quote }} {{ .Values.anything.a | quote }}
+      scalar: {{ .Values.image.tag | quote }}
+      closed: {{ .Values.closed.a | quote }}
+      unknown: {{ .Values.zzz | quote }}
+      index: {{ index .Values "service" "tpye" | quote }}
+      {{- with .Values.service }}
+      with: {{ .type | quote }} {{ .prots | toJson }}
+      {{- end }}
+      {{- range .Values.service.ports }}
+      range: {{ .port | int }} {{ .prot | int }}
+      {{- end }}
+      {{- range $k, $v := .Values.labels }}
+      label: {{ $v | quote }}
+      {{- end }}
+`)
+	parsed, err := render.Parse(bp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notInSchema := func(path, hint string) string {
+		return path + " is not in the valuesSchema, so it is always empty" + hint
+	}
+	want := []render.Warning{
+		{Template: "gateway/first", Line: 2, Message: notInSchema(".Values.replica", "; did you mean .Values.replicas?")},
+		{Template: "gateway/first", Line: 3, Message: notInSchema(".Values.servce", "; did you mean .Values.service?")},
+		{Template: "gateway/first", Line: 4, Message: notInSchema(".Values.service.typ", "; did you mean .Values.service.type?")},
+		{Template: "gateway/first", Line: 7, Message: ".Values.image.tag reads into .Values.image, which the valuesSchema makes a string"},
+		{Template: "gateway/first", Line: 8, Message: notInSchema(".Values.closed.a", " (.Values.closed takes no keys)")},
+		{Template: "gateway/first", Line: 9, Message: notInSchema(".Values.zzz", " (.Values has anything, closed, extra, image, labels, replicas, service)")},
+		{Template: "gateway/first", Line: 10, Message: notInSchema(".Values.service.tpye", "; did you mean .Values.service.type?")},
+		{Template: "gateway/first", Line: 12, Message: notInSchema(".Values.service.prots", "; did you mean .Values.service.ports?")},
+		{Template: "gateway/first", Line: 15, Message: notInSchema(".Values.service.ports[].prot", "; did you mean .Values.service.ports[].port?")},
+		{Template: "helpers", Line: 2, Message: notInSchema(".Values.imag", "; did you mean .Values.image?")},
+	}
+	if diff := cmp.Diff(want, parsed.Lint()); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+}
+
+func TestLintChecksNoValuesPathsWithoutASchema(t *testing.T) {
+	parsed, err := render.Parse(gatewayTemplates(t, "a: {{ .Values.anything | quote }}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := parsed.Lint(); len(got) != 0 {
+		t.Errorf("got %v, want no warnings", got)
+	}
+}

@@ -204,7 +204,7 @@ func (b *Blueprint) renderSet(set []resourceTemplate, data map[string]any, in In
 		}
 		objs, err := b.objects(rt, text, p)
 		if err != nil {
-			return nil, err
+			return nil, withOutput(err, text)
 		}
 		for _, obj := range objs {
 			id := identity(obj)

@@ -17,7 +17,7 @@ func (b *Blueprint) status(res *setResult, data map[string]any) ([]gatewayv1.Gat
 	}
 	var doc statusDocument
 	if err := yaml.UnmarshalStrict([]byte(text), &doc); err != nil {
-		return nil, &Error{Blueprint: b.name, Template: statusTemplate, Message: "the rendered status is not `addresses: [{type, value}]`: " + err.Error()}
+		return nil, withOutput(&Error{Blueprint: b.name, Template: statusTemplate, Message: "the rendered status is not `addresses: [{type, value}]`: " + err.Error()}, text)
 	}
 	for _, a := range doc.Addresses {
 		if a.Value == "" {

@@ -133,6 +133,31 @@ var _ = Describe("config/default", func() {
 		Expect(as[corev1.Service](built.get("Service", "gatewright-metrics")).Spec.Ports).
 			To(Equal(as[corev1.Service](chart.get("Service", "gatewright-metrics")).Spec.Ports))
 	})
+
+	// A Deployment's selector is immutable: had the two installs different selectors,
+	// replacing one with the other would fail with "field is immutable".
+	It("selects the controller's pods as the chart does, so that either install can replace the other", func(ctx SpecContext) {
+		wantDeploy := as[appsv1.Deployment](chart.get("Deployment", "gatewright-controller"))
+		gotDeploy := as[appsv1.Deployment](built.get("Deployment", "gatewright-controller"))
+		Expect(gotDeploy.Spec.Selector).To(Equal(wantDeploy.Spec.Selector))
+		Expect(gotDeploy.Spec.Template.Labels).To(matchSelector(gotDeploy.Spec.Selector.MatchLabels))
+		for i, constraint := range gotDeploy.Spec.Template.Spec.TopologySpreadConstraints {
+			Expect(constraint.LabelSelector).To(Equal(wantDeploy.Spec.Template.Spec.TopologySpreadConstraints[i].LabelSelector), constraint.TopologyKey)
+		}
+		Expect(as[policyv1.PodDisruptionBudget](built.get("PodDisruptionBudget", "gatewright-controller")).Spec.Selector).
+			To(Equal(as[policyv1.PodDisruptionBudget](chart.get("PodDisruptionBudget", "gatewright-controller")).Spec.Selector))
+		Expect(as[corev1.Service](built.get("Service", "gatewright-metrics")).Spec.Selector).
+			To(Equal(as[corev1.Service](chart.get("Service", "gatewright-metrics")).Spec.Selector))
+
+		By("applying the chart's Deployment over the one kustomize created, as a switch does")
+		namespace := newNamespace(ctx, "switch", nil)
+		kustomized := built.get("Deployment", "gatewright-controller").DeepCopy()
+		kustomized.SetNamespace(namespace)
+		Expect(k8s.Create(ctx, kustomized)).To(Succeed())
+		helmed := chart.get("Deployment", "gatewright-controller").DeepCopy()
+		helmed.SetNamespace(namespace)
+		Expect(dryRunApply(ctx, helmed)).To(Succeed())
+	})
 })
 
 // aggregationLabels are the labels that join a ClusterRole to an aggregated one.
