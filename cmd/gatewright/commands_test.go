@@ -171,7 +171,7 @@ func TestRenderCommandPlacesAndShowsErrors(t *testing.T) {
 		{
 			name:    "the schema is checked on the values --set gives",
 			args:    []string{"-f", "testdata/render/schema.yaml", "--set", "replicas=6"},
-			wantErr: "values with the overrides do not match the valuesSchema of GatewayClassBlueprint strict: replicas should be less than or equal to 5",
+			wantErr: "with the overrides, values do not match the valuesSchema of GatewayClassBlueprint strict: replicas: should be less than or equal to 5, got 6",
 		},
 		{
 			name:    "--set takes Helm's syntax",

@@ -1,15 +1,8 @@
 package offline
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"slices"
-	"strings"
 
-	"k8s.io/kube-openapi/pkg/validation/spec"
-	"k8s.io/kube-openapi/pkg/validation/strfmt"
-	"k8s.io/kube-openapi/pkg/validation/validate"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gatewright/gatewright/internal/values"
@@ -54,8 +47,14 @@ func (s *Set) overridden(in values.Inputs, compute func(values.Inputs) (*values.
 		vals = map[string]any{}
 	}
 	if in.Blueprint.Spec.ValuesSchema != nil {
-		if err := checkSchema(in.Blueprint.Spec.ValuesSchema.Raw, vals); err != nil {
-			return nil, fmt.Errorf("values with the overrides do not match the valuesSchema of GatewayClassBlueprint %s: %w", in.Blueprint.Name, err)
+		schema := in.Schema
+		if schema == nil {
+			if schema, err = values.CompileSchema(in.Blueprint.Spec.ValuesSchema); err != nil {
+				return nil, fmt.Errorf("GatewayClassBlueprint %s: %w", in.Blueprint.Name, err)
+			}
+		}
+		if err := schema.Check(in.Blueprint.Name, vals); err != nil {
+			return nil, fmt.Errorf("with the overrides, %w", err)
 		}
 	}
 	return vals, nil
@@ -82,23 +81,4 @@ func mergePatch(target any, patch any) any {
 		out[k] = mergePatch(out[k], v)
 	}
 	return out
-}
-
-// checkSchema validates values against a valuesSchema with the OpenAPI v3 validator the
-// API server uses for custom resources, as internal/values does for the chain.
-func checkSchema(raw []byte, vals map[string]any) error {
-	var schema spec.Schema
-	if err := json.Unmarshal(raw, &schema); err != nil {
-		return err
-	}
-	result := validate.NewSchemaValidator(&schema, nil, "", strfmt.Default).Validate(vals)
-	if result.IsValid() {
-		return nil
-	}
-	problems := make([]string, len(result.Errors))
-	for i, err := range result.Errors {
-		problems[i] = strings.Replace(err.Error(), " in body ", " ", 1)
-	}
-	slices.Sort(problems)
-	return errors.New(strings.Join(problems, "; "))
 }

@@ -96,7 +96,7 @@ func TestOverridesBeatTheWholeChain(t *testing.T) {
 		{
 			name:      "the schema is checked on the overridden values",
 			overrides: []map[string]any{{"replicas": int64(3), "service": map[string]any{"port": "eighty"}}},
-			wantErr:   "values with the overrides do not match the valuesSchema of GatewayClassBlueprint bp: service.port must be of type integer",
+			wantErr:   "with the overrides, values do not match the valuesSchema of GatewayClassBlueprint bp: service.port: must be of type integer",
 		},
 	}
 	for _, tt := range tests {

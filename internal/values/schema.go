@@ -148,6 +148,17 @@ func (e *SchemaError) Error() string {
 	return fmt.Sprintf("values do not match the valuesSchema of GatewayClassBlueprint %s: %s", e.Blueprint, strings.Join(parts, "; "))
 }
 
+// Check validates values that no chain computed, such as values given on a command
+// line: the violations name no origin.
+func (s *Schema) Check(blueprint string, values map[string]any) error {
+	violations := s.violations(values)
+	if len(violations) == 0 {
+		return nil
+	}
+	sort.SliceStable(violations, func(i, j int) bool { return violations[i].Path < violations[j].Path })
+	return &SchemaError{Blueprint: blueprint, Violations: violations}
+}
+
 func (in Inputs) checkValues(merged *tree, values map[string]any) error {
 	bp, schema := in.Blueprint, in.Schema
 	if schema == nil {
