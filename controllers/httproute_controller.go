@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -120,21 +119,12 @@ func (p routeParent) key() string { return p.gateway.Namespace + "/" + p.gateway
 
 // parents finds the Gateways of this shard's classes among the route's parentRefs.
 func (r *HTTPRouteReconciler) parents(ctx context.Context, route *gatewayv1.HTTPRoute) ([]routeParent, error) {
-	seen := map[types.NamespacedName]bool{}
+	gateways, err := snapshot.ParentGateways(ctx, r.Client, route)
+	if err != nil {
+		return nil, err
+	}
 	var parents []routeParent
-	for _, ref := range route.Spec.ParentRefs {
-		key, isGateway := attach.ParentGateway(route, ref)
-		if !isGateway || seen[key] {
-			continue
-		}
-		seen[key] = true
-		gw := &gatewayv1.Gateway{}
-		if err := r.Get(ctx, key, gw); err != nil {
-			if client.IgnoreNotFound(err) != nil {
-				return nil, err
-			}
-			continue
-		}
+	for _, gw := range gateways {
 		refs := attach.ParentRefsTo(route, gw)
 		if len(refs) == 0 || !gw.DeletionTimestamp.IsZero() {
 			continue

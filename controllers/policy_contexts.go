@@ -126,21 +126,12 @@ func (r *PolicyReconciler) parentContexts(ctx context.Context, route *gatewayv1.
 	if err != nil {
 		return nil, err
 	}
+	gateways, err := snapshot.ParentGateways(ctx, r.Client, route)
+	if err != nil {
+		return nil, err
+	}
 	var out []valuesContext
-	seen := map[client.ObjectKey]bool{}
-	for _, ref := range route.Spec.ParentRefs {
-		key, isGateway := attach.ParentGateway(route, ref)
-		if !isGateway || seen[key] {
-			continue
-		}
-		seen[key] = true
-		gw := &gatewayv1.Gateway{}
-		if err := r.Get(ctx, key, gw); err != nil {
-			if client.IgnoreNotFound(err) != nil {
-				return nil, err
-			}
-			continue
-		}
+	for _, gw := range gateways {
 		if include(gw) && len(attach.Listeners(gw, route, labels)) > 0 {
 			out = append(out, valuesContext{gateway: gw, route: route})
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -165,7 +164,7 @@ func enforcementVerdict(reports []contextReport, violations []string) verdict {
 	case len(notes) == 0:
 		return verdict{ok: true, reason: reasonEnforced, message: "in effect on every Gateway and route it reaches"}
 	case overridden == len(reports):
-		return verdict{reason: reasonOverridden, message: "every value is overridden by " + orItself(sortedKeysOf(winners))}
+		return verdict{reason: reasonOverridden, message: "every value is overridden by " + orItself(sortedKeys(winners))}
 	}
 	if len(notes) > contextsShown {
 		notes = append(notes[:contextsShown], fmt.Sprintf("and on %d more", len(notes)-contextsShown))
@@ -178,13 +177,4 @@ func orItself(by []string) string {
 		return "the policy's own overrides"
 	}
 	return strings.Join(by, ", ")
-}
-
-func sortedKeysOf(set map[string]bool) []string {
-	keys := make([]string, 0, len(set))
-	for k := range set {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

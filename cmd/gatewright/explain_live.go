@@ -12,7 +12,6 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
-	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/snapshot"
 )
 
@@ -74,26 +73,19 @@ func (r liveReader) snapshot(ctx context.Context, gw *gatewayv1.Gateway, route *
 // parentGateway is the route's parent Gateway of a Gatewright class: the one named by
 // parent, else the only one.
 func (r liveReader) parentGateway(ctx context.Context, route *gatewayv1.HTTPRoute, parent string) (*gatewayv1.Gateway, error) {
+	gateways, err := snapshot.ParentGateways(ctx, r.client, route)
+	if err != nil {
+		return nil, err
+	}
 	var candidates []*gatewayv1.Gateway
-	for _, ref := range route.Spec.ParentRefs {
-		key, isGateway := attach.ParentGateway(route, ref)
-		if !isGateway {
+	for _, gw := range gateways {
+		if parent != "" && client.ObjectKeyFromObject(gw) != parentKey(parent, route.Namespace) {
 			continue
 		}
-		if parent != "" && key != parentKey(parent, route.Namespace) {
-			continue
-		}
-		var gw gatewayv1.Gateway
-		if err := r.get(ctx, key, &gw); err != nil {
-			if apierrors.IsNotFound(err) {
-				continue
-			}
+		if ours, err := r.isGatewright(ctx, gw); err != nil {
 			return nil, err
-		}
-		if ours, err := r.isGatewright(ctx, &gw); err != nil {
-			return nil, err
-		} else if ours && !containsGateway(candidates, &gw) {
-			candidates = append(candidates, &gw)
+		} else if ours {
+			candidates = append(candidates, gw)
 		}
 	}
 	switch {
@@ -116,15 +108,6 @@ func parentKey(ref, defaultNamespace string) client.ObjectKey {
 		return client.ObjectKey{Namespace: namespace, Name: name}
 	}
 	return client.ObjectKey{Namespace: defaultNamespace, Name: ref}
-}
-
-func containsGateway(list []*gatewayv1.Gateway, gw *gatewayv1.Gateway) bool {
-	for _, g := range list {
-		if g.Namespace == gw.Namespace && g.Name == gw.Name {
-			return true
-		}
-	}
-	return false
 }
 
 func (r liveReader) isGatewright(ctx context.Context, gw *gatewayv1.Gateway) (bool, error) {

@@ -154,3 +154,26 @@ func unique(in []string) []string {
 	}
 	return out
 }
+
+// ParentGateways are the Gateways a route's parentRefs name that exist, each once, in
+// the order the route names them.
+func ParentGateways(ctx context.Context, r client.Reader, route *gatewayv1.HTTPRoute) ([]*gatewayv1.Gateway, error) {
+	seen := map[client.ObjectKey]bool{}
+	var out []*gatewayv1.Gateway
+	for _, ref := range route.Spec.ParentRefs {
+		key, isGateway := attach.ParentGateway(route, ref)
+		if !isGateway || seen[key] {
+			continue
+		}
+		seen[key] = true
+		gw := &gatewayv1.Gateway{}
+		if err := r.Get(ctx, key, gw); err != nil {
+			if client.IgnoreNotFound(err) != nil {
+				return nil, err
+			}
+			continue
+		}
+		out = append(out, gw)
+	}
+	return out, nil
+}
