@@ -40,11 +40,15 @@ func (r *PolicyReconciler) contextsReached(ctx context.Context, namespace string
 	if err != nil {
 		return nil, err
 	}
+	var all gatewayv1.HTTPRouteList
+	if err := r.List(ctx, &all); err != nil {
+		return nil, err
+	}
 	var out []valuesContext
 	for i := range gateways {
 		gw := &gateways[i]
 		out = append(out, valuesContext{gateway: gw})
-		routes, _, err := snapshot.AttachedRoutes(ctx, r.Client, gw)
+		routes, _, err := snapshot.AttachedAmong(ctx, r.Client, gw, all.Items)
 		if err != nil {
 			return nil, err
 		}

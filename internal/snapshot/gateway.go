@@ -103,11 +103,17 @@ func AttachedRoutes(ctx context.Context, r client.Reader, gw *gatewayv1.Gateway)
 	if err := r.List(ctx, &routes); err != nil {
 		return nil, nil, err
 	}
+	return AttachedAmong(ctx, r, gw, routes.Items)
+}
+
+// AttachedAmong is AttachedRoutes among the given routes, for a caller that looks at
+// many Gateways and lists the routes once.
+func AttachedAmong(ctx context.Context, r client.Reader, gw *gatewayv1.Gateway, routes []gatewayv1.HTTPRoute) ([]gatewayv1.HTTPRoute, map[gatewayv1.SectionName]int32, error) {
 	attached := map[gatewayv1.SectionName]int32{}
 	var out []gatewayv1.HTTPRoute
 	namespaceLabels := map[string]map[string]string{}
-	for i := range routes.Items {
-		route := &routes.Items[i]
+	for i := range routes {
+		route := &routes[i]
 		if len(attach.ParentRefsTo(route, gw)) == 0 {
 			continue
 		}
