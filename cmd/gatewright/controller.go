@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"flag"
+	"os"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -44,6 +46,7 @@ one Deployment per set of classes. The sets of the Deployments must not overlap,
 together they must list every class; each set elects its leader with a lease of its own.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			collectGarbageSooner()
 			ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts.zap)))
 			cfg, err := ctrl.GetConfig()
 			if err != nil {
@@ -75,6 +78,18 @@ func bindLogFlags(flags *pflag.FlagSet, o *zap.Options) {
 	zapFlags := flag.NewFlagSet("zap", flag.ContinueOnError)
 	o.BindFlags(zapFlags)
 	flags.AddGoFlagSet(zapFlags)
+}
+
+// controllerGCPercent is the garbage collector's target unless GOGC says otherwise. The
+// controller's heap is mostly its caches, which live long; Go's default of 100 lets the
+// heap grow to twice them between collections. At 50, 1,000 Gateways take about 113 MiB
+// instead of 153 (docs/operations.md, Sizing), for a little more CPU.
+const controllerGCPercent = 50
+
+func collectGarbageSooner() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(controllerGCPercent)
+	}
 }
 
 // runController runs the manager until ctx ends.
