@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -40,6 +41,7 @@ type PolicyReconciler struct {
 	Kind string
 
 	shard shard
+	pace  judgementPace
 }
 
 // +kubebuilder:rbac:groups=gatewright.dev,resources=gatewayclassconfigs/status;gatewayconfigs/status,verbs=get;update;patch
@@ -72,8 +74,10 @@ func asPolicy(obj client.Object) policy {
 func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	obj := r.newObject()
 	if err := r.Get(ctx, req.NamespacedName, obj); err != nil {
+		r.pace.forget(req.NamespacedName)
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
+	defer r.pace.took(req.NamespacedName, time.Now())
 	original := obj.DeepCopyObject().(client.Object)
 	p := asPolicy(obj)
 	targets, err := r.withReferencingGateways(ctx, obj, p.targets)
@@ -228,28 +232,62 @@ func (r *PolicyReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	changed := builder.WithPredicates(predicate.GenerationChangedPredicate{})
 	return ctrl.NewControllerManagedBy(mgr).
 		For(r.newObject(), changed).
-		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, coalesced(r.policiesNear), changed).
-		Watches(&gatewrightv1alpha1.GatewayConfig{}, coalesced(r.policiesNear), changed).
-		Watches(&gatewayv1.Gateway{}, coalesced(r.policiesNear), changed).
-		Watches(&gatewayv1.HTTPRoute{}, coalesced(r.policiesNearRoute), changed).
-		Watches(&gatewayv1.GatewayClass{}, coalesced(r.policiesNear), changed).
-		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, coalesced(r.policiesNear), changed).
+		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, r.coalesced(r.policiesNear), changed).
+		Watches(&gatewrightv1alpha1.GatewayConfig{}, r.coalesced(r.policiesNear), changed).
+		Watches(&gatewayv1.Gateway{}, r.coalesced(r.policiesNear), changed).
+		Watches(&gatewayv1.HTTPRoute{}, r.coalesced(r.policiesNearRoute), changed).
+		Watches(&gatewayv1.GatewayClass{}, r.coalesced(r.policiesNear), changed).
+		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, r.coalesced(r.policiesNear), changed).
 		Named(strings.ToLower(r.Kind)).
 		Complete(r)
 }
 
-// policyCoalescing is how long a policy waits after a change around it before its status
-// is judged again: creating a thousand Gateways then judges each policy a few times, not a
-// thousand times over every Gateway it reaches. A change to the policy itself is judged
-// at once.
+// policyCoalescing is how long a policy waits at least after a change around it before
+// its status is judged again: creating a thousand Gateways then judges each policy a few
+// times, not a thousand times over every Gateway it reaches. A change to the policy
+// itself is judged at once.
 const policyCoalescing = time.Second
 
-// coalesced enqueues what fn maps an event to after policyCoalescing; the queue holds a
-// request that is waiting only once.
-func coalesced(fn handler.MapFunc) handler.EventHandler {
+// judgementSpacing makes a policy whose judgement takes long wait longer between
+// judgements, in proportion: a class-wide policy over 5,000 Gateways takes about a
+// second to judge, and judging it every second while Gateways arrive would take a core
+// from the work of programming them.
+const judgementSpacing = 10
+
+// judgementPace remembers how long each policy's last judgement took.
+type judgementPace struct {
+	mu   sync.Mutex
+	last map[types.NamespacedName]time.Duration
+}
+
+func (p *judgementPace) took(key types.NamespacedName, start time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.last == nil {
+		p.last = map[types.NamespacedName]time.Duration{}
+	}
+	p.last[key] = time.Since(start)
+}
+
+func (p *judgementPace) forget(key types.NamespacedName) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.last, key)
+}
+
+// wait is how long a change around the policy waits before it is judged.
+func (p *judgementPace) wait(key types.NamespacedName) time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return max(policyCoalescing, judgementSpacing*p.last[key])
+}
+
+// coalesced enqueues what fn maps an event to after the policy's wait; the queue holds
+// a request that is waiting only once.
+func (r *PolicyReconciler) coalesced(fn handler.MapFunc) handler.EventHandler {
 	add := func(ctx context.Context, obj client.Object, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
 		for _, req := range fn(ctx, obj) {
-			q.AddAfter(req, policyCoalescing)
+			q.AddAfter(req, r.pace.wait(req.NamespacedName))
 		}
 	}
 	return handler.Funcs{
