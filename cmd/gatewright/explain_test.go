@@ -72,12 +72,12 @@ func TestExplanationNotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := set.Inputs(defaultControllerNamespace, gw)
+	snap, err := set.Snapshot(defaultControllerNamespace, gw, route)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := in.ForHTTPRoute(gw, route)
-	exp, err := newExplanation(gw, route, in.Blueprint.Name, res, err)
+	res, err := snap.Values(route)
+	exp, err := newExplanation(gw, route, snap.Inputs.Blueprint.Name, res, err)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -188,8 +188,7 @@ func (s *Set) Snapshot(controllerNamespace string, gw *gatewayv1.Gateway, route 
 	return snap, nil
 }
 
-// Inputs are the values inputs of gw's snapshot: enough for the values of gw and of
-// every route attached to it.
+// Inputs are the values inputs of gw: the blueprint and the policies that may apply to it.
 func (s *Set) Inputs(controllerNamespace string, gw *gatewayv1.Gateway) (values.Inputs, error) {
 	snap, err := s.Snapshot(controllerNamespace, gw, nil)
 	if err != nil {

@@ -75,7 +75,12 @@ func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 
 		for i := range routes {
 			route := &routes[i]
-			routeValues, err := s.routeValues(*in, gw, route)
+			routeSnap, err := s.Snapshot(controllerNamespace, gw, route)
+			if err != nil {
+				return nil, err
+			}
+			routeSnap.Inputs.Schema = in.Schema
+			routeValues, err := s.routeValues(routeSnap.Inputs, gw, route)
 			if err != nil {
 				return nil, fmt.Errorf("HTTPRoute %s/%s on Gateway %s: %w", route.Namespace, route.Name, gwName, err)
 			}

@@ -18,8 +18,8 @@ import (
 type Gateway struct {
 	Gateway *gatewayv1.Gateway
 	Class   *gatewayv1.GatewayClass
-	// Inputs hold the blueprint and the policies of the controller namespace, the
-	// Gateway's namespace and the namespace of every route on it.
+	// Inputs hold the blueprint and the policies of the controller namespace and the
+	// Gateway's namespace (and, from ForValues, the route's).
 	Inputs values.Inputs
 	// Routes are the HTTPRoutes attached to at least one listener, by namespace/name;
 	// Attached counts them per listener.
@@ -33,11 +33,8 @@ func ForGateway(ctx context.Context, r client.Reader, controllerNamespace string
 	if err != nil {
 		return nil, err
 	}
-	namespaces := []string{gw.Namespace}
-	for _, route := range routes {
-		namespaces = append(namespaces, route.Namespace)
-	}
-	in, err := Values(ctx, r, controllerNamespace, class, namespaces...)
+	// A route's values need its namespace's policies too; ForValues reads them per route.
+	in, err := Values(ctx, r, controllerNamespace, class, gw.Namespace)
 	if err != nil {
 		return nil, err
 	}
