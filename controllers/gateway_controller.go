@@ -169,7 +169,7 @@ func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, i
 	parsed, err := r.Blueprints.Get(in.values.Blueprint)
 	if err != nil {
 		// A blueprint that does not parse cannot be used: the Gateway is not accepted.
-		return nil, nil, render.Input{}, &invalidParametersError{Message: err.Error(), Cause: err}
+		return nil, nil, render.Input{}, &snapshot.InvalidParametersError{Message: err.Error(), Cause: err}
 	}
 	in.values.Schema = parsed.ValuesSchema()
 	start := time.Now()

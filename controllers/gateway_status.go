@@ -17,6 +17,7 @@ import (
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/snapshot"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -91,7 +92,7 @@ func (s *gatewayStatus) noValidListener() bool {
 // fail maps an error reading the inputs: a reference that cannot be used refuses the
 // Gateway; anything else is retried.
 func (s *gatewayStatus) fail(err error) (ctrl.Result, error) {
-	var invalid *invalidParametersError
+	var invalid *snapshot.InvalidParametersError
 	if asInvalidParameters(err, &invalid) {
 		s.set(gatewayv1.GatewayConditionAccepted, false, gatewayv1.GatewayReasonInvalidParameters, err.Error())
 		s.set(gatewayv1.GatewayConditionProgrammed, false, gatewayv1.GatewayReasonInvalid, "the Gateway is not accepted")
@@ -106,7 +107,7 @@ func (s *gatewayStatus) fail(err error) (ctrl.Result, error) {
 // Gateway's objects stay as they are until the input is fixed (or, for a failure to
 // read the live objects, until the retry).
 func (s *gatewayStatus) invalid(err error) (ctrl.Result, error) {
-	var invalid *invalidParametersError
+	var invalid *snapshot.InvalidParametersError
 	var refErr *values.ParametersRefError
 	if errors.As(err, &invalid) || errors.As(err, &refErr) {
 		return s.fail(err)

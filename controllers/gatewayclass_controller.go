@@ -74,7 +74,7 @@ func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req ctrl.Request
 		}
 	}
 	if err != nil {
-		var invalid *invalidParametersError
+		var invalid *snapshot.InvalidParametersError
 		if !asInvalidParameters(err, &invalid) {
 			return ctrl.Result{}, err
 		}

@@ -25,19 +25,16 @@ func requestsFor(names []types.NamespacedName) []reconcile.Request {
 	return requests
 }
 
-// invalidParametersError is a GatewayClass or Gateway reference that cannot be used.
-type invalidParametersError = snapshot.InvalidParametersError
-
 // asInvalidParameters tells whether err means that a reference or the blueprint it
 // leads to cannot be used (as opposed to a failure to read the API).
-func asInvalidParameters(err error, target **invalidParametersError) bool {
+func asInvalidParameters(err error, target **snapshot.InvalidParametersError) bool {
 	if errors.As(err, target) {
 		return true
 	}
 	var renderErr *render.Error
 	var refErr *values.ParametersRefError
 	if errors.As(err, &renderErr) || errors.As(err, &refErr) {
-		*target = &invalidParametersError{Message: err.Error(), Cause: err}
+		*target = &snapshot.InvalidParametersError{Message: err.Error(), Cause: err}
 		return true
 	}
 	return false
@@ -51,7 +48,7 @@ func isInputError(err error) bool {
 	if meta.IsNoMatchError(err) || errors.Is(err, render.ErrTimeLimit) {
 		return false // a render's time depends on how busy the machine is, too
 	}
-	var invalid *invalidParametersError
+	var invalid *snapshot.InvalidParametersError
 	var schemaErr *values.SchemaError
 	var limitErr *values.LimitError
 	var policyErr *values.PolicyError
