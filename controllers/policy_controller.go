@@ -93,6 +93,7 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	// to say on each target.
 	refused := values.CheckPolicy(values.Source{Kind: r.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}, p.blocks)
 	targets, omitted := capAncestors(targets)
+	inputs := &valueInputsCache{reader: r.Client, controllerNamespace: r.ControllerNamespace, blueprints: r.Blueprints}
 	ancestors := make([]gatewayv1.PolicyAncestorStatus, 0, len(targets))
 	for _, target := range targets {
 		ancestor := gatewayv1.PolicyAncestorStatus{AncestorRef: ancestorRef(obj, target), ControllerName: gatewrightv1alpha1.ControllerName}
@@ -118,7 +119,7 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		case accepted.ok && refused != nil:
 			enforced = verdict{reason: string(gatewayv1.PolicyReasonInvalid), message: refused.Error()}
 		case accepted.ok:
-			if enforced, err = r.enforcement(ctx, obj, target); err != nil {
+			if enforced, err = r.enforcement(ctx, obj, target, inputs); err != nil {
 				return ctrl.Result{}, err
 			}
 		}

@@ -30,14 +30,14 @@ type contextReport struct {
 }
 
 // enforcement judges how much of the policy took effect over every context the target
-// reaches.
-func (r *PolicyReconciler) enforcement(ctx context.Context, obj client.Object, target gatewayv1.LocalPolicyTargetReference) (verdict, error) {
+// reaches; inputs are shared by the targets of one policy, which often reach the same
+// classes and namespaces.
+func (r *PolicyReconciler) enforcement(ctx context.Context, obj client.Object, target gatewayv1.LocalPolicyTargetReference, inputs *valueInputsCache) (verdict, error) {
 	contexts, err := r.contextsReached(ctx, obj.GetNamespace(), target)
 	if err != nil {
 		return verdict{}, err
 	}
 	source := values.Source{Kind: r.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}
-	inputs := &valueInputsCache{reader: r.Client, controllerNamespace: r.ControllerNamespace, blueprints: r.Blueprints}
 	var reports []contextReport
 	var violations []string
 	for _, c := range contexts {
