@@ -82,7 +82,7 @@ func (r *BlueprintReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		For(&gatewrightv1alpha1.GatewayClassBlueprint{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Watches(&gatewayv1.GatewayClass{}, mapTo(r.allBlueprints), builder.WithPredicates(predicate.Funcs{UpdateFunc: func(event.UpdateEvent) bool { return false }})).
 		Named("gatewayclassblueprint").
-		Complete(r)
+		Complete(retryingConflicts(r))
 }
 
 // allBlueprints: a GatewayClass that comes or goes can make this instance primary.

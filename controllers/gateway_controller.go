@@ -271,7 +271,7 @@ func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		WatchesRawSource(source.Kind(secrets, secretMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.gatewaysOfSecret), secretChanged)).
 		Named("gateway").
 		WithOptions(controller.Options{MaxConcurrentReconciles: r.Workers, ReconciliationTimeout: reconcileTimeout}).
-		Build(r)
+		Build(retryingConflicts(r))
 	if err != nil {
 		return err
 	}

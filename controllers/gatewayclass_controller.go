@@ -201,7 +201,7 @@ func (r *GatewayClassReconciler) SetupWithManager(mgr ctrl.Manager) error {
 			builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, handler.EnqueueRequestsFromMapFunc(r.classesOfClassConfig)).
 		Named("gatewayclass").
-		Complete(r)
+		Complete(retryingConflicts(r))
 }
 
 func (r *GatewayClassReconciler) classesOfBlueprint(ctx context.Context, obj client.Object) []reconcile.Request {

@@ -250,7 +250,7 @@ func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		WatchesRawSource(source.Kind(services, serviceMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.routesOfService), serviceCameOrWent)).
 		Named("httproute").
 		WithOptions(controller.Options{MaxConcurrentReconciles: r.Workers, ReconciliationTimeout: reconcileTimeout}).
-		Build(r)
+		Build(retryingConflicts(r))
 	if err != nil {
 		return err
 	}

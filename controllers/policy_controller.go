@@ -240,7 +240,7 @@ func (r *PolicyReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewayv1.GatewayClass{}, r.coalesced(r.policiesNear), changed).
 		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, r.coalesced(r.policiesNear), changed).
 		Named(strings.ToLower(r.Kind)).
-		Complete(r)
+		Complete(retryingConflicts(r))
 }
 
 // policyCoalescing is how long a policy waits at least after a change around it before

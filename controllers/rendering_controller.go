@@ -138,5 +138,5 @@ func (r *RenderingReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewayv1.HTTPRoute{}, mapTo(r.renderingsOfOwner), builder.WithPredicates(ownerGoing)).
 		Named("rendering").
 		WithOptions(controller.Options{MaxConcurrentReconciles: 2, ReconciliationTimeout: reconcileTimeout}).
-		Complete(r)
+		Complete(retryingConflicts(r))
 }
