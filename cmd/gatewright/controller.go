@@ -22,6 +22,7 @@ type controllerOptions struct {
 	controllerNamespace string
 	metricsAddress      string
 	probeAddress        string
+	pprofAddress        string
 	leaderElection      bool
 	gatewayClasses      []string
 	gatewayWorkers      int
@@ -31,7 +32,7 @@ type controllerOptions struct {
 
 func newControllerCommand() *cobra.Command {
 	opts := controllerOptions{
-		controllerNamespace: defaultControllerNamespace, metricsAddress: ":8080", probeAddress: ":8081",
+		controllerNamespace: defaultControllerNamespace, metricsAddress: ":8080", probeAddress: ":8081", pprofAddress: "0",
 		gatewayWorkers: controllers.DefaultGatewayWorkers, routeWorkers: controllers.DefaultRouteWorkers,
 	}
 	cmd := &cobra.Command{
@@ -59,6 +60,7 @@ together they must list every class; each set elects its leader with a lease of 
 	flags.StringVar(&opts.controllerNamespace, "controller-namespace", opts.controllerNamespace, "the namespace whose GatewayClassConfigs are global")
 	flags.StringVar(&opts.metricsAddress, "metrics-bind-address", opts.metricsAddress, "address of the Prometheus metrics endpoint (0 disables it)")
 	flags.StringVar(&opts.probeAddress, "health-probe-bind-address", opts.probeAddress, "address of the /healthz and /readyz endpoints")
+	flags.StringVar(&opts.pprofAddress, "pprof-bind-address", opts.pprofAddress, "address of Go's /debug/pprof profiles, to measure the controller's CPU and memory (0, the default, disables it)")
 	flags.BoolVar(&opts.leaderElection, "leader-elect", false, "elect a leader, so that only one of several replicas reconciles")
 	flags.StringSliceVar(&opts.gatewayClasses, "gateway-classes", nil, "implement only the GatewayClasses of these names (comma-separated; default: every GatewayClass of Gatewright)")
 	flags.IntVar(&opts.gatewayWorkers, "gateway-workers", opts.gatewayWorkers, "how many Gateways are reconciled at once (each namespace gets at most half of them)")
@@ -97,6 +99,7 @@ func runController(ctx context.Context, cfg *rest.Config, opts controllerOptions
 	options := controllers.ManagerOptions()
 	options.Metrics = metricsserver.Options{BindAddress: opts.metricsAddress}
 	options.HealthProbeBindAddress = opts.probeAddress
+	options.PprofBindAddress = opts.pprofAddress
 	options.LeaderElection = opts.leaderElection
 	setup := controllers.Options{
 		ControllerNamespace: opts.controllerNamespace, GatewayClasses: opts.gatewayClasses,
