@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -109,7 +108,7 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	if err := r.adoptLegacy(ctx, gw, rec, in.values.Blueprint); err != nil {
 		return ctrl.Result{}, err
 	}
-	start := time.Now()
+	start, first := time.Now(), !rec.Exists()
 	applied, err := r.Applier.ApplyRecorded(ctx, rec, out.Objects, keepWaiting(out.Waiting))
 	countApply(metrics.KindGateway, start, applied, err)
 	if staleRecord(err) {
@@ -120,7 +119,7 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 		r.Recorder.Event(gw, "Warning", "ApplyFailed", err.Error())
 		return status.applyFailed(err)
 	}
-	r.recordChanges(gw, applied)
+	recordChanges(r.Recorder, gw, first, applied)
 	if err := r.watches.ensure(ctx, out.Objects); err != nil {
 		return ctrl.Result{}, err
 	}
@@ -140,7 +139,8 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 // settle renders once more with the objects as this round's apply left them, when it
 // created or changed any: the status template then reports what was just created, and
 // Programmed says so, in this round's one status write rather than after the cache
-// catches up. When the new render has objects the apply did not (a template that waited
+// catches up. When no template can render other objects now (render's
+// ObjectsMayChange), only the status template runs again. When the new render has objects the apply did not (a template that waited
 // for one of them may run now), it says so: they are applied in the next round, asked
 // for at once, and the status stays as the first render made it.
 func settle(owner apply.Owner, parsed *render.Blueprint, input render.Input, out *render.Output, applied *apply.Result) (*render.Output, bool, error) {
@@ -151,6 +151,10 @@ func settle(owner apply.Owner, parsed *render.Blueprint, input render.Input, out
 	for _, obj := range applied.Live {
 		template := obj.GetLabels()[gatewrightv1alpha1.LabelTemplate]
 		input.Live[template] = append(input.Live[template], obj)
+	}
+	if !parsed.ObjectsMayChange(out) {
+		again, err := parsed.GatewayStatus(input, out)
+		return again, false, err
 	}
 	again, err := parsed.Gateway(input)
 	if err != nil {
@@ -199,15 +203,6 @@ func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, i
 	}
 	out, err := parsed.Gateway(input)
 	return out, parsed, input, err
-}
-
-func (r *GatewayReconciler) recordChanges(gw *gatewayv1.Gateway, applied *apply.Result) {
-	if len(applied.Changed) > 0 {
-		r.Recorder.Event(gw, "Normal", "Applied", "applied "+strings.Join(applied.Changed, ", "))
-	}
-	if len(applied.Pruned) > 0 {
-		r.Recorder.Event(gw, "Normal", "Pruned", "deleted what is no longer rendered: "+strings.Join(applied.Pruned, ", "))
-	}
 }
 
 // tearDown lets go of a Gateway that is being deleted or whose class is gone or another

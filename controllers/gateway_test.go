@@ -211,13 +211,17 @@ spec:
 		}).Should(Equal(map[string]string{"farewell": "bye"}))
 	})
 
-	It("corrects drift on a rendered object", func(ctx SpecContext) {
+	It("corrects drift on a rendered object, and says so in an event; the first apply says it in status only", func(ctx SpecContext) {
 		w.gateway(ctx, "web")
-		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("hello")))
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/"))
+		// The Service waits for the ConfigMap: its creation, in a later round, is an event.
+		Eventually(w.events(ctx, "Gateway", "web")).Should(ConsistOf("Applied: applied Service/" + w.namespace + "/web-proxy created"))
 		cm, _ := w.configMap(ctx, "web-config")()
 		cm.Data["greeting"] = "drifted"
 		Expect(k8s.Update(ctx, cm)).To(Succeed())
 		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("hello")))
+		Eventually(w.events(ctx, "Gateway", "web")).Should(ContainElement("Applied: applied ConfigMap/" + w.namespace + "/web-config configured"))
+		Expect(w.events(ctx, "Gateway", "web")()).NotTo(ContainElement(ContainSubstring("web-config created")))
 	})
 
 	It("refuses to take over an object it does not own, and changes nothing of it", func(ctx SpecContext) {

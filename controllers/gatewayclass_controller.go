@@ -49,8 +49,10 @@ func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	if r.shard.ownership(class) != ownedHere {
 		return ctrl.Result{}, nil
 	}
+	// Only counted: every Gateway created reconciles its class, and copying all of the
+	// class's Gateways each time would cost the controller O(N²) as they are created.
 	var gateways gatewayv1.GatewayList
-	if err := r.List(ctx, &gateways, client.MatchingFields{indexGatewayClassName: class.Name}); err != nil {
+	if err := r.List(ctx, &gateways, client.MatchingFields{indexGatewayClassName: class.Name}, client.UnsafeDisableDeepCopy); err != nil {
 		return ctrl.Result{}, err
 	}
 	if err := r.holdWhileUsed(ctx, class, len(gateways.Items)); err != nil {

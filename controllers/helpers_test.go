@@ -122,3 +122,18 @@ func (w world) configMap(ctx context.Context, name string) func() (*corev1.Confi
 func configMapData(key string) func(*corev1.ConfigMap) string {
 	return func(cm *corev1.ConfigMap) string { return cm.Data[key] }
 }
+
+// events returns the events on an object of the world's namespace as "Reason: message".
+func (w world) events(ctx context.Context, kind, name string) func() []string {
+	return func() []string {
+		var events corev1.EventList
+		Expect(k8s.List(ctx, &events, client.InNamespace(w.namespace))).To(Succeed())
+		var out []string
+		for _, e := range events.Items {
+			if e.InvolvedObject.Kind == kind && e.InvolvedObject.Name == name {
+				out = append(out, e.Reason+": "+e.Message)
+			}
+		}
+		return out
+	}
+}

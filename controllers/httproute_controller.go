@@ -3,7 +3,6 @@ package controllers
 import (
 	"context"
 	"errors"
-	"strings"
 	"time"
 
 	"k8s.io/client-go/tools/record"
@@ -169,16 +168,14 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 	if err == nil {
 		failure = "ApplyFailed"
 		var applied *apply.Result
-		start := time.Now()
+		start, first := time.Now(), !rec.Exists()
 		applied, err = r.Applier.ApplyRecorded(ctx, rec, out.Objects, keepWaiting(out.Waiting))
 		countApply(metrics.KindHTTPRoute, start, applied, err)
 		if staleRecord(err) {
 			return statuses, err // retried with backoff; the status keeps its last verdict
 		}
 		if err == nil {
-			if len(applied.Changed) > 0 {
-				r.Recorder.Event(route, "Normal", "Applied", "applied "+strings.Join(applied.Changed, ", "))
-			}
+			recordChanges(r.Recorder, route, first, applied)
 			return statuses, r.watches.ensure(ctx, out.Objects)
 		}
 	}

@@ -159,17 +159,7 @@ data: {owner: someone-else}
 `)
 		w.route(ctx, w.namespace, "shop", w.namespace)
 		Eventually(w.routeParents(ctx, w.namespace, "shop")).Should(ConsistOf(HavePrefix("web: False/UnsupportedValue: ")))
-		Eventually(func() []string {
-			var events corev1.EventList
-			Expect(k8s.List(ctx, &events, client.InNamespace(w.namespace))).To(Succeed())
-			var reasons []string
-			for _, e := range events.Items {
-				if e.InvolvedObject.Kind == "HTTPRoute" && e.InvolvedObject.Name == "shop" {
-					reasons = append(reasons, e.Reason)
-				}
-			}
-			return reasons
-		}).Should(ContainElement("ApplyFailed"))
+		Eventually(w.events(ctx, "HTTPRoute", "shop")).Should(ContainElement(HavePrefix("ApplyFailed: ")))
 		Expect(w.configMap(ctx, "shop-on-web")()).To(WithTransform(configMapData("owner"), Equal("someone-else")))
 	})
 

@@ -2,6 +2,7 @@ package render
 
 import (
 	"errors"
+	"strings"
 	"text/template"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -25,6 +26,9 @@ type Blueprint struct {
 	gateway       []resourceTemplate // in dependency order
 	route         []resourceTemplate
 	hasStatus     bool
+	// gatewayReadsLive is false only when no gateway template or helper can read
+	// .Resources (GatewayStatus).
+	gatewayReadsLive bool
 	clusterScoped map[schema.GroupKind]bool
 	valuesSchema  *values.Schema // nil when the blueprint has none
 	// valuesSchemaSource is the valuesSchema as written, for Lint.
@@ -70,6 +74,10 @@ func Parse(bp *gatewrightv1alpha1.GatewayClassBlueprint) (*Blueprint, error) {
 	for _, t := range routeTemplates {
 		sources["httproute/"+t.Name] = t.Template
 	}
+	b.gatewayReadsLive = readsLive(bp.Spec.Helpers)
+	for _, t := range bp.Spec.GatewayTemplate.ResourceTemplates {
+		b.gatewayReadsLive = b.gatewayReadsLive || readsLive(t.Template)
+	}
 	if status := bp.Spec.GatewayTemplate.Status; status != nil {
 		sources[statusTemplate] = status.Template
 		b.hasStatus = true
@@ -91,6 +99,13 @@ func Parse(bp *gatewrightv1alpha1.GatewayClassBlueprint) (*Blueprint, error) {
 		b.valuesSchemaSource = bp.Spec.ValuesSchema.DeepCopy()
 	}
 	return b, nil
+}
+
+// readsLive tells whether a template may read .Resources: by naming it, or through
+// tpl, which runs text the template does not show. A guess that misses costs a round,
+// not a wrong result (GatewayStatus).
+func readsLive(source string) bool {
+	return strings.Contains(source, "Resources") || strings.Contains(source, "tpl")
 }
 
 func ids(sets ...[]resourceTemplate) []string {

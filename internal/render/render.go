@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/listeners"
 )
@@ -67,13 +68,7 @@ func (w Waiting) String() string {
 // Gateway renders the gateway templates for in.Gateway, and the status template once
 // every object is ready.
 func (b *Blueprint) Gateway(in Input) (*Output, error) {
-	routes := make([]any, len(in.HTTPRoutes))
-	for i := range in.HTTPRoutes {
-		routes[i] = toMap(&in.HTTPRoutes[i])
-	}
-	data := b.context(in, b.gateway)
-	data["HTTPRoutes"] = routes
-	data["Listeners"] = listenersData(in.Gateway, in.Listeners)
+	data := b.gatewayData(in)
 	res, err := b.renderSet(b.gateway, data, in, newPlacement(in.Gateway, nil, in.IsNamespaced))
 	if err != nil {
 		return nil, err
@@ -89,6 +84,56 @@ func (b *Blueprint) Gateway(in Input) (*Output, error) {
 		out.StatusRendered, out.Addresses = true, addresses
 	}
 	return out, nil
+}
+
+// ObjectsMayChange tells whether rendering in again with other live objects may give
+// other objects than out, a render of the Gateway's templates: when a template waited, or
+// when one may read .Resources. When not, GatewayStatus renders what is left to render.
+func (b *Blueprint) ObjectsMayChange(out *Output) bool {
+	return b.gatewayReadsLive || len(out.Waiting) > 0
+}
+
+// GatewayStatus is Gateway(in) for a Gateway whose objects were rendered into out and
+// cannot change (ObjectsMayChange): only the status template runs, once every object
+// of out is ready as in.Live has it. It spares a Gateway's first round rendering every
+// template a second time to report what its apply created.
+func (b *Blueprint) GatewayStatus(in Input, out *Output) (*Output, error) {
+	again := &Output{Objects: out.Objects}
+	if !b.hasStatus || in.IsReady == nil {
+		return again, nil
+	}
+	byTemplate := map[string][]*unstructured.Unstructured{}
+	for _, obj := range out.Objects {
+		name := obj.GetLabels()[gatewrightv1alpha1.LabelTemplate]
+		byTemplate[name] = append(byTemplate[name], obj)
+	}
+	for _, rt := range b.gateway {
+		if !in.ready(rt.name, byTemplate[rt.name]) {
+			return again, nil
+		}
+	}
+	res, err := b.newSetResult()
+	if err != nil {
+		return nil, err
+	}
+	addresses, err := b.status(res, b.gatewayData(in))
+	if err != nil {
+		return nil, err
+	}
+	again.StatusRendered, again.Addresses = true, addresses
+	return again, nil
+}
+
+// gatewayData is what the gateway templates and the status template see.
+func (b *Blueprint) gatewayData(in Input) map[string]any {
+	routes := make([]any, len(in.HTTPRoutes))
+	for i := range in.HTTPRoutes {
+		routes[i] = toMap(&in.HTTPRoutes[i])
+	}
+	data := b.context(in, b.gateway)
+	data["HTTPRoutes"] = routes
+	data["Listeners"] = listenersData(in.Gateway, in.Listeners)
+	return data
 }
 
 // HTTPRoute renders the route templates for route, attached to in.Gateway. in.Live
@@ -187,11 +232,10 @@ func allReady(ready map[string]bool) bool {
 // renderSet executes the templates of a set in dependency order. A template whose
 // dependencies are not all rendered and ready waits; any error discards everything.
 func (b *Blueprint) renderSet(set []resourceTemplate, data map[string]any, in Input, p placement) (*setResult, error) {
-	t, err := b.templates.Clone()
+	res, err := b.newSetResult()
 	if err != nil {
 		return nil, err
 	}
-	res := &setResult{ready: map[string]bool{}, templates: t, binder: bindFunctions(t)}
 	seen := map[string]string{} // object identity -> template
 	for _, rt := range set {
 		if dep := firstNotReady(rt.dependsOn, res.ready); dep != "" {
@@ -224,6 +268,16 @@ func (b *Blueprint) renderSet(set []resourceTemplate, data map[string]any, in In
 		}
 	}
 	return res, nil
+}
+
+// newSetResult starts a render on a copy of the blueprint's templates, whose include and
+// tpl are bound to it.
+func (b *Blueprint) newSetResult() (*setResult, error) {
+	t, err := b.templates.Clone()
+	if err != nil {
+		return nil, err
+	}
+	return &setResult{ready: map[string]bool{}, templates: t, binder: bindFunctions(t)}, nil
 }
 
 func firstNotReady(deps []string, ready map[string]bool) string {
