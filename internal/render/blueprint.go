@@ -21,16 +21,16 @@ const (
 // Blueprint is a GatewayClassBlueprint parsed for rendering: immutable and safe for
 // concurrent renders.
 type Blueprint struct {
-	name          string
-	templates     *template.Template // every template of the blueprint, and the helpers
-	gateway       []resourceTemplate // in dependency order
-	route         []resourceTemplate
-	hasStatus     bool
+	name      string
+	templates *template.Template // every template of the blueprint, and the helpers
+	gateway   []resourceTemplate // in dependency order
+	route     []resourceTemplate
+	hasStatus bool
 	// gatewayReadsLive is false only when no gateway template or helper can read
 	// .Resources (GatewayStatus).
 	gatewayReadsLive bool
-	clusterScoped map[schema.GroupKind]bool
-	valuesSchema  *values.Schema // nil when the blueprint has none
+	clusterScoped    map[schema.GroupKind]bool
+	valuesSchema     *values.Schema // nil when the blueprint has none
 	// valuesSchemaSource is the valuesSchema as written, for Lint.
 	valuesSchemaSource *apiextensionsv1.JSON
 }
