@@ -49,10 +49,15 @@ func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	if r.shard.ownership(class) != ownedHere {
 		return ctrl.Result{}, nil
 	}
-	// Only counted: every Gateway created reconciles its class, and copying all of the
-	// class's Gateways each time would cost the controller O(N²) as they are created.
+	// Every Gateway created reconciles its class: while the class is not being deleted,
+	// whether it has a Gateway is all there is to know, and listing all of them each
+	// time would cost the controller O(N²) as they are created.
 	var gateways gatewayv1.GatewayList
-	if err := r.List(ctx, &gateways, client.MatchingFields{indexGatewayClassName: class.Name}, client.UnsafeDisableDeepCopy); err != nil {
+	opts := []client.ListOption{client.MatchingFields{indexGatewayClassName: class.Name}, client.UnsafeDisableDeepCopy}
+	if class.DeletionTimestamp.IsZero() {
+		opts = append(opts, client.Limit(1))
+	}
+	if err := r.List(ctx, &gateways, opts...); err != nil {
 		return ctrl.Result{}, err
 	}
 	if err := r.holdWhileUsed(ctx, class, len(gateways.Items)); err != nil {

@@ -59,13 +59,19 @@ type Result struct {
 // Apply applies objs for owner, then deletes the objects of previous that objs no
 // longer contain, except those keep says to keep (the objects of templates that wait
 // for a dependency). It prunes only when every apply succeeded.
+//
+// It never takes over an object that is not owner's. The cache holds Gatewright's
+// objects, so what it holds is checked before anything is applied. What it does not
+// hold is created only if it does not exist (createNew), and when it exists after all
+// it is read from the API server and checked: a new Gateway's objects cost no read. New
+// objects are applied before changed ones, so that a round that finds someone else's
+// object changes nothing that existed; what it created is in the owner's record.
 func (a *Applier) Apply(ctx context.Context, owner Owner, objs []*unstructured.Unstructured, previous Inventory, keep func(Entry) bool) (*Result, error) {
 	Plan(owner, objs)
-	// Every object is checked before any is applied: a conflict applies nothing.
 	existing := make([]*unstructured.Unstructured, len(objs))
 	err := eachConcurrently(ctx, objs, func(ctx context.Context, i int) error {
 		var err error
-		existing[i], err = a.checkOwnership(ctx, owner, objs[i])
+		existing[i], err = a.cached(ctx, owner, objs[i])
 		return err
 	})
 	if err != nil {
@@ -74,9 +80,26 @@ func (a *Applier) Apply(ctx context.Context, owner Owner, objs []*unstructured.U
 	result := &Result{Applied: InventoryOf(objs), Live: make([]*unstructured.Unstructured, len(objs))}
 	changes := make([]string, len(objs))
 	err = eachConcurrently(ctx, objs, func(ctx context.Context, i int) error {
-		// A live object as rendered needs no request; any other is applied at once:
-		// server-side apply is idempotent, and a dry run first would double the requests.
-		if existing[i] != nil && matches(existing[i], objs[i]) {
+		if existing[i] != nil {
+			return nil
+		}
+		var err error
+		result.Live[i], changes[i], err = a.createNew(ctx, objs[i])
+		if apierrors.IsConflict(err) {
+			existing[i], err = a.readOwned(ctx, owner, objs[i])
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = eachConcurrently(ctx, objs, func(ctx context.Context, i int) error {
+		switch {
+		case result.Live[i] != nil: // created
+			return nil
+		case existing[i] != nil && matches(existing[i], objs[i]):
+			// As rendered: no request. Any other object is applied at once: server-side
+			// apply is idempotent, and a dry run first would double the requests.
 			result.Live[i] = existing[i]
 			return nil
 		}
@@ -107,11 +130,24 @@ func (a *Applier) Apply(ctx context.Context, owner Owner, objs []*unstructured.U
 	return result, nil
 }
 
+// absentVersion is a resourceVersion no stored object has: etcd gives the first write
+// of a cluster revision 2. A server-side apply that carries it creates the object when
+// there is none, and is refused with a conflict when there is one, whoever's it is.
+const absentVersion = "1"
+
+// createNew creates obj with a server-side apply, like any other, but only if no object
+// of its name exists; when one does, the error is a conflict and nothing is changed.
+func (a *Applier) createNew(ctx context.Context, obj *unstructured.Unstructured) (*unstructured.Unstructured, string, error) {
+	create := obj.DeepCopy()
+	create.SetResourceVersion(absentVersion)
+	return a.serverSideApply(ctx, create, nil)
+}
+
 // serverSideApply applies obj with Gatewright's field manager, returns the object as
-// the API server has it now, and says whether it created or changed the object ("" when the API server found nothing to change). It
-// takes back fields another manager changed, which is how drift (a kubectl edit) is
-// corrected: the ownership guard has already refused every object not rendered for the
-// same owner.
+// the API server has it now, and says whether it created or changed the object ("" when
+// the API server found nothing to change). It takes back fields another manager
+// changed, which is how drift (a kubectl edit) is corrected: the ownership guard has
+// already refused every object not rendered for the same owner.
 func (a *Applier) serverSideApply(ctx context.Context, obj, existing *unstructured.Unstructured) (*unstructured.Unstructured, string, error) {
 	applied := obj.DeepCopy()
 	name := obj.GetKind() + "/" + client.ObjectKeyFromObject(obj).String()
@@ -186,17 +222,21 @@ func (a *Applier) Live(ctx context.Context, owner Owner, inv Inventory) (map[str
 	return live, nil
 }
 
-// checkOwnership refuses an object that exists and is not owner's, and returns the
-// existing object (nil when there is none).
-func (a *Applier) checkOwnership(ctx context.Context, owner Owner, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+// cached returns the object of obj's name as the cache holds it, nil when it holds none,
+// and refuses one that is not owner's.
+func (a *Applier) cached(ctx context.Context, owner Owner, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	return a.owned(ctx, a.client, owner, obj)
+}
+
+// readOwned is cached, read from the API server: for an object the cache does not hold.
+func (a *Applier) readOwned(ctx context.Context, owner Owner, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	return a.owned(ctx, a.apiReader, owner, obj)
+}
+
+func (a *Applier) owned(ctx context.Context, reader client.Reader, owner Owner, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	existing := &unstructured.Unstructured{}
 	existing.SetGroupVersionKind(obj.GroupVersionKind())
-	err := a.client.Get(ctx, client.ObjectKeyFromObject(obj), existing)
-	if apierrors.IsNotFound(err) {
-		// The cache holds only Gatewright's objects: ask the API server whether
-		// someone else's is there.
-		err = a.apiReader.Get(ctx, client.ObjectKeyFromObject(obj), existing)
-	}
+	err := reader.Get(ctx, client.ObjectKeyFromObject(obj), existing)
 	switch {
 	case apierrors.IsNotFound(err):
 		return nil, nil
