@@ -140,9 +140,10 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 // created or changed any: the status template then reports what was just created, and
 // Programmed says so, in this round's one status write rather than after the cache
 // catches up. When no template can render other objects now (render's
-// ObjectsMayChange), only the status template runs again. When the new render has objects the apply did not (a template that waited
-// for one of them may run now), it says so: they are applied in the next round, asked
-// for at once, and the status stays as the first render made it.
+// ObjectsMayChange), only the status template runs again. When the new render has
+// objects the apply did not (a template that waited for one of them may run now), it
+// says so: they are applied in the next round, asked for at once, and the status stays
+// as the first render made it.
 func settle(owner apply.Owner, parsed *render.Blueprint, input render.Input, out *render.Output, applied *apply.Result) (*render.Output, bool, error) {
 	if len(applied.Changed) == 0 {
 		return out, false, nil
