@@ -104,7 +104,7 @@ func (a *Applier) Apply(ctx context.Context, owner Owner, objs []*unstructured.U
 			return nil
 		}
 		var err error
-		result.Live[i], changes[i], err = a.serverSideApply(ctx, objs[i], existing[i])
+		result.Live[i], changes[i], err = a.serverSideApply(ctx, objs[i], existing[i], "")
 		return err
 	})
 	if err != nil {
@@ -138,18 +138,18 @@ const absentVersion = "1"
 // createNew creates obj with a server-side apply, like any other, but only if no object
 // of its name exists; when one does, the error is a conflict and nothing is changed.
 func (a *Applier) createNew(ctx context.Context, obj *unstructured.Unstructured) (*unstructured.Unstructured, string, error) {
-	create := obj.DeepCopy()
-	create.SetResourceVersion(absentVersion)
-	return a.serverSideApply(ctx, create, nil)
+	return a.serverSideApply(ctx, obj, nil, absentVersion)
 }
 
 // serverSideApply applies obj with Gatewright's field manager, returns the object as
 // the API server has it now, and says whether it created or changed the object ("" when
 // the API server found nothing to change). It takes back fields another manager
 // changed, which is how drift (a kubectl edit) is corrected: the ownership guard has
-// already refused every object not rendered for the same owner.
-func (a *Applier) serverSideApply(ctx context.Context, obj, existing *unstructured.Unstructured) (*unstructured.Unstructured, string, error) {
+// already refused every object not rendered for the same owner. A resourceVersion other
+// than "" is a precondition: the apply is refused with a conflict unless it matches.
+func (a *Applier) serverSideApply(ctx context.Context, obj, existing *unstructured.Unstructured, resourceVersion string) (*unstructured.Unstructured, string, error) {
 	applied := obj.DeepCopy()
+	applied.SetResourceVersion(resourceVersion)
 	name := obj.GetKind() + "/" + client.ObjectKeyFromObject(obj).String()
 	if obj.GetNamespace() == "" {
 		name = obj.GetKind() + "/" + obj.GetName()

@@ -2,6 +2,7 @@ package render
 
 import (
 	"errors"
+	"regexp"
 	"strings"
 	"text/template"
 
@@ -101,11 +102,14 @@ func Parse(bp *gatewrightv1alpha1.GatewayClassBlueprint) (*Blueprint, error) {
 	return b, nil
 }
 
+// callsTpl finds a call of tpl, not a name that holds the letters (httplistener).
+var callsTpl = regexp.MustCompile(`\btpl\b`)
+
 // readsLive tells whether a template may read .Resources: by naming it, or through
 // tpl, which runs text the template does not show. A guess that misses costs a round,
 // not a wrong result (GatewayStatus).
 func readsLive(source string) bool {
-	return strings.Contains(source, "Resources") || strings.Contains(source, "tpl")
+	return strings.Contains(source, "Resources") || callsTpl.MatchString(source)
 }
 
 func ids(sets ...[]resourceTemplate) []string {

@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/render"
 )
 
@@ -84,44 +85,23 @@ func TestGatewayStatus(t *testing.T) {
 }
 
 func TestObjectsMayChange(t *testing.T) {
+	withHelpers := func(bp *gatewrightv1alpha1.GatewayClassBlueprint, helpers string) *gatewrightv1alpha1.GatewayClassBlueprint {
+		bp.Spec.Helpers = helpers
+		return bp
+	}
 	for _, tt := range []struct {
-		name, spec string
-		want       bool
+		name string
+		bp   *gatewrightv1alpha1.GatewayClassBlueprint
+		want bool
 	}{
-		{name: "objects from values only", spec: serviceAddressBlueprint},
-		{name: "a template that reads .Resources", want: true, spec: `
-gatewayTemplate:
-  resourceTemplates:
-  - name: first
-    template: |
-      apiVersion: v1
-      kind: ConfigMap
-      metadata: {name: cm}
-      data: {seen: "{{ len .Resources.first }}"}
-`},
-		{name: "a template that runs tpl", want: true, spec: `
-gatewayTemplate:
-  resourceTemplates:
-  - name: first
-    template: |
-      apiVersion: v1
-      kind: ConfigMap
-      metadata: {name: cm}
-      data: {text: {{ tpl "x" . | quote }}}
-`},
-		{name: "a helper that reads .Resources", want: true, spec: `
-helpers: '{{ define "ids" }}{{ .Resources }}{{ end }}'
-gatewayTemplate:
-  resourceTemplates:
-  - name: first
-    template: |
-      apiVersion: v1
-      kind: ConfigMap
-      metadata: {name: cm}
-`},
+		{name: "objects from values only", bp: blueprint(t, serviceAddressBlueprint)},
+		{name: "a value whose name holds tpl", bp: gatewayTemplates(t, configMap+"data: {port: \"{{ .Values.httplistener }}\"}\n")},
+		{name: "a template that reads .Resources", want: true, bp: gatewayTemplates(t, configMap+"data: {seen: \"{{ len .Resources.first }}\"}\n")},
+		{name: "a template that runs tpl", want: true, bp: gatewayTemplates(t, configMap+"data: {text: {{ tpl \"x\" . | quote }}}\n")},
+		{name: "a helper that reads .Resources", want: true, bp: withHelpers(gatewayTemplates(t, configMap), `{{ define "ids" }}{{ .Resources }}{{ end }}`)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			parsed, err := render.Parse(blueprint(t, tt.spec))
+			parsed, err := render.Parse(tt.bp)
 			if err != nil {
 				t.Fatal(err)
 			}
