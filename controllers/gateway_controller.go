@@ -257,9 +257,9 @@ func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	c, err := ctrl.NewControllerManagedBy(mgr).
 		For(&gatewayv1.Gateway{}, gatewayPredicates()).
 		Watches(&gatewayv1.GatewayClass{}, mapTo(r.gatewaysOfClass), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
-		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, mapTo(r.gatewaysOfBlueprint)).
-		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, mapTo(r.gatewaysOfClassConfig)).
-		Watches(&gatewrightv1alpha1.GatewayConfig{}, mapTo(r.gatewaysInNamespaceOf)).
+		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, mapTo(r.gatewaysOfBlueprint), specChanged).
+		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, mapTo(r.gatewaysOfClassConfig), specChanged).
+		Watches(&gatewrightv1alpha1.GatewayConfig{}, mapTo(r.gatewaysInNamespaceOf), specChanged).
 		Watches(&gatewayv1.HTTPRoute{}, mapTo(r.gatewaysOfRoute)).
 		Watches(&corev1.Namespace{}, mapTo(r.allGateways), builder.WithPredicates(predicate.LabelChangedPredicate{})).
 		Watches(&gatewrightv1alpha1.Rendering{}, mapTo(r.gatewayOfObject), builder.WithPredicates(renderingGone)).
@@ -271,6 +271,6 @@ func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if err != nil {
 		return err
 	}
-	r.watches = newObjectWatches(c, mgr.GetCache(), r.gatewayOfObject)
+	r.watches = newObjectWatches(c, mgr.GetCache(), r.gatewayOfObject, r.Applier)
 	return nil
 }

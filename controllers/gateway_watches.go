@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -19,6 +20,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/attach"
 )
 
@@ -28,6 +30,11 @@ import (
 func gatewayPredicates() builder.Predicates {
 	return builder.WithPredicates(predicate.GenerationChangedPredicate{})
 }
+
+// specChanged passes the events of blueprints and policies that can change what is
+// rendered: a new generation, a creation or a deletion. Their status, which Gatewright
+// writes itself as Gateways come and go, changes nothing a Gateway or route renders.
+var specChanged = builder.WithPredicates(predicate.GenerationChangedPredicate{})
 
 func mapTo(fn handler.MapFunc) handler.EventHandler {
 	return handler.EnqueueRequestsFromMapFunc(fn)
@@ -112,12 +119,13 @@ type objectWatches struct {
 	controller controller.Controller
 	cache      cache.Cache
 	mapper     handler.MapFunc
+	applier    *apply.Applier
 	mu         sync.Mutex
 	watched    map[schema.GroupVersionKind]bool
 }
 
-func newObjectWatches(c controller.Controller, cache cache.Cache, mapper handler.MapFunc) *objectWatches {
-	return &objectWatches{controller: c, cache: cache, mapper: mapper, watched: map[schema.GroupVersionKind]bool{}}
+func newObjectWatches(c controller.Controller, cache cache.Cache, mapper handler.MapFunc, applier *apply.Applier) *objectWatches {
+	return &objectWatches{controller: c, cache: cache, mapper: mapper, applier: applier, watched: map[schema.GroupVersionKind]bool{}}
 }
 
 func (w *objectWatches) ensure(_ context.Context, objs []*unstructured.Unstructured) error {
@@ -128,9 +136,7 @@ func (w *objectWatches) ensure(_ context.Context, objs []*unstructured.Unstructu
 		if w.watched[gvk] {
 			continue
 		}
-		watched := &unstructured.Unstructured{}
-		watched.SetGroupVersionKind(gvk)
-		if err := w.controller.Watch(source.Kind[client.Object](w.cache, watched, handler.EnqueueRequestsFromMapFunc(w.mapper), skipResyncs{})); err != nil {
+		if err := w.controller.Watch(source.Kind[client.Object](w.cache, apply.CachedObject(gvk), w.othersChanges(gvk.GroupKind()))); err != nil {
 			return err
 		}
 		w.watched[gvk] = true
@@ -138,12 +144,34 @@ func (w *objectWatches) ensure(_ context.Context, objs []*unstructured.Unstructu
 	return nil
 }
 
-// skipResyncs drops resyncs (updates that carry no new resourceVersion).
-type skipResyncs struct{}
-
-func (skipResyncs) Create(event.CreateEvent) bool   { return true }
-func (skipResyncs) Delete(event.DeleteEvent) bool   { return true }
-func (skipResyncs) Generic(event.GenericEvent) bool { return false }
-func (skipResyncs) Update(e event.UpdateEvent) bool {
-	return e.ObjectOld.GetResourceVersion() != e.ObjectNew.GetResourceVersion()
+// othersChanges enqueues the owners of rendered objects of kind gk on the events that
+// say something their last round did not know: not resyncs (updates that carry no new
+// resourceVersion), and not the events Gatewright's own applies cause
+// (Applier.OwnWrite), which it holds back until it knows whose they are.
+func (w *objectWatches) othersChanges(gk schema.GroupKind) handler.EventHandler {
+	enqueue := func(ctx context.Context, obj client.Object, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+		for _, req := range w.mapper(ctx, obj) {
+			q.Add(req)
+		}
+	}
+	unlessOwn := func(ctx context.Context, obj client.Object, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+		if !w.applier.OwnWrite(gk, obj, func() { enqueue(ctx, obj, q) }) {
+			enqueue(ctx, obj, q)
+		}
+	}
+	return handler.Funcs{
+		CreateFunc: func(ctx context.Context, e event.CreateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			unlessOwn(ctx, e.Object, q)
+		},
+		UpdateFunc: func(ctx context.Context, e event.UpdateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			if e.ObjectOld.GetResourceVersion() == e.ObjectNew.GetResourceVersion() {
+				return
+			}
+			enqueue(ctx, e.ObjectOld, q) // labels that no longer name this owner take it off
+			unlessOwn(ctx, e.ObjectNew, q)
+		},
+		DeleteFunc: func(ctx context.Context, e event.DeleteEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			enqueue(ctx, e.Object, q)
+		},
+	}
 }

@@ -239,9 +239,9 @@ func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		For(&gatewayv1.HTTPRoute{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
 		Watches(&gatewayv1.Gateway{}, mapTo(r.routesOfGateway), builder.WithPredicates(gatewaySpecOrAddressesChanged)).
 		Watches(&gatewayv1.GatewayClass{}, mapTo(r.routesOfClass), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
-		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, mapTo(r.routesOfBlueprint)).
-		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, mapTo(r.routesNearPolicy)).
-		Watches(&gatewrightv1alpha1.GatewayConfig{}, mapTo(r.routesNearPolicy)).
+		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, mapTo(r.routesOfBlueprint), specChanged).
+		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, mapTo(r.routesNearPolicy), specChanged).
+		Watches(&gatewrightv1alpha1.GatewayConfig{}, mapTo(r.routesNearPolicy), specChanged).
 		Watches(&gatewrightv1alpha1.Rendering{}, mapTo(r.routeOfObject), builder.WithPredicates(renderingGone)).
 		Watches(&gatewayv1.ReferenceGrant{}, mapTo(r.routesOfGrant)).
 		WatchesRawSource(source.Kind(services, serviceMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.routesOfService), serviceCameOrWent)).
@@ -251,6 +251,6 @@ func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if err != nil {
 		return err
 	}
-	r.watches = newObjectWatches(c, mgr.GetCache(), r.routeOfObject)
+	r.watches = newObjectWatches(c, mgr.GetCache(), r.routeOfObject, r.Applier)
 	return nil
 }

@@ -28,6 +28,7 @@ func (e *ConflictError) Error() string {
 type Applier struct {
 	client    client.Client // reads from the cache, which holds the objects Gatewright manages
 	apiReader client.Reader // reads from the API server, for objects the cache does not hold
+	echoes    echoes
 }
 
 // New returns an Applier. c should read from a cache that holds Gatewright's objects;
@@ -154,16 +155,25 @@ func (a *Applier) serverSideApply(ctx context.Context, obj, existing *unstructur
 	if obj.GetNamespace() == "" {
 		name = obj.GetKind() + "/" + obj.GetName()
 	}
-	if err := a.client.Apply(ctx, client.ApplyConfigurationFromUnstructured(applied), client.FieldOwner(FieldManager), client.ForceOwnership); err != nil {
+	a.echoes.applying(obj)
+	live, err := a.applyPatch(ctx, applied)
+	if err != nil {
+		a.echoes.applied(obj, nil)
 		return nil, "", fmt.Errorf("applying %s: %w", name, err)
 	}
+	change := ""
 	switch {
 	case existing == nil:
-		return applied, name + " created", nil
-	case applied.GetResourceVersion() != existing.GetResourceVersion():
-		return applied, name + " configured", nil
+		change = name + " created"
+	case live.GetResourceVersion() != existing.GetResourceVersion():
+		change = name + " configured"
 	}
-	return applied, "", nil
+	if change == "" {
+		a.echoes.applied(obj, nil)
+	} else {
+		a.echoes.applied(obj, live)
+	}
+	return live, change, nil
 }
 
 // Plan makes objs ready to apply for owner (owner reference, rendered hash) and returns
@@ -208,7 +218,7 @@ func (a *Applier) Live(ctx context.Context, owner Owner, inv Inventory) (map[str
 	live := map[string][]*unstructured.Unstructured{}
 	for _, e := range inv {
 		obj := e.object()
-		if err := a.client.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
+		if err := getUnstructured(ctx, a.client, client.ObjectKeyFromObject(obj), obj); err != nil {
 			if apierrors.IsNotFound(err) {
 				continue
 			}
@@ -236,7 +246,7 @@ func (a *Applier) readOwned(ctx context.Context, owner Owner, obj *unstructured.
 func (a *Applier) owned(ctx context.Context, reader client.Reader, owner Owner, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
 	existing := &unstructured.Unstructured{}
 	existing.SetGroupVersionKind(obj.GroupVersionKind())
-	err := reader.Get(ctx, client.ObjectKeyFromObject(obj), existing)
+	err := getUnstructured(ctx, reader, client.ObjectKeyFromObject(obj), existing)
 	switch {
 	case apierrors.IsNotFound(err):
 		return nil, nil
