@@ -31,7 +31,7 @@ type contextReport struct {
 
 // enforcement judges how much of the policy took effect over every context the target
 // reaches; inputs are shared by the targets of one policy, which often reach the same
-// classes and namespaces.
+// classes and namespaces. Contexts of one chain share one Result, so it is only read.
 func (r *PolicyReconciler) enforcement(ctx context.Context, obj client.Object, target gatewayv1.LocalPolicyTargetReference, inputs *valueInputsCache) (verdict, error) {
 	contexts, err := r.contextsReached(ctx, obj.GetNamespace(), target)
 	if err != nil {
@@ -45,7 +45,7 @@ func (r *PolicyReconciler) enforcement(ctx context.Context, obj client.Object, t
 		if !ok {
 			continue // the Gateway or route reports what keeps it from computing values
 		}
-		res, err := snapshot.ComputeValues(in, c.gateway, c.route)
+		res, err := in.compute(c)
 		if res == nil {
 			continue
 		}
@@ -67,18 +67,49 @@ func (r *PolicyReconciler) enforcement(ctx context.Context, obj client.Object, t
 }
 
 // valueInputsCache reads the values inputs of each context once per class and pair of
-// namespaces, since one policy often reaches many Gateways of one class.
+// namespaces, since one policy often reaches many Gateways of one class, and computes
+// the values once per chain of policies.
 type valueInputsCache struct {
 	reader              client.Reader
 	controllerNamespace string
 	blueprints          *render.Cache
-	inputs              map[string]*values.Inputs // nil: cannot be computed
+	inputs              map[string]*valueInputs // nil: cannot be computed
+}
+
+// valueInputs are the inputs of one class and pair of namespaces, with the values
+// computed from them in this judgement by chain: most Gateways of a namespace take the
+// same policies, so the first of them computes the values of all.
+type valueInputs struct {
+	values.Inputs
+	computed map[string]computedValues // by values.Inputs.ChainKey
+}
+
+type computedValues struct {
+	result *values.Result
+	err    error
+}
+
+// compute returns what snapshot.ComputeValues returns for c, computing it once per chain.
+func (v *valueInputs) compute(c valuesContext) (*values.Result, error) {
+	key, err := v.ChainKey(c.gateway, c.route)
+	if err != nil {
+		return nil, err
+	}
+	if done, ok := v.computed[key]; ok {
+		return done.result, done.err
+	}
+	res, err := snapshot.ComputeValues(&v.Inputs, c.gateway, c.route)
+	if v.computed == nil {
+		v.computed = map[string]computedValues{}
+	}
+	v.computed[key] = computedValues{result: res, err: err}
+	return res, err
 }
 
 // get returns the inputs of c, false when c's values are not computed at all: its class
 // is not Gatewright's, its blueprint is missing or broken (which the Gateway reports), or
 // c is a route and the blueprint renders nothing for routes.
-func (cache *valueInputsCache) get(ctx context.Context, c valuesContext) (*values.Inputs, bool) {
+func (cache *valueInputsCache) get(ctx context.Context, c valuesContext) (*valueInputs, bool) {
 	routeNamespace := c.gateway.Namespace
 	if c.route != nil {
 		routeNamespace = c.route.Namespace
@@ -88,7 +119,7 @@ func (cache *valueInputsCache) get(ctx context.Context, c valuesContext) (*value
 	if !seen {
 		in = cache.load(ctx, string(c.gateway.Spec.GatewayClassName), c.gateway.Namespace, routeNamespace)
 		if cache.inputs == nil {
-			cache.inputs = map[string]*values.Inputs{}
+			cache.inputs = map[string]*valueInputs{}
 		}
 		cache.inputs[key] = in
 	}
@@ -98,7 +129,7 @@ func (cache *valueInputsCache) get(ctx context.Context, c valuesContext) (*value
 	return in, true
 }
 
-func (cache *valueInputsCache) load(ctx context.Context, className string, namespaces ...string) *values.Inputs {
+func (cache *valueInputsCache) load(ctx context.Context, className string, namespaces ...string) *valueInputs {
 	class, err := getClass(ctx, cache.reader, className)
 	if err != nil || !isGatewrightClass(class) {
 		return nil
@@ -112,7 +143,7 @@ func (cache *valueInputsCache) load(ctx context.Context, className string, names
 		return nil
 	}
 	in.Schema = parsed.ValuesSchema()
-	return &in
+	return &valueInputs{Inputs: in}
 }
 
 // contextsShown bounds how many contexts a message names.

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/values"
@@ -81,4 +83,71 @@ func BenchmarkDeepValues(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(depth), "ns/level")
 		})
 	}
+}
+
+// BenchmarkJudgement computes the values of 1,000 Gateways spread over 10 namespaces,
+// with the policies of the bench workload (a blueprint default, one global override, one
+// default per namespace) and one Inputs per namespace, as the policy reconciler does in
+// one judgement of the global policy: per-gateway computes every Gateway, per-chain
+// computes each distinct chain once and looks the others up by ChainKey.
+func BenchmarkJudgement(b *testing.B) {
+	const gateways, namespaces = 1000, 10
+	class := targetRef(gatewayv1.GroupName, "GatewayClass", "internet")
+	global := classConfig(controllerNamespace, "global", class, gatewrightv1alpha1.DefaultsAndOverrides{Override: jsonBlock(`{"labels": {"managed": "platform"}}`)})
+	blueprint := &gatewrightv1alpha1.GatewayClassBlueprint{ObjectMeta: metav1.ObjectMeta{Name: "bp"},
+		Spec: gatewrightv1alpha1.GatewayClassBlueprintSpec{Values: &gatewrightv1alpha1.DefaultsAndOverrides{
+			Default: jsonBlock(`{"replicas": 2, "image": "envoyproxy/envoy:v1.36.2", "labels": {"tier": "bench"}}`)}}}
+	inputs := map[string]*values.Inputs{}
+	for i := range namespaces {
+		ns := fmt.Sprintf("tenant-%d", i)
+		inputs[ns] = &values.Inputs{
+			ControllerNamespace: controllerNamespace,
+			Blueprint:           blueprint,
+			GatewayClassConfigs: []gatewrightv1alpha1.GatewayClassConfig{global},
+			GatewayConfigs: []gatewrightv1alpha1.GatewayConfig{tenantConfig(ns, "team",
+				[]gatewayv1.LocalPolicyTargetReference{targetRef("", "Namespace", ns)},
+				gatewrightv1alpha1.DefaultsAndOverrides{Default: jsonBlock(fmt.Sprintf(`{"labels": {"team": %q}}`, ns))})},
+		}
+	}
+	all := make([]*gatewayv1.Gateway, gateways)
+	for i := range all {
+		all[i] = chainKeyGateway(fmt.Sprintf("tenant-%d", i%namespaces), fmt.Sprintf("gw-%d", i), "")
+	}
+	check := func(res *values.Result, err error) {
+		if err != nil || len(res.Provenance) != 5 {
+			b.Fatalf("err %v, %d leaves", err, len(res.Provenance))
+		}
+	}
+
+	b.Run("per-gateway", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, gw := range all {
+				check(inputs[gw.Namespace].ForGateway(gw))
+			}
+		}
+	})
+	b.Run("per-chain", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			computed := map[*values.Inputs]map[string]*values.Result{}
+			for _, gw := range all {
+				in := inputs[gw.Namespace]
+				key, err := in.ChainKey(gw, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				res, seen := computed[in][key]
+				if !seen {
+					res, err = in.ForGateway(gw)
+					check(res, err)
+					if computed[in] == nil {
+						computed[in] = map[string]*values.Result{}
+					}
+					computed[in][key] = res
+				}
+				check(res, nil)
+			}
+		}
+	})
 }

@@ -1,6 +1,9 @@
 package values
 
 import (
+	"strconv"
+	"strings"
+
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
@@ -23,7 +26,7 @@ type Result struct {
 // callers can still show where the offending values came from. A policy that cannot be
 // used fails the values with a *LimitError or a *PolicyError.
 func (in Inputs) ForGateway(gw *gatewayv1.Gateway) (*Result, error) {
-	layers, err := in.gatewayChain(gw)
+	layers, err := in.chain(gw, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -34,11 +37,49 @@ func (in Inputs) ForGateway(gw *gatewayv1.Gateway) (*Result, error) {
 // provider levels of the route's namespace (9 and 10) and the route's levels 7 and 8.
 // A Gateway owner's overrides therefore bind every route on it.
 func (in Inputs) ForHTTPRoute(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) (*Result, error) {
-	layers, err := in.gatewayChain(gw)
+	layers, err := in.chain(gw, route)
 	if err != nil {
 		return nil, err
 	}
-	return in.compute(append(layers, in.routeChain(gw, route)...))
+	return in.compute(layers)
+}
+
+// ChainKey names the chain of gw's values, or of route's on gw when route is not nil:
+// each level with the policies at it, by kind, namespace and name. The values depend on
+// nothing but the chain and the Inputs (a condition sees the values below its block,
+// never the Gateway or route), so contexts with the same Inputs and the same key have
+// the same Result: a caller with many Gateways and few chains computes each chain once.
+// The error is the *ParametersRefError ForGateway would return.
+func (in Inputs) ChainKey(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) (string, error) {
+	layers, err := in.chain(gw, route)
+	if err != nil {
+		return "", err
+	}
+	var key strings.Builder
+	for _, l := range layers {
+		// An empty level adds nothing, so a route without policies of its own shares its
+		// Gateway's chain.
+		if len(l.policies) == 0 {
+			continue
+		}
+		key.WriteString(strconv.Itoa(int(l.level)))
+		key.WriteByte(':')
+		for _, p := range l.policies {
+			key.WriteString(p.source.String())
+			key.WriteByte(',')
+		}
+		key.WriteByte(';')
+	}
+	return key.String(), nil
+}
+
+// chain returns the layers of gw's values, or of route's on gw when route is not nil.
+func (in Inputs) chain(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) ([]layer, error) {
+	layers, err := in.gatewayChain(gw)
+	if err != nil || route == nil {
+		return layers, err
+	}
+	return append(layers, in.routeChain(gw, route)...), nil
 }
 
 // compute reads every policy of the chain, orders their blocks and folds them.
