@@ -4,6 +4,7 @@ import (
 	"errors"
 	"regexp"
 	"strings"
+	"sync"
 	"text/template"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -19,11 +20,15 @@ const (
 	statusTemplate  = "gateway/status"
 )
 
-// Blueprint is a GatewayClassBlueprint parsed for rendering: immutable and safe for
-// concurrent renders.
+// Blueprint is a GatewayClassBlueprint parsed for rendering: immutable but for its pool
+// of clones, and safe for concurrent renders.
 type Blueprint struct {
 	name      string
 	templates *template.Template // every template of the blueprint, and the helpers
+	// clones are the copies of templates that no render uses now (takeClone, giveBack):
+	// as many, at most, as renders of the blueprint ever ran at once.
+	clonesMu  sync.Mutex
+	clones    []*clone
 	gateway   []resourceTemplate // in dependency order
 	route     []resourceTemplate
 	hasStatus bool

@@ -11,3 +11,10 @@ func SetClock(t testing.TB, now func() time.Time) {
 	clock = now
 	t.Cleanup(func() { clock = saved })
 }
+
+// IdleClones is how many copies of b's templates wait for a render.
+func IdleClones(b *Blueprint) int {
+	b.clonesMu.Lock()
+	defer b.clonesMu.Unlock()
+	return len(b.clones)
+}

@@ -50,13 +50,13 @@ func baseFunctions() template.FuncMap {
 	return funcs
 }
 
-// bindFunctions gives t (a per-render clone of the parsed, instrumented templates)
-// include and tpl functions that execute on t itself, and the functions the
+// bindFunctions gives t (a clone of the parsed, instrumented templates, for one render
+// at a time) include and tpl functions that execute on t itself, and the functions the
 // instrumentation calls (see instrument.go), with one budget for the whole render: of
 // operations, time, nesting and output. The binder makes the outputs of the render's
-// templates.
+// templates; every render starts with reset.
 func bindFunctions(t *template.Template) *binder {
-	b := &binder{deadline: clock().Add(maxRenderTime)}
+	b := &binder{}
 	b.bind(t)
 	return b
 }
@@ -70,6 +70,10 @@ type binder struct {
 	// written counts the bytes the render wrote so far, against maxRenderedBytes.
 	written int
 }
+
+// reset gives a render the whole budget. The bound functions hold b, not its fields,
+// so a clone can serve one render after another.
+func (b *binder) reset() { *b = binder{deadline: clock().Add(maxRenderTime)} }
 
 func (b *binder) newOutput() *output { return &output{budget: b} }
 

@@ -69,7 +69,18 @@ func (w Waiting) String() string {
 // every object is ready.
 func (b *Blueprint) Gateway(in Input) (*Output, error) {
 	data := b.gatewayData(in)
-	res, err := b.renderSet(b.gateway, data, in, newPlacement(in.Gateway, nil, in.IsNamespaced))
+	c, err := b.takeClone()
+	if err != nil {
+		return nil, err
+	}
+	out, err := b.renderGateway(c, data, in)
+	b.giveBack(c, err)
+	return out, err
+}
+
+// renderGateway is Gateway on c: the set and the status template share its budget.
+func (b *Blueprint) renderGateway(c *clone, data map[string]any, in Input) (*Output, error) {
+	res, err := b.renderSet(c, b.gateway, data, in, newPlacement(in.Gateway, nil, in.IsNamespaced))
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +88,7 @@ func (b *Blueprint) Gateway(in Input) (*Output, error) {
 	// The status reports provisioned infrastructure, so it waits for every object to be
 	// ready; offline there is nothing provisioned to report.
 	if b.hasStatus && in.IsReady != nil && len(res.waiting) == 0 && allReady(res.ready) {
-		addresses, err := b.status(res, data)
+		addresses, err := b.status(c, data)
 		if err != nil {
 			return nil, err
 		}
@@ -112,11 +123,12 @@ func (b *Blueprint) GatewayStatus(in Input, out *Output) (*Output, error) {
 			return again, nil
 		}
 	}
-	res, err := b.newSetResult()
+	c, err := b.takeClone()
 	if err != nil {
 		return nil, err
 	}
-	addresses, err := b.status(res, b.gatewayData(in))
+	addresses, err := b.status(c, b.gatewayData(in))
+	b.giveBack(c, err)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +154,12 @@ func (b *Blueprint) HTTPRoute(in Input, route *gatewayv1.HTTPRoute) (*Output, er
 	data := b.context(in, b.route)
 	data["HTTPRoute"] = toMap(route)
 	data["BackendRefs"] = backendRefsData(in.BackendRefs)
-	res, err := b.renderSet(b.route, data, in, newPlacement(in.Gateway, route, in.IsNamespaced))
+	c, err := b.takeClone()
+	if err != nil {
+		return nil, err
+	}
+	res, err := b.renderSet(c, b.route, data, in, newPlacement(in.Gateway, route, in.IsNamespaced))
+	b.giveBack(c, err)
 	if err != nil {
 		return nil, err
 	}
@@ -213,11 +230,9 @@ func (b *Blueprint) context(in Input, set []resourceTemplate) map[string]any {
 
 // setResult is the state of one set's render.
 type setResult struct {
-	objects   []*unstructured.Unstructured
-	waiting   []Waiting
-	ready     map[string]bool
-	templates *template.Template
-	binder    *binder
+	objects []*unstructured.Unstructured
+	waiting []Waiting
+	ready   map[string]bool
 }
 
 func allReady(ready map[string]bool) bool {
@@ -231,18 +246,15 @@ func allReady(ready map[string]bool) bool {
 
 // renderSet executes the templates of a set in dependency order. A template whose
 // dependencies are not all rendered and ready waits; any error discards everything.
-func (b *Blueprint) renderSet(set []resourceTemplate, data map[string]any, in Input, p placement) (*setResult, error) {
-	res, err := b.newSetResult()
-	if err != nil {
-		return nil, err
-	}
+func (b *Blueprint) renderSet(c *clone, set []resourceTemplate, data map[string]any, in Input, p placement) (*setResult, error) {
+	res := &setResult{ready: map[string]bool{}}
 	seen := map[string]string{} // object identity -> template
 	for _, rt := range set {
 		if dep := firstNotReady(rt.dependsOn, res.ready); dep != "" {
 			res.waiting = append(res.waiting, Waiting{Template: rt.name, For: dep})
 			continue
 		}
-		text, err := res.execute(rt.id, data)
+		text, err := c.execute(rt.id, data)
 		if err != nil {
 			return nil, templateError(b.name, rt.id, err)
 		}
@@ -270,14 +282,52 @@ func (b *Blueprint) renderSet(set []resourceTemplate, data map[string]any, in In
 	return res, nil
 }
 
-// newSetResult starts a render on a copy of the blueprint's templates, whose include and
-// tpl are bound to it.
-func (b *Blueprint) newSetResult() (*setResult, error) {
-	t, err := b.templates.Clone()
-	if err != nil {
-		return nil, err
+// clone is a copy of the blueprint's templates whose include, tpl and instrumentation
+// are bound to its own binder: what one render at a time executes on.
+type clone struct {
+	templates *template.Template
+	binder    *binder
+}
+
+// takeClone takes a clone no render uses, or makes one when there is none, and gives
+// it a fresh budget. Copying the templates and their function maps for every render was
+// a good part of what the controller allocates.
+func (b *Blueprint) takeClone() (*clone, error) {
+	c := b.idleClone()
+	if c == nil {
+		t, err := b.templates.Clone()
+		if err != nil {
+			return nil, err
+		}
+		c = &clone{templates: t, binder: bindFunctions(t)}
 	}
-	return &setResult{ready: map[string]bool{}, templates: t, binder: bindFunctions(t)}, nil
+	c.binder.reset()
+	return c, nil
+}
+
+func (b *Blueprint) idleClone() *clone {
+	b.clonesMu.Lock()
+	defer b.clonesMu.Unlock()
+	n := len(b.clones)
+	if n == 0 {
+		return nil
+	}
+	c := b.clones[n-1]
+	b.clones = b.clones[:n-1]
+	return c
+}
+
+// giveBack makes c available to other renders once its render is over. The budget is
+// all a render changes on a clone, and takeClone resets it; yet a clone whose render
+// failed (an error, a limit, a recovered panic) is dropped rather than reasoned about:
+// failures are rare.
+func (b *Blueprint) giveBack(c *clone, renderErr error) {
+	if renderErr != nil {
+		return
+	}
+	b.clonesMu.Lock()
+	defer b.clonesMu.Unlock()
+	b.clones = append(b.clones, c)
 }
 
 func firstNotReady(deps []string, ready map[string]bool) string {
@@ -313,15 +363,15 @@ func identity(obj *unstructured.Unstructured) string {
 	return gk.Kind + "." + gk.Group + "/" + obj.GetNamespace() + "/" + obj.GetName()
 }
 
-// execute runs the named template of the render's set.
-func (res *setResult) execute(name string, data map[string]any) (text string, err error) {
+// execute runs the named template of the clone.
+func (c *clone) execute(name string, data map[string]any) (text string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("template panicked: %v", r)
 		}
 	}()
-	out := res.binder.newOutput()
-	if err := res.templates.ExecuteTemplate(out, name, data); err != nil {
+	out := c.binder.newOutput()
+	if err := c.templates.ExecuteTemplate(out, name, data); err != nil {
 		return "", err
 	}
 	return out.String(), nil

@@ -10,8 +10,8 @@ type statusDocument struct {
 	Addresses []gatewayv1.GatewayStatusAddress `json:"addresses"`
 }
 
-func (b *Blueprint) status(res *setResult, data map[string]any) ([]gatewayv1.GatewayStatusAddress, error) {
-	text, err := res.execute(statusTemplate, data)
+func (b *Blueprint) status(c *clone, data map[string]any) ([]gatewayv1.GatewayStatusAddress, error) {
+	text, err := c.execute(statusTemplate, data)
 	if err != nil {
 		return nil, templateError(b.name, statusTemplate, err)
 	}
