@@ -224,6 +224,33 @@ spec:
 		Expect(w.events(ctx, "Gateway", "web")()).NotTo(ContainElement(ContainSubstring("web-config created")))
 	})
 
+	It("renders again what read another object of the same round: its own apply's events bring nothing back", func(ctx SpecContext) {
+		w.classAndBlueprint(ctx, `
+gatewayTemplate:
+  resourceTemplates:
+  - name: service
+    template: |
+      apiVersion: v1
+      kind: Service
+      metadata: {name: {{ .Gateway.metadata.name }}-proxy}
+      spec:
+        selector: {app: proxy}
+        ports: [{name: http, port: 80}]
+  - name: config
+    template: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: {{ .Gateway.metadata.name }}-config}
+      data:
+        upstream: {{ with .Resources.service }}{{ (index . 0).spec.clusterIP | quote }}{{ else }}"pending"{{ end }}
+`)
+		w.gateway(ctx, "web")
+		svc := &corev1.Service{}
+		Eventually(func() error { return k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "web-proxy"}, svc) }).Should(Succeed())
+		Expect(svc.Spec.ClusterIP).NotTo(BeEmpty())
+		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("upstream"), Equal(svc.Spec.ClusterIP)))
+	})
+
 	It("refuses to take over an object it does not own, and changes nothing of it", func(ctx SpecContext) {
 		Expect(k8s.Create(ctx, &corev1.ConfigMap{
 			ObjectMeta: metav1.ObjectMeta{Name: "web-config", Namespace: w.namespace},

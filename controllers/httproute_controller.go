@@ -83,14 +83,19 @@ func (r *HTTPRouteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	}
 	statuses := map[string][]gatewayv1.RouteParentStatus{}
 	var errs []error
+	var result ctrl.Result
 	for _, parent := range parents {
 		rec := records[parent.key()]
 		if rec == nil {
 			rec = apply.NewRecord(apply.RouteOwner(route, parent.gateway.Namespace, parent.gateway.Name))
 		}
-		status, err := r.reconcileParent(ctx, route, parent, rec, backends)
+		status, again, err := r.reconcileParent(ctx, route, parent, rec, backends)
 		statuses[parent.key()] = status
 		errs = append(errs, err)
+		if again {
+			// The next round reads this one's objects from the cache, a few milliseconds behind.
+			result.RequeueAfter = staleRecordRetry
+		}
 	}
 	// Parents the route left, or that left Gatewright: their objects go. The objects on
 	// another shard's Gateways are that shard's to keep or delete.
@@ -104,7 +109,7 @@ func (r *HTTPRouteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 		}
 		errs = append(errs, err)
 	}
-	return ctrl.Result{}, errors.Join(append(errs, r.patchStatus(ctx, route, statuses, elsewhere))...)
+	return result, errors.Join(append(errs, r.patchStatus(ctx, route, statuses, elsewhere))...)
 }
 
 // routeParent is a Gateway of this shard's classes that the route names.
@@ -140,11 +145,13 @@ func (r *HTTPRouteReconciler) parents(ctx context.Context, route *gatewayv1.HTTP
 }
 
 // reconcileParent renders and applies the route's objects on one parent Gateway and
-// returns the status of each parentRef naming it.
-func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewayv1.HTTPRoute, parent routeParent, rec *apply.Record, backends attach.Resolution) ([]gatewayv1.RouteParentStatus, error) {
+// returns the status of each parentRef naming it, and whether to render again: when
+// the apply created or changed objects that a template waits for or may read, no event
+// of them brings the route back (they are Gatewright's own writes).
+func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewayv1.HTTPRoute, parent routeParent, rec *apply.Record, backends attach.Resolution) ([]gatewayv1.RouteParentStatus, bool, error) {
 	namespaceLabels, err := snapshot.NamespaceLabels(ctx, r.Client, route.Namespace)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	statuses := make([]gatewayv1.RouteParentStatus, len(parent.refs))
 	attached := false
@@ -154,13 +161,13 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 		attached = attached || result.Attached()
 	}
 	if rec.Deleting {
-		return statuses, nil // the end of the clean-up brings the route back
+		return statuses, false, nil // the end of the clean-up brings the route back
 	}
 	if !attached {
-		return statuses, r.Applier.DeleteRecord(ctx, rec)
+		return statuses, false, r.Applier.DeleteRecord(ctx, rec)
 	}
 
-	out, policies, err := r.render(ctx, route, parent, rec, backends.BackendRefs)
+	out, parsed, policies, err := r.render(ctx, route, parent, rec, backends.BackendRefs)
 	for i := range statuses {
 		setRouteAffected(&statuses[i], route, policies)
 	}
@@ -172,11 +179,12 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 		applied, err = r.Applier.ApplyRecorded(ctx, rec, out.Objects, keepWaiting(out.Waiting))
 		countApply(metrics.KindHTTPRoute, start, applied, err)
 		if staleRecord(err) {
-			return statuses, err // retried with backoff; the status keeps its last verdict
+			return statuses, false, err // retried with backoff; the status keeps its last verdict
 		}
 		if err == nil {
 			recordChanges(r.Recorder, route, first, applied)
-			return statuses, r.watches.ensure(ctx, out.Objects)
+			again := len(applied.Changed) > 0 && parsed.RouteObjectsMayChange(out)
+			return statuses, again, r.watches.ensure(ctx, out.Objects)
 		}
 	}
 	r.Recorder.Event(route, "Warning", failure, err.Error())
@@ -188,21 +196,21 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 	if errors.As(err, &conflict) || isInputError(err) {
 		err = nil // nothing to retry until the input changes
 	}
-	return statuses, err
+	return statuses, false, err
 }
 
 // render computes the route's values on parent and renders its templates; it also
-// returns the policies that took part in the values.
-func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPRoute, parent routeParent, rec *apply.Record, backendRefs []attach.BackendRef) (_ *render.Output, _ []values.PolicyReport, err error) {
+// returns the parsed blueprint and the policies that took part in the values.
+func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPRoute, parent routeParent, rec *apply.Record, backendRefs []attach.BackendRef) (_ *render.Output, _ *render.Blueprint, _ []values.PolicyReport, err error) {
 	snap, err := snapshot.ForValues(ctx, r.Client, r.ControllerNamespace, parent.gateway, parent.class, route)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	in := &snap.Inputs
 	defer func() { countRender(metrics.KindHTTPRoute, in.Blueprint.Name, err) }()
 	parsed, err := r.Blueprints.Get(in.Blueprint)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	in.Schema = parsed.ValuesSchema()
 	start := time.Now()
@@ -210,13 +218,13 @@ func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPR
 	observeSince(metrics.ValuesMergeDuration, metrics.KindHTTPRoute, start)
 	if err != nil {
 		if vals != nil {
-			return nil, vals.Policies, err
+			return nil, nil, vals.Policies, err
 		}
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	live, err := r.Applier.Live(ctx, apply.RouteOwner(route, parent.gateway.Namespace, parent.gateway.Name), rec.Inventory)
 	if err != nil {
-		return nil, vals.Policies, err
+		return nil, nil, vals.Policies, err
 	}
 	start = time.Now()
 	out, err := parsed.HTTPRoute(render.Input{
@@ -224,7 +232,7 @@ func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPR
 		Live: live, IsReady: apply.Ready, IsNamespaced: namespacedBy(r.Client),
 	}, route)
 	observeSince(metrics.RenderDuration, metrics.KindHTTPRoute, start)
-	return out, vals.Policies, err
+	return out, parsed, vals.Policies, err
 }
 
 func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {

@@ -150,6 +150,25 @@ httpRouteTemplate:
 		Eventually(w.configMap(ctx, "shop-dns")).Should(WithTransform(configMapData("target"), Equal("198.51.100.7")))
 	})
 
+	It("renders a route template that waits for another once that one's objects are applied", func(ctx SpecContext) {
+		w.classAndBlueprint(ctx, routeBlueprint+`
+  - name: later
+    dependsOn: [first]
+    template: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: {{ .HTTPRoute.metadata.name }}-later}
+      data: {first: {{ (index .Resources.first 0).metadata.name | quote }}}
+  - name: first
+    template: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: {{ .HTTPRoute.metadata.name }}-first}
+`)
+		w.route(ctx, w.namespace, "shop", w.namespace)
+		Eventually(w.configMap(ctx, "shop-later")).Should(WithTransform(configMapData("first"), Equal("shop-first")))
+	})
+
 	It("refuses to take over an object it does not own, with an ApplyFailed event on the route", func(ctx SpecContext) {
 		w.apply(ctx, `
 apiVersion: v1

@@ -32,9 +32,9 @@ type Blueprint struct {
 	gateway   []resourceTemplate // in dependency order
 	route     []resourceTemplate
 	hasStatus bool
-	// gatewayReadsLive is false only when no gateway template or helper can read
-	// .Resources (GatewayStatus).
-	gatewayReadsLive bool
+	// gatewayReadsLive and routeReadsLive are false only when no gateway (route)
+	// template or helper can read .Resources (ObjectsMayChange).
+	gatewayReadsLive, routeReadsLive bool
 	clusterScoped    map[schema.GroupKind]bool
 	valuesSchema     *values.Schema // nil when the blueprint has none
 	// valuesSchemaSource is the valuesSchema as written, for Lint.
@@ -84,6 +84,10 @@ func Parse(bp *gatewrightv1alpha1.GatewayClassBlueprint) (*Blueprint, error) {
 	for _, t := range bp.Spec.GatewayTemplate.ResourceTemplates {
 		b.gatewayReadsLive = b.gatewayReadsLive || readsLive(t.Template)
 	}
+	b.routeReadsLive = readsLive(bp.Spec.Helpers)
+	for _, t := range routeTemplates {
+		b.routeReadsLive = b.routeReadsLive || readsLive(t.Template)
+	}
 	if status := bp.Spec.GatewayTemplate.Status; status != nil {
 		sources[statusTemplate] = status.Template
 		b.hasStatus = true
@@ -111,8 +115,8 @@ func Parse(bp *gatewrightv1alpha1.GatewayClassBlueprint) (*Blueprint, error) {
 var callsTpl = regexp.MustCompile(`\btpl\b`)
 
 // readsLive tells whether a template may read .Resources: by naming it, or through
-// tpl, which runs text the template does not show. A guess that misses costs a round,
-// not a wrong result (GatewayStatus).
+// tpl, which runs text the template does not show. A template that reads it some other
+// way renders what it read before the apply until its owner's next reconcile.
 func readsLive(source string) bool {
 	return strings.Contains(source, "Resources") || callsTpl.MatchString(source)
 }

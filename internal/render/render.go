@@ -104,6 +104,11 @@ func (b *Blueprint) ObjectsMayChange(out *Output) bool {
 	return b.gatewayReadsLive || len(out.Waiting) > 0
 }
 
+// RouteObjectsMayChange is ObjectsMayChange for out, a render of a route's templates.
+func (b *Blueprint) RouteObjectsMayChange(out *Output) bool {
+	return b.routeReadsLive || len(out.Waiting) > 0
+}
+
 // GatewayStatus is Gateway(in) for a Gateway whose objects were rendered into out and
 // cannot change (ObjectsMayChange): only the status template runs, once every object
 // of out is ready as in.Live has it. It spares a Gateway's first round rendering every
