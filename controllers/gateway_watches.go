@@ -149,14 +149,20 @@ func (w *objectWatches) ensure(_ context.Context, objs []*unstructured.Unstructu
 // resourceVersion), and not the events Gatewright's own applies cause
 // (Applier.OwnWrite), which it holds back until it knows whose they are.
 func (w *objectWatches) othersChanges(gk schema.GroupKind) handler.EventHandler {
-	enqueue := func(ctx context.Context, obj client.Object, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-		for _, req := range w.mapper(ctx, obj) {
+	add := func(requests []reconcile.Request, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+		for _, req := range requests {
 			q.Add(req)
 		}
 	}
+	enqueue := func(ctx context.Context, obj client.Object, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+		add(w.mapper(ctx, obj), q)
+	}
+	// The Gateway and the HTTPRoute reconcilers both watch each kind they render; only
+	// the one whose object it is asks, since asking answers once.
 	unlessOwn := func(ctx context.Context, obj client.Object, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-		if !w.applier.OwnWrite(gk, obj, func() { enqueue(ctx, obj, q) }) {
-			enqueue(ctx, obj, q)
+		requests := w.mapper(ctx, obj)
+		if len(requests) > 0 && !w.applier.OwnWrite(gk, obj, func() { add(requests, q) }) {
+			add(requests, q)
 		}
 	}
 	return handler.Funcs{
