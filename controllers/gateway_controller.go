@@ -41,6 +41,7 @@ type GatewayReconciler struct {
 	shard   shard
 	secrets *certificateSecrets
 	watches *objectWatches
+	scopes  *kindScopes
 	slots   *namespaceSlots
 	legacy  *legacyAdopter
 }
@@ -200,7 +201,7 @@ func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, i
 		Listeners:    status.listenerRules,
 		Live:         live,
 		IsReady:      apply.Ready,
-		IsNamespaced: namespacedBy(r.Client),
+		IsNamespaced: r.scopes.isNamespaced,
 	}
 	out, err := parsed.Gateway(input)
 	return out, parsed, input, err
@@ -248,6 +249,7 @@ func keepWaiting(waiting []render.Waiting) func(apply.Entry) bool {
 
 func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.slots = newNamespaceSlots(r.Workers)
+	r.scopes = &kindScopes{client: r.Client}
 	r.legacy = &legacyAdopter{client: r.Client, applier: r.Applier}
 	secrets, err := newSecretMetadataCache(mgr)
 	if err != nil {

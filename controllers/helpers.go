@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"errors"
+	"sync"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -81,11 +82,26 @@ func setAnnotation(obj client.Object, key, value string) {
 	obj.SetAnnotations(annotations)
 }
 
-// namespacedBy asks the cluster's REST mapper whether a kind is namespaced.
-func namespacedBy(c client.Client) func(schema.GroupVersionKind) (bool, error) {
-	return func(gvk schema.GroupVersionKind) (bool, error) {
-		obj := &unstructured.Unstructured{}
-		obj.SetGroupVersionKind(gvk)
-		return c.IsObjectNamespaced(obj)
+// kindScopes remembers whether each kind is namespaced, as the cluster's REST mapper
+// says. The renderer asks for every object it places, and the mapper, though it caches
+// its discovery, allocates a few kilobytes for every answer. A kind's scope cannot
+// change under a running controller: a CRD's spec.scope is immutable, and the mapper
+// would not see a CRD deleted and created again with another scope either.
+type kindScopes struct {
+	client     client.Client
+	namespaced sync.Map // schema.GroupVersionKind -> bool
+}
+
+func (s *kindScopes) isNamespaced(gvk schema.GroupVersionKind) (bool, error) {
+	if namespaced, ok := s.namespaced.Load(gvk); ok {
+		return namespaced.(bool), nil
 	}
+	obj := &unstructured.Unstructured{}
+	obj.SetGroupVersionKind(gvk)
+	namespaced, err := s.client.IsObjectNamespaced(obj)
+	if err != nil {
+		return false, err // a kind not served yet is asked again
+	}
+	s.namespaced.Store(gvk, namespaced)
+	return namespaced, nil
 }

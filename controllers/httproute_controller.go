@@ -40,6 +40,7 @@ type HTTPRouteReconciler struct {
 	// services caches the metadata of every Service, for backendRefs.
 	services cache.Cache
 	watches  *objectWatches
+	scopes   *kindScopes
 	slots    *namespaceSlots
 	legacy   *legacyAdopter
 }
@@ -229,7 +230,7 @@ func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPR
 	start = time.Now()
 	out, err := parsed.HTTPRoute(render.Input{
 		Values: vals.Values, Gateway: parent.gateway, GatewayClass: parent.class, BackendRefs: backendRefs,
-		Live: live, IsReady: apply.Ready, IsNamespaced: namespacedBy(r.Client),
+		Live: live, IsReady: apply.Ready, IsNamespaced: r.scopes.isNamespaced,
 	}, route)
 	observeSince(metrics.RenderDuration, metrics.KindHTTPRoute, start)
 	return out, parsed, vals.Policies, err
@@ -237,6 +238,7 @@ func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPR
 
 func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.slots = newNamespaceSlots(r.Workers)
+	r.scopes = &kindScopes{client: r.Client}
 	r.legacy = &legacyAdopter{client: r.Client, applier: r.Applier}
 	services, err := newServiceMetadataCache(mgr)
 	if err != nil {

@@ -84,10 +84,10 @@ func bindLogFlags(flags *pflag.FlagSet, o *zap.Options) {
 
 // controllerGCPercent is the garbage collector's target unless GOGC says otherwise. The
 // controller's heap is mostly its caches, which live long; Go's default of 100 lets the
-// heap grow to twice them between collections. At 30, 1,000 Gateways took 94 MiB against
-// 103 at 40 and 106 at 50, for 12.1 CPU seconds against 10.4 and 12.1: within the noise
-// of the machine (docs/operations.md, Sizing).
-const controllerGCPercent = 30
+// heap grow to twice them between collections. At 50, 1,000 Gateways took 82 MiB and
+// 7.7 CPU seconds, against 79 MiB and 9.0 s at 30 and 88 MiB and 8.0 s at 75
+// (docs/operations.md, Sizing).
+const controllerGCPercent = 50
 
 func collectGarbageSooner() {
 	if os.Getenv("GOGC") == "" {
