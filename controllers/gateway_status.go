@@ -162,13 +162,11 @@ func (r *GatewayReconciler) patchStatus(ctx context.Context, gw *gatewayv1.Gatew
 	if equality.Semantic.DeepEqual(s.original, s.status) {
 		return nil
 	}
-	original := gw.DeepCopy()
-	original.Status = s.original
 	gw.Status = s.status
-	err := r.Status().Patch(ctx, gw, client.MergeFrom(original))
+	err := r.Status().Patch(ctx, gw, gatewayStatusPatch(s.original, gw.Status))
 	if statusRefused(err) {
 		gw.Status = shortGatewayMessages(s.status)
-		err = r.Status().Patch(ctx, gw, client.MergeFrom(original))
+		err = r.Status().Patch(ctx, gw, gatewayStatusPatch(s.original, gw.Status))
 	}
 	return client.IgnoreNotFound(err)
 }

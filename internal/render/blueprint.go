@@ -35,8 +35,8 @@ type Blueprint struct {
 	// gatewayReadsLive and routeReadsLive are false only when no gateway (route)
 	// template or helper can read .Resources (ObjectsMayChange).
 	gatewayReadsLive, routeReadsLive bool
-	clusterScoped    map[schema.GroupKind]bool
-	valuesSchema     *values.Schema // nil when the blueprint has none
+	clusterScoped                    map[schema.GroupKind]bool
+	valuesSchema                     *values.Schema // nil when the blueprint has none
 	// valuesSchemaSource is the valuesSchema as written, for Lint.
 	valuesSchemaSource *apiextensionsv1.JSON
 }
