@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -149,35 +150,38 @@ func (w *objectWatches) ensure(_ context.Context, objs []*unstructured.Unstructu
 // resourceVersion), and not the events Gatewright's own applies cause
 // (Applier.OwnWrite), which it holds back until it knows whose they are.
 func (w *objectWatches) othersChanges(gk schema.GroupKind) handler.EventHandler {
-	add := func(requests []reconcile.Request, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+	type queue = workqueue.TypedRateLimitingInterface[reconcile.Request]
+	add := func(requests []reconcile.Request, q queue) {
 		for _, req := range requests {
 			q.Add(req)
 		}
 	}
-	enqueue := func(ctx context.Context, obj client.Object, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-		add(w.mapper(ctx, obj), q)
-	}
 	// The Gateway and the HTTPRoute reconcilers both watch each kind they render; only
 	// the one whose object it is asks, since asking answers once.
-	unlessOwn := func(ctx context.Context, obj client.Object, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-		requests := w.mapper(ctx, obj)
+	unlessOwn := func(requests []reconcile.Request, obj client.Object, q queue) {
 		if len(requests) > 0 && !w.applier.OwnWrite(gk, obj, func() { add(requests, q) }) {
 			add(requests, q)
 		}
 	}
 	return handler.Funcs{
-		CreateFunc: func(ctx context.Context, e event.CreateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-			unlessOwn(ctx, e.Object, q)
+		CreateFunc: func(ctx context.Context, e event.CreateEvent, q queue) {
+			unlessOwn(w.mapper(ctx, e.Object), e.Object, q)
 		},
-		UpdateFunc: func(ctx context.Context, e event.UpdateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+		UpdateFunc: func(ctx context.Context, e event.UpdateEvent, q queue) {
 			if e.ObjectOld.GetResourceVersion() == e.ObjectNew.GetResourceVersion() {
 				return
 			}
-			enqueue(ctx, e.ObjectOld, q) // labels that no longer name this owner take it off
-			unlessOwn(ctx, e.ObjectNew, q)
+			requests := w.mapper(ctx, e.ObjectNew)
+			// An owner the labels no longer name learns that the object left it.
+			for _, req := range w.mapper(ctx, e.ObjectOld) {
+				if !slices.Contains(requests, req) {
+					q.Add(req)
+				}
+			}
+			unlessOwn(requests, e.ObjectNew, q)
 		},
-		DeleteFunc: func(ctx context.Context, e event.DeleteEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-			enqueue(ctx, e.Object, q)
+		DeleteFunc: func(ctx context.Context, e event.DeleteEvent, q queue) {
+			add(w.mapper(ctx, e.Object), q)
 		},
 	}
 }
