@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"strings"
 
 	"go.uber.org/zap/zapcore"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -38,10 +39,19 @@ const (
 	floorFieldManager = "bench-floor"
 	// floorCommand is the first argument that makes the harness binary the floor.
 	floorCommand = "floor-controller"
+	// floorControllerName names the floor's controller in its metrics.
+	floorControllerName = "floor"
 )
 
-// runFloor runs the floor against the cluster of $KUBECONFIG until ctx ends.
-func runFloor(ctx context.Context) error {
+// runFloor runs the floor against the cluster of $KUBECONFIG until ctx ends; args may
+// give the address of its metrics endpoint (metricsFlag).
+func runFloor(ctx context.Context, args []string) error {
+	metrics := "0"
+	for _, arg := range args {
+		if strings.HasPrefix(arg, metricsFlag) {
+			metrics = strings.TrimPrefix(arg, metricsFlag)
+		}
+	}
 	ctrl.SetLogger(zap.New(zap.Level(zapcore.ErrorLevel), zap.WriteTo(os.Stderr)))
 	cfg, err := ctrl.GetConfig()
 	if err != nil {
@@ -50,7 +60,7 @@ func runFloor(ctx context.Context) error {
 	cfg.QPS = -1 // no client-side rate limit
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                 scheme.New(),
-		Metrics:                metricsserver.Options{BindAddress: "0"},
+		Metrics:                metricsserver.Options{BindAddress: metrics},
 		HealthProbeBindAddress: "0",
 		Cache:                  cache.Options{ByObject: map[client.Object]cache.ByObject{&gatewayv1.Gateway{}: {}}},
 	})
@@ -61,7 +71,7 @@ func runFloor(ctx context.Context) error {
 		return obj.(*gatewayv1.Gateway).Spec.GatewayClassName == benchClass
 	})
 	err = ctrl.NewControllerManagedBy(mgr).
-		Named("floor").
+		Named(floorControllerName).
 		For(&gatewayv1.Gateway{}, builder.WithPredicates(ofBenchClass, predicate.GenerationChangedPredicate{})).
 		WithOptions(controller.Options{MaxConcurrentReconciles: floorWorkers}).
 		Complete(&floor{Client: mgr.GetClient()})

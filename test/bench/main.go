@@ -35,7 +35,7 @@ import (
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == floorCommand {
-		if err := runFloor(ctrl.SetupSignalHandler()); err != nil {
+		if err := runFloor(ctrl.SetupSignalHandler(), os.Args[2:]); err != nil {
 			fmt.Fprintln(os.Stderr, "floor:", err)
 			os.Exit(1)
 		}
@@ -149,8 +149,9 @@ func gatewrightContender(binary string) contender {
 			if err1 != nil || err2 != nil {
 				return nil, fmt.Errorf("finding free ports: %v %v", err1, err2)
 			}
-			return []string{binary, "controller", "--metrics-bind-address=" + metrics, "--health-probe-bind-address=" + probes}, nil
+			return []string{binary, "controller", metricsFlag + metrics, "--health-probe-bind-address=" + probes}, nil
 		},
+		gatewayController: "gateway",
 	}
 }
 
@@ -162,6 +163,13 @@ func floorContender(binary string) contender {
 		install: func(ctx context.Context, admin client.Client) error {
 			return applyYAML(ctx, admin, floorRBAC)
 		},
-		command: func() ([]string, error) { return []string{binary, floorCommand}, nil },
+		command: func() ([]string, error) {
+			metrics, err := freeAddress()
+			if err != nil {
+				return nil, fmt.Errorf("finding a free port: %w", err)
+			}
+			return []string{binary, floorCommand, metricsFlag + metrics}, nil
+		},
+		gatewayController: floorControllerName,
 	}
 }

@@ -48,6 +48,7 @@ func (rep *report) rows() []row {
 		{"all requests / Gateway", "%.2f", perGateway(func(r *result) int { return r.UntilSettled.Requests }), true},
 		{fmt.Sprintf("steady-state writes (%.0f s)", rep.SteadySeconds), "%.0f", func(r *result) float64 { return float64(r.Steady.Writes) }, false},
 		{fmt.Sprintf("steady-state requests (%.0f s)", rep.SteadySeconds), "%.0f", func(r *result) float64 { return float64(r.Steady.Requests) }, false},
+		{"Gateway reconciles / Gateway", "%.2f", perGateway(func(r *result) int { return r.GatewayReconciles }), true},
 		{"controller peak RSS (MiB)", "%.1f", func(r *result) float64 { return float64(r.PeakRSSBytes) / (1 << 20) }, true},
 		{"controller CPU, creation → settled (s)", "%.2f", func(r *result) float64 { return r.ControllerCPUSeconds }, true},
 		{"controller CPU, steady (s)", "%.2f", func(r *result) float64 { return r.ControllerSteadyCPU }, false},

@@ -33,8 +33,10 @@ type contender struct {
 	groups []string
 	// install grants the user its rights, as the harness's admin.
 	install func(ctx context.Context, admin client.Client) error
-	// command is the controller's command line.
+	// command is the controller's command line; it serves metrics (metricsFlag).
 	command func() ([]string, error)
+	// gatewayController is the name of its controller of Gateways, in its metrics.
+	gatewayController string
 }
 
 // result is what one run measured. Windows start when the first Gateway is created:
@@ -56,7 +58,10 @@ type result struct {
 	Steady          tally   `json:"steady"`
 	SteadySeconds   float64 `json:"steadySeconds"`
 	// PeakRSSBytes is the controller process's VmHWM at the end of the run.
-	PeakRSSBytes              int64   `json:"peakRSSBytes"`
+	PeakRSSBytes int64 `json:"peakRSSBytes"`
+	// GatewayReconciles is how many reconciles of Gateways the controller ran, by its
+	// metrics, until the end of the steady window.
+	GatewayReconciles         int     `json:"gatewayReconciles"`
 	ControllerCPUSeconds      float64 `json:"controllerCPUSeconds"`
 	ControllerSteadyCPU       float64 `json:"controllerSteadyCPUSeconds"`
 	APIServerCPUSeconds       float64 `json:"apiServerCPUSeconds"`
@@ -118,7 +123,7 @@ func measure(ctx context.Context, s settings, c contender) (res *result, err err
 		return nil, err
 	}
 	defer proc.stop()
-	r := &run{settings: s, name: c.name, cluster: cl, watch: watch, audit: &auditLog{path: cl.auditPath}, proc: proc, logPath: logPath}
+	r := &run{settings: s, name: c.name, gatewayController: c.gatewayController, cluster: cl, watch: watch, audit: &auditLog{path: cl.auditPath}, proc: proc, logPath: logPath}
 	if res, err = r.measure(ctx); err != nil {
 		return nil, err
 	}
@@ -165,6 +170,9 @@ func (r *run) measure(ctx context.Context) (*result, error) {
 	if res.PeakRSSBytes, err = peakRSS(pid); err != nil {
 		return nil, err
 	}
+	if res.GatewayReconciles, err = gatewayReconciles(ctx, r.proc.cmd.Args, r.gatewayController); err != nil {
+		return nil, err
+	}
 	if err := r.audit.read(); err != nil {
 		return nil, err
 	}
@@ -181,12 +189,13 @@ func (r *run) measure(ctx context.Context) (*result, error) {
 // run is one contender's run in progress.
 type run struct {
 	settings
-	name    string
-	cluster *cluster
-	watch   *gatewayWatch
-	audit   *auditLog
-	proc    *controllerProcess
-	logPath string
+	name              string
+	gatewayController string
+	cluster           *cluster
+	watch             *gatewayWatch
+	audit             *auditLog
+	proc              *controllerProcess
+	logPath           string
 }
 
 // awaitIdle waits until the controller has sent its first request and then nothing but
