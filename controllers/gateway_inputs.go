@@ -21,7 +21,11 @@ type gatewayInputs struct {
 
 // loadInputs reads the blueprint, the policies that may apply and the routes.
 func (r *GatewayReconciler) loadInputs(ctx context.Context, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass) (*gatewayInputs, error) {
-	snap, err := snapshot.ForGateway(ctx, r.Client, r.ControllerNamespace, gw, class)
+	candidates, err := routesOf(ctx, r.Client, gw)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := snapshot.ForGatewayAmong(ctx, r.Client, r.ControllerNamespace, gw, class, candidates)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"context"
+	"slices"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/types"
@@ -48,10 +49,38 @@ var gatewaySpecOrAddressesChanged = predicate.Or[client.Object](predicate.Genera
 	GenericFunc: func(event.GenericEvent) bool { return false },
 })
 
+// indexRouteParent indexes HTTPRoutes by the Gateways (namespace/name) their parentRefs
+// name, so that a Gateway finds its routes without copying every route of the cluster.
+const indexRouteParent = "spec.parentRefs.gateway"
+
+func routeParents(obj client.Object) []string {
+	route := obj.(*gatewayv1.HTTPRoute)
+	var keys []string
+	for _, ref := range route.Spec.ParentRefs {
+		if key, isGateway := attach.ParentGateway(route, ref); isGateway && !slices.Contains(keys, key.String()) {
+			keys = append(keys, key.String())
+		}
+	}
+	return keys
+}
+
+// routesOf lists the routes that name gw in a parentRef.
+func routesOf(ctx context.Context, r client.Reader, gw client.Object) ([]gatewayv1.HTTPRoute, error) {
+	var routes gatewayv1.HTTPRouteList
+	err := r.List(ctx, &routes, client.MatchingFields{indexRouteParent: client.ObjectKeyFromObject(gw).String()})
+	return routes.Items, err
+}
+
 func (r *HTTPRouteReconciler) routesOfGateway(ctx context.Context, obj client.Object) []reconcile.Request {
-	return r.routesReferencing(ctx, func(namespace, name string) bool {
-		return namespace == obj.GetNamespace() && name == obj.GetName()
-	})
+	routes, err := routesOf(ctx, r.Client, obj)
+	if err != nil {
+		return nil
+	}
+	names := make([]types.NamespacedName, len(routes))
+	for i := range routes {
+		names[i] = client.ObjectKeyFromObject(&routes[i])
+	}
+	return requestsFor(names)
 }
 
 // routesOfClasses lists the routes on Gateways of the named classes.

@@ -114,6 +114,9 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	if err := mgr.GetFieldIndexer().IndexField(ctx, &gatewayv1.Gateway{}, indexGatewaySecret, gatewaySecrets); err != nil {
 		return err
 	}
+	if err := mgr.GetFieldIndexer().IndexField(ctx, &gatewayv1.HTTPRoute{}, indexRouteParent, routeParents); err != nil {
+		return err
+	}
 	shard := newShard(opts.GatewayClasses)
 	blueprints := &render.Cache{}
 	applier := apply.New(mgr.GetClient(), mgr.GetAPIReader())

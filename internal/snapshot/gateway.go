@@ -29,7 +29,17 @@ type Gateway struct {
 
 // ForGateway gathers the snapshot of gw, of class.
 func ForGateway(ctx context.Context, r client.Reader, controllerNamespace string, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass) (*Gateway, error) {
-	routes, attached, err := AttachedRoutes(ctx, r, gw)
+	var routes gatewayv1.HTTPRouteList
+	if err := r.List(ctx, &routes); err != nil {
+		return nil, err
+	}
+	return ForGatewayAmong(ctx, r, controllerNamespace, gw, class, routes.Items)
+}
+
+// ForGatewayAmong is ForGateway with the routes that may attach to gw (those naming it,
+// from an index, or all of them) given.
+func ForGatewayAmong(ctx context.Context, r client.Reader, controllerNamespace string, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, candidates []gatewayv1.HTTPRoute) (*Gateway, error) {
+	routes, attached, err := AttachedAmong(ctx, r, gw, candidates)
 	if err != nil {
 		return nil, err
 	}
@@ -93,18 +103,8 @@ func Values(ctx context.Context, r client.Reader, controllerNamespace string, cl
 	return in, nil
 }
 
-// AttachedRoutes lists the HTTPRoutes attached to gw by the Gateway API rules, sorted by
-// namespace/name, and counts them per listener.
-func AttachedRoutes(ctx context.Context, r client.Reader, gw *gatewayv1.Gateway) ([]gatewayv1.HTTPRoute, map[gatewayv1.SectionName]int32, error) {
-	var routes gatewayv1.HTTPRouteList
-	if err := r.List(ctx, &routes); err != nil {
-		return nil, nil, err
-	}
-	return AttachedAmong(ctx, r, gw, routes.Items)
-}
-
-// AttachedAmong is AttachedRoutes among the given routes, for a caller that looks at
-// many Gateways and lists the routes once.
+// AttachedAmong lists the HTTPRoutes among routes attached to gw by the Gateway API
+// rules, sorted by namespace/name, and counts them per listener.
 func AttachedAmong(ctx context.Context, r client.Reader, gw *gatewayv1.Gateway, routes []gatewayv1.HTTPRoute) ([]gatewayv1.HTTPRoute, map[gatewayv1.SectionName]int32, error) {
 	attached := map[gatewayv1.SectionName]int32{}
 	var out []gatewayv1.HTTPRoute
