@@ -84,10 +84,10 @@ func bindLogFlags(flags *pflag.FlagSet, o *zap.Options) {
 
 // controllerGCPercent is the garbage collector's target unless GOGC says otherwise. The
 // controller's heap is mostly its caches, which live long; Go's default of 100 lets the
-// heap grow to twice them between collections. At 50, 1,000 Gateways took 82 MiB and
-// 7.7 CPU seconds, against 79 MiB and 9.0 s at 30 and 88 MiB and 8.0 s at 75
+// heap grow to twice them between collections. At 75, 1,000 Gateways took 85 to 89 MiB
+// and 6.9 to 7.4 CPU seconds, against 82 to 83 MiB and 8.2 to 8.5 s at 50
 // (docs/operations.md, Sizing).
-const controllerGCPercent = 50
+const controllerGCPercent = 75
 
 func collectGarbageSooner() {
 	if os.Getenv("GOGC") == "" {
