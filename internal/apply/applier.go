@@ -149,14 +149,12 @@ func (a *Applier) createNew(ctx context.Context, obj *unstructured.Unstructured)
 // already refused every object not rendered for the same owner. A resourceVersion other
 // than "" is a precondition: the apply is refused with a conflict unless it matches.
 func (a *Applier) serverSideApply(ctx context.Context, obj, existing *unstructured.Unstructured, resourceVersion string) (*unstructured.Unstructured, string, error) {
-	applied := obj.DeepCopy()
-	applied.SetResourceVersion(resourceVersion)
 	name := obj.GetKind() + "/" + client.ObjectKeyFromObject(obj).String()
 	if obj.GetNamespace() == "" {
 		name = obj.GetKind() + "/" + obj.GetName()
 	}
 	a.echoes.applying(obj)
-	live, err := a.applyPatch(ctx, applied)
+	live, err := a.applyPatch(ctx, obj, resourceVersion)
 	if err != nil {
 		a.echoes.applied(obj, nil)
 		return nil, "", fmt.Errorf("applying %s: %w", name, err)

@@ -2,6 +2,8 @@ package apply
 
 import (
 	"context"
+	"encoding/json"
+	"maps"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -42,18 +44,22 @@ func builtinObject(gvk schema.GroupVersionKind) client.Object {
 	return typed
 }
 
-// applyPatch server-side applies obj and returns the object as the API server has it now.
+// applyPatch server-side applies obj, with resourceVersion as a precondition unless it
+// is "", and returns the object as the API server has it now; obj is left as rendered.
 // The answer for a built-in kind is decoded from protobuf into its Go type (the request
 // is the same JSON apply either way), without the managed fields that a JSON answer
 // would carry into maps: they are as large as the rest of a small object.
-func (a *Applier) applyPatch(ctx context.Context, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+func (a *Applier) applyPatch(ctx context.Context, obj *unstructured.Unstructured, resourceVersion string) (*unstructured.Unstructured, error) {
 	gvk := obj.GroupVersionKind()
 	typed := builtinObject(gvk)
 	if typed == nil {
-		err := a.client.Apply(ctx, client.ApplyConfigurationFromUnstructured(obj), client.FieldOwner(FieldManager), client.ForceOwnership)
-		return obj, err
+		// The client decodes the answer into what it applies.
+		applied := obj.DeepCopy()
+		applied.SetResourceVersion(resourceVersion)
+		err := a.client.Apply(ctx, client.ApplyConfigurationFromUnstructured(applied), client.FieldOwner(FieldManager), client.ForceOwnership)
+		return applied, err
 	}
-	body, err := obj.MarshalJSON()
+	body, err := json.Marshal(withResourceVersion(obj.Object, resourceVersion))
 	if err != nil {
 		return nil, err
 	}
@@ -64,6 +70,23 @@ func (a *Applier) applyPatch(ctx context.Context, obj *unstructured.Unstructured
 	}
 	typed.SetManagedFields(nil)
 	return toUnstructured(typed, gvk)
+}
+
+// withResourceVersion is content with metadata.resourceVersion set (removed for ""),
+// sharing everything but the two maps it changes.
+func withResourceVersion(content map[string]any, resourceVersion string) map[string]any {
+	metadata, _ := content["metadata"].(map[string]any)
+	metadata = maps.Clone(metadata)
+	if metadata == nil {
+		metadata = map[string]any{}
+	}
+	delete(metadata, "resourceVersion")
+	if resourceVersion != "" {
+		metadata["resourceVersion"] = resourceVersion
+	}
+	out := maps.Clone(content)
+	out["metadata"] = metadata
+	return out
 }
 
 // getUnstructured reads the object of key and obj's kind into obj, through its typed

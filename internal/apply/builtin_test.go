@@ -104,3 +104,19 @@ func TestCachedObject(t *testing.T) {
 		}
 	}
 }
+
+// The body of a built-in kind's apply carries the precondition; the rendered object
+// it came from is left as it was.
+func TestWithResourceVersion(t *testing.T) {
+	rendered := map[string]any{"kind": "ConfigMap", "metadata": map[string]any{"name": "web", "resourceVersion": "7"}, "data": map[string]any{"a": "b"}}
+	created := withResourceVersion(rendered, absentVersion)
+	if got := created["metadata"].(map[string]any)["resourceVersion"]; got != absentVersion {
+		t.Errorf("resourceVersion %v, want %s", got, absentVersion)
+	}
+	if _, has := withResourceVersion(rendered, "")["metadata"].(map[string]any)["resourceVersion"]; has {
+		t.Error(`"" kept a resourceVersion`)
+	}
+	if got := rendered["metadata"].(map[string]any)["resourceVersion"]; got != "7" {
+		t.Errorf("the rendered object changed: resourceVersion %v", got)
+	}
+}

@@ -3,6 +3,7 @@ package render
 import (
 	"errors"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"text/template"
@@ -80,14 +81,8 @@ func Parse(bp *gatewrightv1alpha1.GatewayClassBlueprint) (*Blueprint, error) {
 	for _, t := range routeTemplates {
 		sources["httproute/"+t.Name] = t.Template
 	}
-	b.gatewayReadsLive = readsLive(bp.Spec.Helpers)
-	for _, t := range bp.Spec.GatewayTemplate.ResourceTemplates {
-		b.gatewayReadsLive = b.gatewayReadsLive || readsLive(t.Template)
-	}
-	b.routeReadsLive = readsLive(bp.Spec.Helpers)
-	for _, t := range routeTemplates {
-		b.routeReadsLive = b.routeReadsLive || readsLive(t.Template)
-	}
+	b.gatewayReadsLive = readsLive(bp.Spec.Helpers, bp.Spec.GatewayTemplate.ResourceTemplates)
+	b.routeReadsLive = readsLive(bp.Spec.Helpers, routeTemplates)
 	if status := bp.Spec.GatewayTemplate.Status; status != nil {
 		sources[statusTemplate] = status.Template
 		b.hasStatus = true
@@ -114,11 +109,14 @@ func Parse(bp *gatewrightv1alpha1.GatewayClassBlueprint) (*Blueprint, error) {
 // callsTpl finds a call of tpl, not a name that holds the letters (httplistener).
 var callsTpl = regexp.MustCompile(`\btpl\b`)
 
-// readsLive tells whether a template may read .Resources: by naming it, or through
-// tpl, which runs text the template does not show. A template that reads it some other
-// way renders what it read before the apply until its owner's next reconcile.
-func readsLive(source string) bool {
-	return strings.Contains(source, "Resources") || callsTpl.MatchString(source)
+// readsLive tells whether the helpers or a template may read .Resources: by naming it,
+// or through tpl, which runs text the template does not show. A template that reads it
+// some other way renders what it read before the apply until its owner's next reconcile.
+func readsLive(helpers string, templates []gatewrightv1alpha1.ResourceTemplate) bool {
+	reads := func(source string) bool {
+		return strings.Contains(source, "Resources") || callsTpl.MatchString(source)
+	}
+	return reads(helpers) || slices.ContainsFunc(templates, func(t gatewrightv1alpha1.ResourceTemplate) bool { return reads(t.Template) })
 }
 
 func ids(sets ...[]resourceTemplate) []string {
