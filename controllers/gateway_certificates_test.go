@@ -48,8 +48,8 @@ var _ = Describe("Listener certificateRefs", func() {
 		Eventually(w.listenerCondition(ctx, "web", "https", "ResolvedRefs")).Should(Equal(
 			"False/InvalidCertificateRef: certificateRef " + w.namespace + "/web-tls names a Secret that does not exist or is not of type kubernetes.io/tls"))
 		Eventually(w.listeners(ctx, "web")).Should(Equal([]string{
-			"http Accepted=True/Accepted ResolvedRefs=True/ResolvedRefs Conflicted=False/NoConflicts Programmed=True/Programmed kinds=[HTTPRoute] routes=0",
-			"https Accepted=True/Accepted ResolvedRefs=False/InvalidCertificateRef Conflicted=False/NoConflicts Programmed=False/Invalid kinds=[HTTPRoute] routes=0",
+			"http Accepted=True/Accepted ResolvedRefs=True/ResolvedRefs Conflicted=<none> Programmed=True/Programmed kinds=[HTTPRoute] routes=0",
+			"https Accepted=True/Accepted ResolvedRefs=False/InvalidCertificateRef Conflicted=<none> Programmed=False/Invalid kinds=[HTTPRoute] routes=0",
 		}))
 		Eventually(w.gatewayCondition(ctx, "web", "Accepted")).Should(Equal("True/ListenersNotValid: listeners not valid: https (InvalidCertificateRef); valid: http"))
 		Eventually(w.configMap(ctx, "web-listeners")).Should(HaveField("Data", Equal(map[string]string{

@@ -45,7 +45,13 @@ func (s *gatewayStatus) setListeners(programmed bool, reason gatewayv1.ListenerC
 		}
 		set(gatewayv1.ListenerConditionAccepted, rules.IsAccepted(), rules.Accepted, "")
 		set(gatewayv1.ListenerConditionResolvedRefs, rules.ResolvedRefs == gatewayv1.ListenerReasonResolvedRefs, rules.ResolvedRefs, rules.ResolvedRefsMessage)
-		set(gatewayv1.ListenerConditionConflicted, rules.Conflicted != gatewayv1.ListenerReasonNoConflicts, rules.Conflicted, "")
+		// The API says a listener without Conflicted has no conflicts; leaving it out
+		// keeps every Gateway's status, written and watched, smaller.
+		if rules.Conflicted == gatewayv1.ListenerReasonNoConflicts {
+			meta.RemoveStatusCondition(&l.Conditions, string(gatewayv1.ListenerConditionConflicted))
+		} else {
+			set(gatewayv1.ListenerConditionConflicted, true, rules.Conflicted, "")
+		}
 		if rules.IsValid() {
 			set(gatewayv1.ListenerConditionProgrammed, programmed, reason, "")
 		} else {

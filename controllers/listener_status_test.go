@@ -28,8 +28,8 @@ var _ = Describe("Listener status", func() {
 		Eventually(w.gatewayCondition(ctx, "web", "Accepted")).Should(Equal("True/ListenersNotValid: listeners not valid: tcp (UnsupportedProtocol); valid: http"))
 		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(Equal("True/Programmed: 2 object(s) applied and ready"))
 		Eventually(w.listeners(ctx, "web")).Should(Equal([]string{
-			"http Accepted=True/Accepted ResolvedRefs=True/ResolvedRefs Conflicted=False/NoConflicts Programmed=True/Programmed kinds=[HTTPRoute] routes=0",
-			"tcp Accepted=False/UnsupportedProtocol ResolvedRefs=True/ResolvedRefs Conflicted=False/NoConflicts Programmed=False/Invalid kinds=[] routes=0",
+			"http Accepted=True/Accepted ResolvedRefs=True/ResolvedRefs Conflicted=<none> Programmed=True/Programmed kinds=[HTTPRoute] routes=0",
+			"tcp Accepted=False/UnsupportedProtocol ResolvedRefs=True/ResolvedRefs Conflicted=<none> Programmed=False/Invalid kinds=[] routes=0",
 		}))
 	})
 
@@ -43,7 +43,7 @@ var _ = Describe("Listener status", func() {
 			return apierrors.IsNotFound(err)
 		}, "1s").Should(BeTrue(), "nothing is rendered for a Gateway rejected as a whole")
 		Eventually(w.listeners(ctx, "web")).Should(Equal([]string{
-			"udp Accepted=False/UnsupportedProtocol ResolvedRefs=True/ResolvedRefs Conflicted=False/NoConflicts Programmed=False/Invalid kinds=[] routes=0",
+			"udp Accepted=False/UnsupportedProtocol ResolvedRefs=True/ResolvedRefs Conflicted=<none> Programmed=False/Invalid kinds=[] routes=0",
 		}))
 	})
 
@@ -54,8 +54,8 @@ var _ = Describe("Listener status", func() {
 		w.route(ctx, w.namespace, "shop", w.namespace)
 		Eventually(w.gatewayCondition(ctx, "web", "Accepted")).Should(Equal("True/ListenersNotValid: listeners not valid: http (InvalidRouteKinds); valid: other"))
 		Eventually(w.listeners(ctx, "web")).Should(Equal([]string{
-			"http Accepted=True/Accepted ResolvedRefs=False/InvalidRouteKinds Conflicted=False/NoConflicts Programmed=False/Invalid kinds=[HTTPRoute] routes=1",
-			"other Accepted=True/Accepted ResolvedRefs=True/ResolvedRefs Conflicted=False/NoConflicts Programmed=True/Programmed kinds=[HTTPRoute] routes=1",
+			"http Accepted=True/Accepted ResolvedRefs=False/InvalidRouteKinds Conflicted=<none> Programmed=False/Invalid kinds=[HTTPRoute] routes=1",
+			"other Accepted=True/Accepted ResolvedRefs=True/ResolvedRefs Conflicted=<none> Programmed=True/Programmed kinds=[HTTPRoute] routes=1",
 		}))
 	})
 
@@ -69,7 +69,16 @@ var _ = Describe("Listener status", func() {
 		Eventually(w.listeners(ctx, "web")).Should(Equal([]string{
 			"http Accepted=False/ProtocolConflict ResolvedRefs=True/ResolvedRefs Conflicted=True/ProtocolConflict Programmed=False/ProtocolConflict kinds=[HTTPRoute] routes=0",
 			"https Accepted=False/ProtocolConflict ResolvedRefs=True/ResolvedRefs Conflicted=True/ProtocolConflict Programmed=False/ProtocolConflict kinds=[HTTPRoute] routes=0",
-			"other Accepted=True/Accepted ResolvedRefs=True/ResolvedRefs Conflicted=False/NoConflicts Programmed=True/Programmed kinds=[HTTPRoute] routes=1",
+			"other Accepted=True/Accepted ResolvedRefs=True/ResolvedRefs Conflicted=<none> Programmed=True/Programmed kinds=[HTTPRoute] routes=1",
+		}))
+
+		By("the conflict ends: Conflicted goes, since a listener without it has none")
+		w.gatewayWithListeners(ctx, "web", `
+- {name: http, protocol: HTTP, port: 80}
+- {name: other, protocol: HTTP, port: 8080}`)
+		Eventually(w.listeners(ctx, "web")).Should(Equal([]string{
+			"http Accepted=True/Accepted ResolvedRefs=True/ResolvedRefs Conflicted=<none> Programmed=True/Programmed kinds=[HTTPRoute] routes=1",
+			"other Accepted=True/Accepted ResolvedRefs=True/ResolvedRefs Conflicted=<none> Programmed=True/Programmed kinds=[HTTPRoute] routes=1",
 		}))
 	})
 

@@ -68,7 +68,11 @@ type Result struct {
 // objects are applied before changed ones, so that a round that finds someone else's
 // object changes nothing that existed; what it created is in the owner's record.
 func (a *Applier) Apply(ctx context.Context, owner Owner, objs []*unstructured.Unstructured, previous Inventory, keep func(Entry) bool) (*Result, error) {
-	Plan(owner, objs)
+	return a.applyPlanned(ctx, owner, objs, Plan(owner, objs), previous, keep)
+}
+
+// applyPlanned is Apply for objs that Plan made ready, planned being their inventory.
+func (a *Applier) applyPlanned(ctx context.Context, owner Owner, objs []*unstructured.Unstructured, planned Inventory, previous Inventory, keep func(Entry) bool) (*Result, error) {
 	existing := make([]*unstructured.Unstructured, len(objs))
 	err := eachConcurrently(ctx, objs, func(ctx context.Context, i int) error {
 		var err error
@@ -78,7 +82,7 @@ func (a *Applier) Apply(ctx context.Context, owner Owner, objs []*unstructured.U
 	if err != nil {
 		return nil, err
 	}
-	result := &Result{Applied: InventoryOf(objs), Live: make([]*unstructured.Unstructured, len(objs))}
+	result := &Result{Applied: planned, Live: make([]*unstructured.Unstructured, len(objs))}
 	changes := make([]string, len(objs))
 	err = eachConcurrently(ctx, objs, func(ctx context.Context, i int) error {
 		if existing[i] != nil {

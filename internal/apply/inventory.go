@@ -53,16 +53,6 @@ const templateLabel = gatewrightv1alpha1.LabelTemplate
 // Inventory is a sorted list of entries.
 type Inventory []Entry
 
-// InventoryOf lists objects.
-func InventoryOf(objs []*unstructured.Unstructured) Inventory {
-	inv := make(Inventory, 0, len(objs))
-	for _, obj := range objs {
-		inv = append(inv, entryOf(obj))
-	}
-	inv.sort()
-	return inv
-}
-
 // entryOf is the entry of one object.
 func entryOf(obj *unstructured.Unstructured) Entry {
 	return Entry{

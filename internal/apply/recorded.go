@@ -24,7 +24,7 @@ func (a *Applier) ApplyRecorded(ctx context.Context, rec *Record, objs []*unstru
 	if err := a.SaveRecord(ctx, rec, Planned(rec.Inventory, planned)); err != nil {
 		return nil, err
 	}
-	result, err := a.Apply(ctx, rec.owner, objs, rec.Inventory, keep)
+	result, err := a.applyPlanned(ctx, rec.owner, objs, planned, rec.Inventory, keep)
 	if err != nil {
 		return nil, err
 	}
