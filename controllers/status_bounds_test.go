@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -160,8 +161,16 @@ func refusingLongMessages(objs ...client.Object) (client.Client, *int) {
 			SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
 				var messages []string
 				switch o := obj.(type) {
-				case *gatewayv1.Gateway:
-					for _, c := range o.Status.Conditions {
+				case *metav1.PartialObjectMetadata: // a Gateway's status patch, answered with metadata
+					data, err := patch.Data(o)
+					if err != nil {
+						return err
+					}
+					var sent struct{ Status gatewayv1.GatewayStatus }
+					if err := json.Unmarshal(data, &sent); err != nil {
+						return err
+					}
+					for _, c := range sent.Status.Conditions {
 						messages = append(messages, c.Message)
 					}
 				case *gatewayv1.HTTPRoute:
