@@ -49,8 +49,8 @@ conformance: testbin ## Run the Gateway API conformance suite, status checks onl
 	GATEWRIGHT_VERSION=$(VERSION) GATEWRIGHT_CONFORMANCE_RUN=$(RUN) go test -tags conformance -count=1 -timeout 30m -v ./test/conformance/ -run '^TestConformance$$'
 
 .PHONY: bench
-bench: testbin ## Measure the shipped controller against a purpose-built floor on N Gateways, each on a fresh control plane (N=100 STEADY=60s BENCH_FLAGS="-o json"); docs/operations.md#sizing.
-	go run ./test/bench -gateways $(or $(N),100) -steady $(or $(STEADY),60s) $(BENCH_FLAGS)
+bench: testbin ## Measure the shipped controller against a purpose-built floor on N Gateways, each on a fresh control plane (N=100 STEADY=60s ROUNDS=1 BENCH_FLAGS="-o json"); docs/operations.md#sizing.
+	go run ./test/bench -gateways $(or $(N),100) -steady $(or $(STEADY),60s) -rounds $(or $(ROUNDS),1) $(BENCH_FLAGS)
 
 .PHONY: bench-go
 bench-go: ## Run the Go benchmarks of internal/... (values merge, rendering).

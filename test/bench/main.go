@@ -52,17 +52,24 @@ func main() {
 	timeout := flag.Duration("timeout", time.Hour, "give up after this long")
 	binary := flag.String("gatewright", "", "the gatewright binary to measure (default: build ./cmd/gatewright as the Dockerfile does)")
 	only := flag.String("only", "", "measure only floor or gatewright")
-	output := flag.String("o", "table", "output format: table or json")
+	output := flag.String("o", "table", "output format: table or json (one document per round)")
+	rounds := flag.Int("rounds", 1, "measure the contenders this many times, alternating, and print each round and the median ratio of the times to all Programmed")
 	flag.Parse()
-	if err := bench(s, *timeout, *binary, *only, *output); err != nil {
+	if err := bench(s, *timeout, *binary, *only, *output, *rounds); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func bench(s settings, timeout time.Duration, binary, only, output string) error {
+func bench(s settings, timeout time.Duration, binary, only, output string, rounds int) error {
 	if output != "table" && output != "json" {
 		return fmt.Errorf("-o %s: want table or json", output)
+	}
+	if only != "" && only != "floor" && only != "gatewright" {
+		return fmt.Errorf("-only %s: want floor or gatewright", only)
+	}
+	if rounds < 1 {
+		return fmt.Errorf("-rounds %d: want at least 1", rounds)
 	}
 	ctrl.SetLogger(zap.New(zap.Level(zapcore.ErrorLevel), zap.WriteTo(os.Stderr)))
 	ctx, cancel := context.WithTimeout(ctrl.SetupSignalHandler(), timeout)
@@ -86,7 +93,38 @@ func bench(s settings, timeout time.Duration, binary, only, output string) error
 		}
 	}
 	contenders := []contender{floorContender(floorBinary), gatewrightContender(binary)}
-	rep := report{Machine: machine(), Gateways: s.gateways, Namespaces: s.namespaces, Parallel: s.parallel,
+	var ratios []float64
+	for round := 1; round <= rounds; round++ {
+		rep, err := measureRound(ctx, s, contenders, only)
+		if err != nil {
+			return err
+		}
+		if len(rep.Results) == 2 {
+			ratios = append(ratios, rep.Results[1].AllProgrammedSeconds/rep.Results[0].AllProgrammedSeconds)
+		}
+		if output == "json" {
+			out := json.NewEncoder(os.Stdout)
+			out.SetIndent("", "  ")
+			if err := out.Encode(rep); err != nil {
+				return err
+			}
+			continue
+		}
+		if rounds > 1 {
+			fmt.Fprintf(os.Stdout, "round %d of %d\n", round, rounds)
+		}
+		rep.print(os.Stdout)
+		fmt.Fprintln(os.Stdout)
+	}
+	if output == "table" && len(ratios) > 1 {
+		printRatios(os.Stdout, ratios)
+	}
+	return nil
+}
+
+// measureRound measures each contender (or only the one named) once, one after the other.
+func measureRound(ctx context.Context, s settings, contenders []contender, only string) (*report, error) {
+	rep := &report{Machine: machine(), Gateways: s.gateways, Namespaces: s.namespaces, Parallel: s.parallel,
 		SettleSeconds: s.settle.Seconds(), SteadySeconds: s.steady.Seconds()}
 	for _, c := range contenders {
 		if only != "" && only != c.name {
@@ -94,20 +132,11 @@ func bench(s settings, timeout time.Duration, binary, only, output string) error
 		}
 		res, err := measure(ctx, s, c)
 		if err != nil {
-			return fmt.Errorf("%s: %w", c.name, err)
+			return nil, fmt.Errorf("%s: %w", c.name, err)
 		}
 		rep.Results = append(rep.Results, res)
 	}
-	if len(rep.Results) == 0 {
-		return fmt.Errorf("-only %s: want floor or gatewright", only)
-	}
-	if output == "json" {
-		out := json.NewEncoder(os.Stdout)
-		out.SetIndent("", "  ")
-		return out.Encode(rep)
-	}
-	rep.print(os.Stdout)
-	return nil
+	return rep, nil
 }
 
 // buildGatewright builds the controller binary as the Dockerfile does, into dir.

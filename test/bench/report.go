@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -117,7 +118,27 @@ func ratio(row row, first, last *result) string {
 	if !row.ratio || row.value(first) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%.1f×", row.value(last)/row.value(first))
+	return fmt.Sprintf("%.2f×", row.value(last)/row.value(first))
+}
+
+// printRatios says how the time to all Programmed compared in each round, and the
+// median: the machine's load moves single runs, the floor's as much as Gatewright's.
+func printRatios(w io.Writer, ratios []float64) {
+	cells := make([]string, len(ratios))
+	for i, r := range ratios {
+		cells[i] = fmt.Sprintf("%.2f×", r)
+	}
+	fmt.Fprintf(w, "all Programmed, gatewright / floor, by round: %s; median %.2f×\n", strings.Join(cells, " "), median(ratios))
+}
+
+// median of values, which it sorts.
+func median(values []float64) float64 {
+	sort.Float64s(values)
+	mid := len(values) / 2
+	if len(values)%2 == 1 {
+		return values[mid]
+	}
+	return (values[mid-1] + values[mid]) / 2
 }
 
 // writeTable writes rows of cells in columns, the first aligned left, the others right.
