@@ -257,8 +257,8 @@ func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	}
 	r.secrets = &certificateSecrets{metadata: secrets, api: mgr.GetAPIReader(), verdicts: tlscert.NewVerdicts(maxSecretVerdicts)}
 	c, err := ctrl.NewControllerManagedBy(mgr).
-		For(&gatewayv1.Gateway{}, gatewayPredicates()).
-		Watches(&gatewayv1.GatewayClass{}, mapTo(r.gatewaysOfClass), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		For(&gatewayv1.Gateway{}, specChanged).
+		Watches(&gatewayv1.GatewayClass{}, mapTo(r.gatewaysOfClass), specChanged).
 		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, mapTo(r.gatewaysOfBlueprint), specChanged).
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, mapTo(r.gatewaysOfClassConfig), specChanged).
 		Watches(&gatewrightv1alpha1.GatewayConfig{}, mapTo(r.gatewaysInNamespaceOf), specChanged).

@@ -25,16 +25,10 @@ import (
 	"github.com/gatewright/gatewright/internal/attach"
 )
 
-// gatewayPredicates: a Gateway is reconciled when its spec changes or it is being
-// deleted (both bump the generation), not when Gatewright writes its status or its
-// inventory annotation.
-func gatewayPredicates() builder.Predicates {
-	return builder.WithPredicates(predicate.GenerationChangedPredicate{})
-}
-
-// specChanged passes the events of blueprints and policies that can change what is
-// rendered: a new generation, a creation or a deletion. Their status, which Gatewright
-// writes itself as Gateways come and go, changes nothing a Gateway or route renders.
+// specChanged passes the events that can change what is rendered: a new generation
+// (a spec edit, or the start of a deletion), a creation or a deletion. Status, which
+// Gatewright writes itself on Gateways, routes, classes, blueprints and policies as
+// Gateways come and go, changes nothing any of them renders.
 var specChanged = builder.WithPredicates(predicate.GenerationChangedPredicate{})
 
 func mapTo(fn handler.MapFunc) handler.EventHandler {

@@ -12,7 +12,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
-	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/source"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -246,9 +245,9 @@ func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	}
 	r.services = services
 	c, err := ctrl.NewControllerManagedBy(mgr).
-		For(&gatewayv1.HTTPRoute{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		For(&gatewayv1.HTTPRoute{}, specChanged).
 		Watches(&gatewayv1.Gateway{}, mapTo(r.routesOfGateway), builder.WithPredicates(gatewaySpecOrAddressesChanged)).
-		Watches(&gatewayv1.GatewayClass{}, mapTo(r.routesOfClass), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Watches(&gatewayv1.GatewayClass{}, mapTo(r.routesOfClass), specChanged).
 		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, mapTo(r.routesOfBlueprint), specChanged).
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, mapTo(r.routesNearPolicy), specChanged).
 		Watches(&gatewrightv1alpha1.GatewayConfig{}, mapTo(r.routesNearPolicy), specChanged).

@@ -45,14 +45,26 @@ type heldEvent struct {
 	requeue func()
 }
 
-// applying marks obj's apply as in flight.
+// applying marks obj's apply as in flight. Events held for an apply of the same object
+// still in flight (two owners' rounds racing for one name, which the guard then settles)
+// are passed on rather than lost: passing one on costs a reconcile, losing one a change.
 func (e *echoes) applying(obj *unstructured.Unstructured) {
 	e.mu.Lock()
-	defer e.mu.Unlock()
 	if e.objects == nil {
 		e.objects = map[echoKey]*echo{}
 	}
-	e.objects[keyOf(obj.GroupVersionKind().GroupKind(), obj)] = &echo{inFlight: true}
+	key := keyOf(obj.GroupVersionKind().GroupKind(), obj)
+	var requeues []func()
+	if previous := e.objects[key]; previous != nil {
+		for _, h := range previous.held {
+			requeues = append(requeues, h.requeue)
+		}
+	}
+	e.objects[key] = &echo{inFlight: true}
+	e.mu.Unlock()
+	for _, requeue := range requeues {
+		requeue()
+	}
 }
 
 // applied ends obj's apply: live is the object as the apply left it when it created or

@@ -61,6 +61,12 @@ func TestEchoes(t *testing.T) {
 			{do: "answer", version: ""},
 			{do: "event", version: "5", dropped: false},
 		}},
+		{"another apply of the object starts while one is in flight", []step{
+			{do: "apply"},
+			{do: "event", version: "4", dropped: true, requeued: true},
+			{do: "apply"}, {do: "answer", version: "5"},
+			{do: "event", version: "5", dropped: true},
+		}},
 		{"no apply", []step{
 			{do: "event", version: "3", dropped: false},
 		}},
