@@ -79,7 +79,7 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 
 func (r *BlueprintReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
-		For(&gatewrightv1alpha1.GatewayClassBlueprint{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		For(&gatewrightv1alpha1.GatewayClassBlueprint{}, specChanged).
 		Watches(&gatewayv1.GatewayClass{}, mapTo(r.allBlueprints), builder.WithPredicates(predicate.Funcs{UpdateFunc: func(event.UpdateEvent) bool { return false }})).
 		Named("gatewayclassblueprint").
 		Complete(retryingConflicts(r))

@@ -15,11 +15,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
-	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -230,15 +228,14 @@ func (r *PolicyReconciler) accepted(ctx context.Context, obj client.Object, targ
 }
 
 func (r *PolicyReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	changed := builder.WithPredicates(predicate.GenerationChangedPredicate{})
 	return ctrl.NewControllerManagedBy(mgr).
-		For(r.newObject(), changed).
-		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, r.coalesced(r.policiesNear), changed).
-		Watches(&gatewrightv1alpha1.GatewayConfig{}, r.coalesced(r.policiesNear), changed).
-		Watches(&gatewayv1.Gateway{}, r.coalesced(r.policiesNear), changed).
-		Watches(&gatewayv1.HTTPRoute{}, r.coalesced(r.policiesNearRoute), changed).
-		Watches(&gatewayv1.GatewayClass{}, r.coalesced(r.policiesNear), changed).
-		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, r.coalesced(r.policiesNear), changed).
+		For(r.newObject(), specChanged).
+		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, r.coalesced(r.policiesNear), specChanged).
+		Watches(&gatewrightv1alpha1.GatewayConfig{}, r.coalesced(r.policiesNear), specChanged).
+		Watches(&gatewayv1.Gateway{}, r.coalesced(r.policiesNear), specChanged).
+		Watches(&gatewayv1.HTTPRoute{}, r.coalesced(r.policiesNearRoute), specChanged).
+		Watches(&gatewayv1.GatewayClass{}, r.coalesced(r.policiesNear), specChanged).
+		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, r.coalesced(r.policiesNear), specChanged).
 		Named(strings.ToLower(r.Kind)).
 		Complete(retryingConflicts(r))
 }
