@@ -46,7 +46,11 @@ func newLiveGateway(t *testing.T, blueprint, gateway string) *liveGateway {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := render.Input{Values: values.Values, Gateway: gw, Live: map[string][]*unstructured.Unstructured{}, IsReady: apply.Ready}
+	judged, err := set.Listeners(gw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := render.Input{Values: values.Values, Gateway: gw, Listeners: judged, Live: map[string][]*unstructured.Unstructured{}, IsReady: apply.Ready}
 	for i := range set.GatewayClasses {
 		if set.GatewayClasses[i].Name == string(gw.Spec.GatewayClassName) {
 			in.GatewayClass = &set.GatewayClasses[i]

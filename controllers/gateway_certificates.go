@@ -26,9 +26,9 @@ func gatewaySecrets(obj client.Object) []string {
 	return keys
 }
 
-// resolveCertificateRefs applies attach's rules to the certificateRefs of gw's
-// listeners, with the ReferenceGrants of the other namespaces they name.
-func (r *GatewayReconciler) resolveCertificateRefs(ctx context.Context, gw *gatewayv1.Gateway) (map[gatewayv1.SectionName][]listeners.CertificateRef, error) {
+// resolve applies attach's rules to the certificateRefs of gw's listeners, with the
+// ReferenceGrants (read through r) of the other namespaces they name.
+func (c *certificateSecrets) resolve(ctx context.Context, r client.Reader, gw *gatewayv1.Gateway) (map[gatewayv1.SectionName][]listeners.CertificateRef, error) {
 	var grants []gatewayv1.ReferenceGrant
 	listed := map[string]bool{gw.Namespace: true} // no grant needed there
 	for i := range gw.Spec.Listeners {
@@ -48,7 +48,7 @@ func (r *GatewayReconciler) resolveCertificateRefs(ctx context.Context, gw *gate
 			grants = append(grants, list.Items...)
 		}
 	}
-	return attach.ResolveCertificateRefs(gw, grants, r.secrets.check(ctx))
+	return attach.ResolveCertificateRefs(gw, grants, c.check(ctx))
 }
 
 // gatewaysOfSecret lists the Gateways whose certificateRefs name the Secret.

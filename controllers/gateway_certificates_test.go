@@ -13,23 +13,35 @@ import (
 
 // listenersBlueprint renders a ConfigMap naming the valid listeners of .Listeners and
 // every certificateRef with its reason, as a blueprint that leaves out what it cannot
-// serve would see them.
+// serve would see them: one for the Gateway, and one for each route on it.
 const listenersBlueprint = `
+helpers: |
+  {{- define "listeners" }}
+  {{- $valid := list }}{{ $certificates := list }}
+  {{- range .Listeners }}
+  {{- if .valid }}{{ $valid = append $valid .name }}{{ end }}
+  {{- range .certificateRefs }}{{ $certificates = append $certificates (printf "%s/%s=%s" .namespace .name .reason) }}{{ end }}
+  {{- end }}
+  data:
+    valid: {{ join " " $valid | quote }}
+    certificates: {{ join " " $certificates | quote }}
+  {{- end }}
 gatewayTemplate:
   resourceTemplates:
   - name: listeners
     template: |
-      {{- $valid := list }}{{ $certificates := list }}
-      {{- range .Listeners }}
-      {{- if .valid }}{{ $valid = append $valid .name }}{{ end }}
-      {{- range .certificateRefs }}{{ $certificates = append $certificates (printf "%s/%s=%s" .namespace .name .reason) }}{{ end }}
-      {{- end }}
       apiVersion: v1
       kind: ConfigMap
       metadata: {name: {{ .Gateway.metadata.name }}-listeners}
-      data:
-        valid: {{ join " " $valid | quote }}
-        certificates: {{ join " " $certificates | quote }}
+      {{- include "listeners" . }}
+httpRouteTemplate:
+  resourceTemplates:
+  - name: route-listeners
+    template: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: {{ .HTTPRoute.metadata.name }}-listeners}
+      {{- include "listeners" . }}
 `
 
 var _ = Describe("Listener certificateRefs", func() {
@@ -75,6 +87,20 @@ var _ = Describe("Listener certificateRefs", func() {
 		By("deleting it")
 		Expect(k8s.Delete(ctx, secret)).To(Succeed())
 		Eventually(w.listenerCondition(ctx, "web", "https", "ResolvedRefs")).Should(HaveSuffix("names a Secret that does not exist or is not of type kubernetes.io/tls"))
+	})
+
+	It("gives route templates the same verdicts, and renders the routes again when a Secret changes one", func(ctx SpecContext) {
+		w.gatewayWithListeners(ctx, "web", `
+- {name: http, protocol: HTTP, port: 80}
+- {name: https, protocol: HTTPS, port: 443, tls: {certificateRefs: [{name: web-tls}]}}`)
+		w.route(ctx, w.namespace, "shop", w.namespace)
+		Eventually(w.configMap(ctx, "shop-listeners")).Should(HaveField("Data", Equal(map[string]string{
+			"valid": "http", "certificates": w.namespace + "/web-tls=InvalidCertificateRef"})))
+
+		By("creating the Secret: only the Gateway's status tells the route reconciler")
+		w.tlsSecret(ctx, w.namespace, "web-tls")
+		Eventually(w.configMap(ctx, "shop-listeners")).Should(HaveField("Data", Equal(map[string]string{
+			"valid": "http https", "certificates": w.namespace + "/web-tls=ResolvedRefs"})))
 	})
 
 	It("refuses a Secret that is not of type kubernetes.io/tls, and a reference to another kind", func(ctx SpecContext) {

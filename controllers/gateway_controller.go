@@ -24,7 +24,6 @@ import (
 	"github.com/gatewright/gatewright/internal/metrics"
 	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/snapshot"
-	"github.com/gatewright/gatewright/internal/tlscert"
 )
 
 // GatewayReconciler renders and applies the blueprint of each Gateway of Gatewright's
@@ -38,12 +37,12 @@ type GatewayReconciler struct {
 	// Workers is how many reconciles run at once.
 	Workers int
 
-	shard   shard
-	secrets *certificateSecrets
-	watches *objectWatches
-	scopes  *kindScopes
-	slots   *namespaceSlots
-	legacy  *legacyAdopter
+	shard        shard
+	certificates *certificateSecrets
+	watches      *objectWatches
+	scopes       *kindScopes
+	slots        *namespaceSlots
+	legacy       *legacyAdopter
 }
 
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=gateways,verbs=get;list;watch;update;patch
@@ -84,7 +83,7 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 		return ctrl.Result{}, r.tearDown(ctx, gw, class, rec)
 	}
 
-	certificateRefs, err := r.resolveCertificateRefs(ctx, gw)
+	certificateRefs, err := r.certificates.resolve(ctx, r.Client, gw)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
@@ -251,11 +250,6 @@ func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.slots = newNamespaceSlots(r.Workers)
 	r.scopes = &kindScopes{client: r.Client}
 	r.legacy = &legacyAdopter{client: r.Client, applier: r.Applier}
-	secrets, err := newSecretMetadataCache(mgr)
-	if err != nil {
-		return err
-	}
-	r.secrets = &certificateSecrets{metadata: secrets, api: mgr.GetAPIReader(), verdicts: tlscert.NewVerdicts(maxSecretVerdicts)}
 	c, err := ctrl.NewControllerManagedBy(mgr).
 		For(&gatewayv1.Gateway{}, specChanged).
 		Watches(&gatewayv1.GatewayClass{}, mapTo(r.gatewaysOfClass), specChanged).
@@ -266,7 +260,7 @@ func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&corev1.Namespace{}, mapTo(r.allGateways), builder.WithPredicates(predicate.LabelChangedPredicate{})).
 		Watches(&gatewrightv1alpha1.Rendering{}, mapTo(r.gatewayOfObject), builder.WithPredicates(renderingGone)).
 		Watches(&gatewayv1.ReferenceGrant{}, mapTo(r.gatewaysOfGrant)).
-		WatchesRawSource(source.Kind(secrets, secretMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.gatewaysOfSecret), secretChanged)).
+		WatchesRawSource(source.Kind(r.certificates.metadata, secretMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.gatewaysOfSecret), secretChanged)).
 		Named("gateway").
 		WithOptions(controller.Options{MaxConcurrentReconciles: r.Workers, ReconciliationTimeout: reconcileTimeout}).
 		Build(retryingConflicts(r))

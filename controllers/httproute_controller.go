@@ -18,6 +18,7 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/metrics"
 	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/snapshot"
@@ -35,7 +36,8 @@ type HTTPRouteReconciler struct {
 	// Workers is how many reconciles run at once.
 	Workers int
 
-	shard shard
+	shard        shard
+	certificates *certificateSecrets
 	// services caches the metadata of every Service, for backendRefs.
 	services cache.Cache
 	watches  *objectWatches
@@ -226,10 +228,15 @@ func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPR
 	if err != nil {
 		return nil, nil, vals.Policies, err
 	}
+	certificateRefs, err := r.certificates.resolve(ctx, r.Client, parent.gateway)
+	if err != nil {
+		return nil, nil, vals.Policies, err
+	}
 	start = time.Now()
 	out, err := parsed.HTTPRoute(render.Input{
 		Values: vals.Values, Gateway: parent.gateway, GatewayClass: parent.class, BackendRefs: backendRefs,
-		Live: live, IsReady: apply.Ready, IsNamespaced: r.scopes.isNamespaced,
+		Listeners: listeners.Evaluate(parent.gateway.Spec.Listeners, certificateRefs),
+		Live:      live, IsReady: apply.Ready, IsNamespaced: r.scopes.isNamespaced,
 	}, route)
 	observeSince(metrics.RenderDuration, metrics.KindHTTPRoute, start)
 	return out, parsed, vals.Policies, err
@@ -246,7 +253,7 @@ func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.services = services
 	c, err := ctrl.NewControllerManagedBy(mgr).
 		For(&gatewayv1.HTTPRoute{}, specChanged).
-		Watches(&gatewayv1.Gateway{}, mapTo(r.routesOfGateway), builder.WithPredicates(gatewaySpecOrAddressesChanged)).
+		Watches(&gatewayv1.Gateway{}, mapTo(r.routesOfGateway), builder.WithPredicates(gatewayChangedForRoutes)).
 		Watches(&gatewayv1.GatewayClass{}, mapTo(r.routesOfClass), specChanged).
 		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, mapTo(r.routesOfBlueprint), specChanged).
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, mapTo(r.routesNearPolicy), specChanged).

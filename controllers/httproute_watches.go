@@ -34,20 +34,37 @@ func (r *HTTPRouteReconciler) routesReferencing(ctx context.Context, matches fun
 	return requestsFor(names)
 }
 
-// gatewaySpecOrAddressesChanged passes a Gateway event when its spec or its
-// status.addresses changed: route templates see .Gateway, and a per-route object (a DNS
-// record, say) may need the address the Gateway publishes once its infrastructure is up.
-// Other status writes (conditions, listeners) would only wake every route for nothing.
-var gatewaySpecOrAddressesChanged = predicate.Or[client.Object](predicate.GenerationChangedPredicate{}, predicate.Funcs{
+// gatewayChangedForRoutes passes a Gateway event when what route templates see of it
+// changed: its spec (.Gateway); its status.addresses, since a per-route object (a DNS
+// record, say) may need the address the Gateway publishes once its infrastructure is up;
+// or a listener's verdict (.Listeners), which the Gateway reconciler writes when a
+// certificate Secret or a ReferenceGrant changes it. Other status writes (Programmed,
+// attachedRoutes) would only wake every route for nothing.
+var gatewayChangedForRoutes = predicate.Or[client.Object](predicate.GenerationChangedPredicate{}, predicate.Funcs{
 	UpdateFunc: func(e event.UpdateEvent) bool {
 		old, oldOK := e.ObjectOld.(*gatewayv1.Gateway)
 		updated, newOK := e.ObjectNew.(*gatewayv1.Gateway)
-		return oldOK && newOK && !equality.Semantic.DeepEqual(old.Status.Addresses, updated.Status.Addresses)
+		return oldOK && newOK && (!equality.Semantic.DeepEqual(old.Status.Addresses, updated.Status.Addresses) ||
+			!slices.Equal(listenerVerdicts(old), listenerVerdicts(updated)))
 	},
 	CreateFunc:  func(event.CreateEvent) bool { return false },
 	DeleteFunc:  func(event.DeleteEvent) bool { return false },
 	GenericFunc: func(event.GenericEvent) bool { return false },
 })
+
+// listenerVerdicts lists what the status says of each listener's Accepted and
+// ResolvedRefs, the conditions that decide .Listeners' valid, reason and certificateRefs.
+func listenerVerdicts(gw *gatewayv1.Gateway) []string {
+	var out []string
+	for _, l := range gw.Status.Listeners {
+		for _, c := range l.Conditions {
+			if c.Type == string(gatewayv1.ListenerConditionAccepted) || c.Type == string(gatewayv1.ListenerConditionResolvedRefs) {
+				out = append(out, string(l.Name)+"/"+c.Type+"/"+string(c.Status)+"/"+c.Reason+"/"+c.Message)
+			}
+		}
+	}
+	return out
+}
 
 // indexRouteParent indexes HTTPRoutes by the Gateways (namespace/name) their parentRefs
 // name, so that a Gateway finds its routes without copying every route of the cluster.

@@ -70,11 +70,20 @@ func keepIdentity(obj any) (any, error) {
 
 // certificateSecrets judges the Secrets that certificateRefs name: which exist it
 // learns from the metadata cache, and it reads a Secret from the API server only when no
-// verdict is kept for its current resourceVersion, so a steady state reads none.
+// verdict is kept for its current resourceVersion, so a steady state reads none. The
+// Gateway and HTTPRoute reconcilers share one: one cache, one set of verdicts.
 type certificateSecrets struct {
-	metadata client.Reader
+	metadata cache.Cache
 	api      client.Reader
 	verdicts *tlscert.Verdicts
+}
+
+func newCertificateSecrets(mgr ctrl.Manager) (*certificateSecrets, error) {
+	metadata, err := newSecretMetadataCache(mgr)
+	if err != nil {
+		return nil, err
+	}
+	return &certificateSecrets{metadata: metadata, api: mgr.GetAPIReader(), verdicts: tlscert.NewVerdicts(maxSecretVerdicts)}, nil
 }
 
 // check is the attach.SecretCheck of a reconcile.

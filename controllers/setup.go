@@ -135,6 +135,10 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		return err
 	}
 	recorder := cappedRecorder{mgr.GetEventRecorderFor("gatewright")}
+	certificates, err := newCertificateSecrets(mgr)
+	if err != nil {
+		return err
+	}
 	if err := (&HTTPRouteReconciler{
 		Client:              mgr.GetClient(),
 		Workers:             orDefault(opts.RouteWorkers, DefaultRouteWorkers),
@@ -143,6 +147,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		Recorder:            recorder,
 		ControllerNamespace: opts.ControllerNamespace,
 		shard:               shard,
+		certificates:        certificates,
 	}).SetupWithManager(mgr); err != nil {
 		return err
 	}
@@ -154,6 +159,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		Recorder:            recorder,
 		ControllerNamespace: opts.ControllerNamespace,
 		shard:               shard,
+		certificates:        certificates,
 	}).SetupWithManager(mgr); err != nil {
 		return err
 	}

@@ -60,12 +60,11 @@ func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 			return nil, fmt.Errorf("Gateway %s/%s: %w", gw.Namespace, gw.Name, err)
 		}
 		routes := snap.Routes
-		certificateRefs, err := attach.ResolveCertificateRefs(gw, s.ReferenceGrants, s.secretCheck)
+		judged, err := s.Listeners(gw)
 		if err != nil {
 			return nil, err
 		}
-		renderInput := render.Input{Values: gwValues, Gateway: gw, GatewayClass: snap.Class, HTTPRoutes: routes,
-			Listeners: listeners.Evaluate(gw.Spec.Listeners, certificateRefs)}
+		renderInput := render.Input{Values: gwValues, Gateway: gw, GatewayClass: snap.Class, HTTPRoutes: routes, Listeners: judged}
 		gwOut, err := bp.Gateway(renderInput)
 		if err != nil {
 			return nil, fmt.Errorf("Gateway %s/%s: %w", gw.Namespace, gw.Name, err)
@@ -100,6 +99,16 @@ func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 }
 
 // gatewaysToRender returns the Gateways of Gatewright's classes, sorted, or the one named.
+// Listeners judges gw's listeners as the controller does, with the Secrets and
+// ReferenceGrants of the set deciding which certificateRefs resolve: .Listeners.
+func (s *Set) Listeners(gw *gatewayv1.Gateway) ([]listeners.Status, error) {
+	certificateRefs, err := attach.ResolveCertificateRefs(gw, s.ReferenceGrants, s.secretCheck)
+	if err != nil {
+		return nil, err
+	}
+	return listeners.Evaluate(gw.Spec.Listeners, certificateRefs), nil
+}
+
 func (s *Set) gatewaysToRender(only string) ([]*gatewayv1.Gateway, error) {
 	var gateways []*gatewayv1.Gateway
 	for i := range s.Gateways {

@@ -24,8 +24,8 @@ type Input struct {
 	// HTTPRoutes are the routes attached to the Gateway, .HTTPRoutes in gateway templates.
 	HTTPRoutes []gatewayv1.HTTPRoute
 	// Listeners are what the Gateway API rules say of each listener of the Gateway, its
-	// certificateRefs resolved: .Listeners in gateway templates, so that a template
-	// leaves out a listener that is not valid.
+	// certificateRefs resolved: .Listeners in every template, so that a template leaves
+	// out a listener that is not valid.
 	Listeners []listeners.Status
 	// BackendRefs are the backendRefs of the route's rules and whether each resolves,
 	// .BackendRefs in route templates, so that a template leaves out what does not.
@@ -159,6 +159,7 @@ func (b *Blueprint) HTTPRoute(in Input, route *gatewayv1.HTTPRoute) (*Output, er
 	data := b.context(in, b.route)
 	data["HTTPRoute"] = toMap(route)
 	data["BackendRefs"] = backendRefsData(in.BackendRefs)
+	data["Listeners"] = listenersData(in.Gateway, in.Listeners)
 	c, err := b.takeClone()
 	if err != nil {
 		return nil, err
