@@ -27,8 +27,8 @@ func gatewaySecrets(obj client.Object) []string {
 }
 
 // resolve applies attach's rules to the certificateRefs of gw's listeners, with the
-// ReferenceGrants (read through r) of the other namespaces they name.
-func (c *certificateSecrets) resolve(ctx context.Context, r client.Reader, gw *gatewayv1.Gateway) (map[gatewayv1.SectionName][]listeners.CertificateRef, error) {
+// ReferenceGrants (read through reader) of the other namespaces they name.
+func (c *certificateSecrets) resolve(ctx context.Context, reader client.Reader, gw *gatewayv1.Gateway) (map[gatewayv1.SectionName][]listeners.CertificateRef, error) {
 	var grants []gatewayv1.ReferenceGrant
 	listed := map[string]bool{gw.Namespace: true} // no grant needed there
 	for i := range gw.Spec.Listeners {
@@ -42,7 +42,7 @@ func (c *certificateSecrets) resolve(ctx context.Context, r client.Reader, gw *g
 			}
 			listed[string(*ref.Namespace)] = true
 			var list gatewayv1.ReferenceGrantList
-			if err := r.List(ctx, &list, client.InNamespace(string(*ref.Namespace))); err != nil {
+			if err := reader.List(ctx, &list, client.InNamespace(string(*ref.Namespace))); err != nil {
 				return nil, err
 			}
 			grants = append(grants, list.Items...)
