@@ -98,7 +98,6 @@ func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 	return out, nil
 }
 
-// gatewaysToRender returns the Gateways of Gatewright's classes, sorted, or the one named.
 // Listeners judges gw's listeners as the controller does, with the Secrets and
 // ReferenceGrants of the set deciding which certificateRefs resolve: .Listeners.
 func (s *Set) Listeners(gw *gatewayv1.Gateway) ([]listeners.Status, error) {
@@ -109,6 +108,7 @@ func (s *Set) Listeners(gw *gatewayv1.Gateway) ([]listeners.Status, error) {
 	return listeners.Evaluate(gw.Spec.Listeners, certificateRefs), nil
 }
 
+// gatewaysToRender returns the Gateways of Gatewright's classes, sorted, or the one named.
 func (s *Set) gatewaysToRender(only string) ([]*gatewayv1.Gateway, error) {
 	var gateways []*gatewayv1.Gateway
 	for i := range s.Gateways {
