@@ -2,6 +2,7 @@ package controllers_test
 
 import (
 	"context"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -107,6 +108,34 @@ spec:
 
 		Eventually(func() int32 { return w.getGateway(ctx, "web").Status.Listeners[0].AttachedRoutes }).Should(BeEquivalentTo(1))
 		Eventually(w.configMap(ctx, "web-routes")).Should(WithTransform(configMapData("routes"), Equal("1")))
+	})
+
+	It("renders a route of another namespace again when its blueprint, or a policy of its Gateway's namespace, changes", func(ctx SpecContext) {
+		other := newWorld(ctx).namespace
+		w.route(ctx, other, "shop", w.namespace)
+		timeout := func() string {
+			cm := &corev1.ConfigMap{}
+			if err := k8s.Get(ctx, client.ObjectKey{Namespace: other, Name: "shop-on-web"}, cm); err != nil {
+				return err.Error()
+			}
+			return cm.Data["timeout"]
+		}
+		Eventually(timeout).Should(Equal("15s"))
+
+		By("changing the blueprint's default")
+		w.classAndBlueprint(ctx, strings.Replace(routeBlueprint, "timeout: 15s", "timeout: 25s", 1))
+		Eventually(timeout).Should(Equal("25s"))
+
+		By("setting a default for the Gateway's namespace")
+		w.apply(ctx, `
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayConfig
+metadata: {name: team, namespace: NAMESPACE}
+spec:
+  targetRefs: [{group: "", kind: Namespace, name: NAMESPACE}]
+  default: {timeout: 20s}
+`)
+		Eventually(timeout).Should(Equal("20s"))
 	})
 
 	It("renders route templates again when the Gateway publishes an address", func(ctx SpecContext) {

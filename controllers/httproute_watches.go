@@ -16,24 +16,6 @@ import (
 	"github.com/gatewright/gatewright/internal/attach"
 )
 
-// routesReferencing lists the HTTPRoutes with a parentRef to a Gateway that matches.
-func (r *HTTPRouteReconciler) routesReferencing(ctx context.Context, matches func(namespace, name string) bool) []reconcile.Request {
-	var routes gatewayv1.HTTPRouteList
-	if err := r.List(ctx, &routes); err != nil {
-		return nil
-	}
-	var names []types.NamespacedName
-	for _, route := range routes.Items {
-		for _, ref := range route.Spec.ParentRefs {
-			if key, isGateway := attach.ParentGateway(&route, ref); isGateway && matches(key.Namespace, key.Name) {
-				names = append(names, types.NamespacedName{Namespace: route.Namespace, Name: route.Name})
-				break
-			}
-		}
-	}
-	return requestsFor(names)
-}
-
 // gatewayChangedForRoutes passes a Gateway event when what route templates see of it
 // changed: its spec (.Gateway); its status.addresses, since a per-route object (a DNS
 // record, say) may need the address the Gateway publishes once its infrastructure is up;
@@ -100,21 +82,27 @@ func (r *HTTPRouteReconciler) routesOfGateway(ctx context.Context, obj client.Ob
 	return requestsFor(names)
 }
 
-// routesOfClasses lists the routes on Gateways of the named classes.
-func (r *HTTPRouteReconciler) routesOfClasses(ctx context.Context, classes map[string]bool) []reconcile.Request {
+// routesOnGateways lists the routes that name one of the Gateways opts select, through
+// the parentRef index: a route of no such Gateway is not even looked at.
+func (r *HTTPRouteReconciler) routesOnGateways(ctx context.Context, opts ...client.ListOption) []reconcile.Request {
 	var gateways gatewayv1.GatewayList
-	if err := r.List(ctx, &gateways); err != nil {
+	if err := r.List(ctx, &gateways, opts...); err != nil {
 		return nil
 	}
-	ofClass := map[types.NamespacedName]bool{}
-	for _, gw := range gateways.Items {
-		if classes[string(gw.Spec.GatewayClassName)] {
-			ofClass[types.NamespacedName{Namespace: gw.Namespace, Name: gw.Name}] = true
-		}
+	var requests []reconcile.Request
+	for i := range gateways.Items {
+		requests = append(requests, r.routesOfGateway(ctx, &gateways.Items[i])...)
 	}
-	return r.routesReferencing(ctx, func(namespace, name string) bool {
-		return ofClass[types.NamespacedName{Namespace: namespace, Name: name}]
-	})
+	return requests
+}
+
+// routesOfClasses lists the routes on Gateways of the named classes.
+func (r *HTTPRouteReconciler) routesOfClasses(ctx context.Context, classes map[string]bool) []reconcile.Request {
+	var requests []reconcile.Request
+	for class := range classes {
+		requests = append(requests, r.routesOnGateways(ctx, client.MatchingFields{indexGatewayClassName: class})...)
+	}
+	return requests
 }
 
 func (r *HTTPRouteReconciler) routesOfClass(ctx context.Context, obj client.Object) []reconcile.Request {
@@ -134,9 +122,9 @@ func (r *HTTPRouteReconciler) routesOfBlueprint(ctx context.Context, obj client.
 // Gateways.
 func (r *HTTPRouteReconciler) routesNearPolicy(ctx context.Context, obj client.Object) []reconcile.Request {
 	if obj.GetNamespace() == r.ControllerNamespace {
-		return r.routesReferencing(ctx, func(string, string) bool { return true })
+		return r.routesOnGateways(ctx)
 	}
-	requests := r.routesReferencing(ctx, func(namespace, _ string) bool { return namespace == obj.GetNamespace() })
+	requests := r.routesOnGateways(ctx, client.InNamespace(obj.GetNamespace()))
 	var routes gatewayv1.HTTPRouteList
 	if err := r.List(ctx, &routes, client.InNamespace(obj.GetNamespace())); err == nil {
 		for _, route := range routes.Items {
