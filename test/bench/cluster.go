@@ -22,11 +22,13 @@ type cluster struct {
 	auditPath string
 	// apiServer is the kube-apiserver's pid.
 	apiServer int
+	// debugSocket is the API server's unauthenticated profiling socket, if it has one.
+	debugSocket string
 }
 
 // startCluster starts a control plane from the binaries in binDir, keeping its audit log
-// of user in dir.
-func startCluster(dir, binDir, user string) (_ *cluster, err error) {
+// of user in dir, and serving profiles on a socket in dir when profiled.
+func startCluster(dir, binDir, user string, profiled bool) (_ *cluster, err error) {
 	env, err := controlplane.New(binDir)
 	if err != nil {
 		return nil, err
@@ -38,6 +40,10 @@ func startCluster(dir, binDir, user string) (_ *cluster, err error) {
 		return nil, err
 	}
 	env.ControlPlane.GetAPIServer().Configure().Set("service-cluster-ip-range", serviceIPRange)
+	if profiled {
+		c.debugSocket = filepath.Join(dir, "apiserver.sock")
+		env.ControlPlane.GetAPIServer().Configure().Set("debug-socket-path", c.debugSocket)
+	}
 	if c.adminCfg, err = env.Start(); err != nil {
 		return nil, fmt.Errorf("starting the control plane: %w", err)
 	}

@@ -49,6 +49,7 @@ func main() {
 	flag.DurationVar(&s.settleMax, "settle-max", 5*time.Minute, "end the creation window this long after every Gateway is Programmed even if the controller is still busy")
 	flag.DurationVar(&s.steady, "steady", 60*time.Second, "how long to count requests in the steady state after that")
 	flag.BoolVar(&s.keep, "keep", false, "keep each run's folder (audit log, controller log, kubeconfig)")
+	flag.StringVar(&s.profileDir, "apiserver-profile", "", "write CPU profiles of the API server, from the first Gateway created until all are Programmed, into this folder (read a run's with go tool pprof -top DIR/round1-gatewright-apiserver-*.pprof)")
 	timeout := flag.Duration("timeout", time.Hour, "give up after this long")
 	binary := flag.String("gatewright", "", "the gatewright binary to measure (default: build ./cmd/gatewright as the Dockerfile does)")
 	only := flag.String("only", "", "measure only floor or gatewright")
@@ -95,7 +96,7 @@ func bench(s settings, timeout time.Duration, binary, only, output string, round
 	contenders := []contender{floorContender(floorBinary), gatewrightContender(binary)}
 	var ratios []float64
 	for round := 1; round <= rounds; round++ {
-		rep, err := measureRound(ctx, s, contenders, only)
+		rep, err := measureRound(ctx, s, contenders, only, round)
 		if err != nil {
 			return err
 		}
@@ -123,14 +124,14 @@ func bench(s settings, timeout time.Duration, binary, only, output string, round
 }
 
 // measureRound measures each contender (or only the one named) once, one after the other.
-func measureRound(ctx context.Context, s settings, contenders []contender, only string) (*report, error) {
+func measureRound(ctx context.Context, s settings, contenders []contender, only string, round int) (*report, error) {
 	rep := &report{Machine: machine(), Gateways: s.gateways, Namespaces: s.namespaces, Parallel: s.parallel,
 		SettleSeconds: s.settle.Seconds(), SteadySeconds: s.steady.Seconds()}
 	for _, c := range contenders {
 		if only != "" && only != c.name {
 			continue
 		}
-		res, err := measure(ctx, s, c)
+		res, err := measure(ctx, s, c, round)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", c.name, err)
 		}

@@ -24,6 +24,7 @@ type settings struct {
 	steady     time.Duration // the steady-state window after it
 	binDir     string        // etcd and kube-apiserver
 	keep       bool          // keep each run's folder: audit log, controller log, kubeconfig
+	profileDir string        // where to write CPU profiles of the API server; none if empty
 }
 
 // contender is a controller the harness measures.
@@ -74,7 +75,7 @@ type result struct {
 // measure runs c on a control plane of its own: it starts the control plane with an
 // audit log of c's user, installs the workload, starts c, creates the Gateways and
 // waits for them, the settle time and the steady window.
-func measure(ctx context.Context, s settings, c contender) (res *result, err error) {
+func measure(ctx context.Context, s settings, c contender, round int) (res *result, err error) {
 	dir, err := os.MkdirTemp("", "gatewright-bench-"+c.name+"-")
 	if err != nil {
 		return nil, err
@@ -87,7 +88,7 @@ func measure(ctx context.Context, s settings, c contender) (res *result, err err
 		_ = os.RemoveAll(dir)
 	}()
 	progress(c.name, "starting a control plane")
-	cl, err := startCluster(dir, s.binDir, c.user)
+	cl, err := startCluster(dir, s.binDir, c.user, s.profileDir != "")
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +124,7 @@ func measure(ctx context.Context, s settings, c contender) (res *result, err err
 		return nil, err
 	}
 	defer proc.stop()
-	r := &run{settings: s, name: c.name, gatewayController: c.gatewayController, cluster: cl, watch: watch, audit: &auditLog{path: cl.auditPath}, proc: proc, logPath: logPath}
+	r := &run{settings: s, round: round, name: c.name, gatewayController: c.gatewayController, cluster: cl, watch: watch, audit: &auditLog{path: cl.auditPath}, proc: proc, logPath: logPath}
 	if res, err = r.measure(ctx); err != nil {
 		return nil, err
 	}
@@ -142,12 +143,23 @@ func (r *run) measure(ctx context.Context) (*result, error) {
 	pid := r.proc.cmd.Process.Pid
 	start := time.Now()
 	cpu := newCPUMeter(pid, r.cluster.apiServer)
+	var profiler *apiServerProfiler
+	if r.profileDir != "" {
+		profiler = startAPIServerProfile(r.cluster.debugSocket, filepath.Join(r.profileDir, fmt.Sprintf("round%d-%s-apiserver", r.round, r.name)), profilePiece)
+	}
 	if err := createGateways(ctx, r.cluster.admin, r.settings); err != nil {
 		return nil, err
 	}
 	programmed, err := r.awaitProgrammed(ctx, start)
 	if err != nil {
 		return nil, err
+	}
+	if profiler != nil {
+		pieces, err := profiler.Stop()
+		if err != nil {
+			return nil, err
+		}
+		progress(r.name, "%d CPU profiles of the API server, %s each, until all Programmed, in %s", pieces, profilePiece, r.profileDir)
 	}
 	busyUntil, settled, err := r.awaitSettled(ctx, programmed)
 	if err != nil {
@@ -189,6 +201,7 @@ func (r *run) measure(ctx context.Context) (*result, error) {
 // run is one contender's run in progress.
 type run struct {
 	settings
+	round             int
 	name              string
 	gatewayController string
 	cluster           *cluster
