@@ -162,21 +162,11 @@ func (r *GatewayReconciler) patchStatus(ctx context.Context, gw *gatewayv1.Gatew
 	if equality.Semantic.DeepEqual(s.original, s.status) {
 		return nil
 	}
-	err := r.Status().Patch(ctx, gatewayMetadata(gw), gatewayStatusPatch(s.original, s.status))
+	err := r.Status().Patch(ctx, answeredWithMetadata(gatewayGVK, gw), statusPatch(s.original, s.status, ""))
 	if statusRefused(err) {
-		err = r.Status().Patch(ctx, gatewayMetadata(gw), gatewayStatusPatch(s.original, shortGatewayMessages(s.status)))
+		err = r.Status().Patch(ctx, answeredWithMetadata(gatewayGVK, gw), statusPatch(s.original, shortGatewayMessages(s.status), ""))
 	}
 	return client.IgnoreNotFound(err)
-}
-
-// gatewayMetadata names gw for a write answered with its metadata alone (in protobuf),
-// not the whole Gateway in JSON: nothing reads the written status back, and encoding
-// and decoding it was a good part of both sides' work for every Gateway.
-func gatewayMetadata(gw *gatewayv1.Gateway) *metav1.PartialObjectMetadata {
-	m := &metav1.PartialObjectMetadata{}
-	m.SetGroupVersionKind(gatewayv1.SchemeGroupVersion.WithKind("Gateway"))
-	m.Namespace, m.Name = gw.Namespace, gw.Name
-	return m
 }
 
 // shortGatewayMessages returns a copy of status with every message cut short.

@@ -100,18 +100,19 @@ func (r *HTTPRouteReconciler) patchStatus(ctx context.Context, route *gatewayv1.
 	if equality.Semantic.DeepEqual(route.Status.Parents, parentsStatus) || (len(route.Status.Parents) == 0 && len(parentsStatus) == 0) {
 		return nil
 	}
-	original := route.DeepCopy()
-	patch := client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{})
-	route.Status.Parents = parentsStatus
-	err := r.Status().Patch(ctx, route, patch)
+	target := answeredWithMetadata(httpRouteGVK, route)
+	patch := func(parents []gatewayv1.RouteParentStatus) client.Patch {
+		return statusPatch(route.Status, gatewayv1.HTTPRouteStatus{RouteStatus: gatewayv1.RouteStatus{Parents: parents}}, route.ResourceVersion)
+	}
+	err := r.Status().Patch(ctx, target, patch(parentsStatus))
 	if statusRefused(err) {
-		route.Status.Parents = slices.Clone(parentsStatus)
-		for i, s := range route.Status.Parents {
+		short := slices.Clone(parentsStatus)
+		for i, s := range short {
 			if _, mine := statuses[parentKey(route, s.ParentRef)]; mine && s.ControllerName == gatewrightv1alpha1.ControllerName {
-				route.Status.Parents[i].Conditions = shortMessages(s.Conditions)
+				short[i].Conditions = shortMessages(s.Conditions)
 			}
 		}
-		err = r.Status().Patch(ctx, route, patch)
+		err = r.Status().Patch(ctx, target, patch(short))
 	}
 	return client.IgnoreNotFound(err)
 }

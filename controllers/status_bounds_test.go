@@ -160,25 +160,27 @@ func refusingLongMessages(objs ...client.Object) (client.Client, *int) {
 		WithInterceptorFuncs(interceptor.Funcs{
 			SubResourcePatch: func(ctx context.Context, c client.Client, sub string, obj client.Object, patch client.Patch, opts ...client.SubResourcePatchOption) error {
 				var messages []string
-				switch o := obj.(type) {
-				case *metav1.PartialObjectMetadata: // a Gateway's status patch, answered with metadata
-					data, err := patch.Data(o)
-					if err != nil {
-						return err
+				// Status patches are answered with metadata: what they say is in the patch.
+				data, err := patch.Data(obj)
+				if err != nil {
+					return err
+				}
+				var sent struct {
+					Status struct {
+						Conditions []metav1.Condition
+						Parents    []gatewayv1.RouteParentStatus
 					}
-					var sent struct{ Status gatewayv1.GatewayStatus }
-					if err := json.Unmarshal(data, &sent); err != nil {
-						return err
-					}
-					for _, c := range sent.Status.Conditions {
-						messages = append(messages, c.Message)
-					}
-				case *gatewayv1.HTTPRoute:
-					for _, p := range o.Status.Parents {
-						for _, c := range p.Conditions {
-							if p.ControllerName == gatewrightv1alpha1.ControllerName {
-								messages = append(messages, c.Message)
-							}
+				}
+				if err := json.Unmarshal(data, &sent); err != nil {
+					return err
+				}
+				for _, c := range sent.Status.Conditions {
+					messages = append(messages, c.Message)
+				}
+				for _, p := range sent.Status.Parents {
+					for _, c := range p.Conditions {
+						if p.ControllerName == gatewrightv1alpha1.ControllerName {
+							messages = append(messages, c.Message)
 						}
 					}
 				}

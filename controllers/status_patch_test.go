@@ -35,7 +35,40 @@ func TestGatewayStatusPatchIsMergeFromsPatch(t *testing.T) {
 			original := gw.DeepCopy()
 			gw.Status = tt.current
 			want := patchOf(t, client.MergeFrom(original), gw)
-			if got := patchOf(t, gatewayStatusPatch(tt.original, tt.current), gw); !reflect.DeepEqual(got, want) {
+			if got := patchOf(t, statusPatch(tt.original, tt.current, ""), gw); !reflect.DeepEqual(got, want) {
+				t.Errorf("patch %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// A route's status patch is the one client.MergeFromWithOptimisticLock computes from
+// copies of the whole HTTPRoute: its resourceVersion keeps other controllers' entries.
+func TestRouteStatusPatchIsMergeFromsPatchWithALock(t *testing.T) {
+	accepted := []metav1.Condition{{Type: "Accepted", Status: metav1.ConditionTrue, Reason: "Accepted"}}
+	ours := gatewayv1.RouteParentStatus{ParentRef: gatewayv1.ParentReference{Name: "web"}, ControllerName: "gatewright.dev/gateway-controller", Conditions: accepted}
+	theirs := gatewayv1.RouteParentStatus{ParentRef: gatewayv1.ParentReference{Name: "other"}, ControllerName: "example.com/other", Conditions: accepted}
+	tests := []struct {
+		name              string
+		original, current []gatewayv1.RouteParentStatus
+	}{
+		{"a first status", nil, []gatewayv1.RouteParentStatus{ours}},
+		{"ours next to theirs", []gatewayv1.RouteParentStatus{theirs}, []gatewayv1.RouteParentStatus{theirs, ours}},
+		{"ours gone", []gatewayv1.RouteParentStatus{theirs, ours}, []gatewayv1.RouteParentStatus{theirs}},
+		{"none left", []gatewayv1.RouteParentStatus{ours}, []gatewayv1.RouteParentStatus{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			route := &gatewayv1.HTTPRoute{
+				ObjectMeta: metav1.ObjectMeta{Namespace: "team", Name: "shop", ResourceVersion: "42"},
+				Spec:       gatewayv1.HTTPRouteSpec{Hostnames: []gatewayv1.Hostname{"shop.example.com"}},
+				Status:     gatewayv1.HTTPRouteStatus{RouteStatus: gatewayv1.RouteStatus{Parents: tt.original}},
+			}
+			original := route.DeepCopy()
+			route.Status.Parents = tt.current
+			want := patchOf(t, client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{}), route)
+			got := patchOf(t, statusPatch(original.Status, route.Status, route.ResourceVersion), route)
+			if !reflect.DeepEqual(got, want) {
 				t.Errorf("patch %v, want %v", got, want)
 			}
 		})
