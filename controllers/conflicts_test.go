@@ -42,3 +42,47 @@ func TestRetryingConflicts(t *testing.T) {
 		})
 	}
 }
+
+// A conflict that keeps coming back is reported after quietConflicts quiet retries, so
+// that the controller's backoff grows instead of a write every staleRecordRetry; any
+// other outcome starts the count again.
+func TestRetryingConflictsReportsAConflictThatStays(t *testing.T) {
+	conflict := apierrors.NewConflict(schema.GroupResource{Group: "gatewright.dev", Resource: "renderings"}, "gateway.web", errors.New("the object has been modified"))
+	var next error
+	r := retryingConflicts(reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) {
+		return reconcile.Result{}, next
+	}))
+	web := reconcile.Request{}
+	web.Namespace, web.Name = "team", "web"
+	shop := reconcile.Request{}
+	shop.Namespace, shop.Name = "team", "shop"
+	outcome := func(req reconcile.Request) error {
+		result, err := r.Reconcile(t.Context(), req)
+		if next != nil && err == nil && result.RequeueAfter != staleRecordRetry {
+			t.Fatalf("a quiet retry came back after %v", result.RequeueAfter)
+		}
+		return err
+	}
+	next = conflict
+	for i := range quietConflicts {
+		if err := outcome(web); err != nil {
+			t.Fatalf("conflict %d reported: %v", i+1, err)
+		}
+	}
+	if err := outcome(shop); err != nil {
+		t.Fatalf("another request's first conflict reported: %v", err)
+	}
+	for range 2 {
+		if err := outcome(web); !apierrors.IsConflict(err) {
+			t.Fatalf("conflict past %d in a row: %v, want it reported", quietConflicts, err)
+		}
+	}
+	next = nil
+	if err := outcome(web); err != nil {
+		t.Fatal(err)
+	}
+	next = conflict
+	if err := outcome(web); err != nil {
+		t.Fatalf("the first conflict after a success reported: %v", err)
+	}
+}
