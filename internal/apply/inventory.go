@@ -95,11 +95,3 @@ func (inv Inventory) Covers(other Inventory) bool {
 	}
 	return true
 }
-
-// Union returns the entries of both, once each, sorted.
-func (inv Inventory) Union(other Inventory) Inventory {
-	out := append(Inventory{}, inv...)
-	out = append(out, other.Without(inv)...)
-	out.sort()
-	return out
-}
