@@ -59,6 +59,11 @@ stringData:
 			wantErr: `key "kind" already set in map`,
 		},
 		{
+			name:    "aliases that stand for a billion nodes are refused, not expanded",
+			input:   "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\nlaughs:\n" + billionLaughs("  "),
+			wantErr: "document 1: yaml: document contains excessive aliasing",
+		},
+		{
 			name:    "invalid YAML names the document",
 			input:   "apiVersion: v1\nkind: ConfigMap\n---\nmetadata: [\n",
 			wantErr: "document 2: yaml:",
@@ -103,4 +108,18 @@ func TestDecodeRefusesValuesJSONCannotHold(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "spec: limit: +Inf cannot be represented in JSON") {
 		t.Fatalf("got %v", err)
 	}
+}
+
+// billionLaughs is YAML of nine levels of nine aliases each, every line indented by
+// indent: under a kilobyte that stands for a billion strings.
+func billionLaughs(indent string) string {
+	var out string
+	for level := range 9 {
+		name, items := string(rune('a'+level)), `"lol"`
+		if level > 0 {
+			items = "*" + string(rune('a'+level-1))
+		}
+		out += indent + name + ": &" + name + " [" + strings.TrimSuffix(strings.Repeat(items+",", 9), ",") + "]\n"
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package render_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -61,6 +62,28 @@ func TestRenderStopsWithinItsBudget(t *testing.T) {
 			}
 			if out != nil {
 				t.Fatalf("a failed render returned objects: %v", out.Objects)
+			}
+		})
+	}
+}
+
+// Nesting is bounded, not the number of calls: a template, include or tpl gives its
+// level back when it returns, so calls one after another never add up to "too deep".
+func TestRenderCallsTemplatesOneAfterAnotherWithoutLimit(t *testing.T) {
+	for name, call := range map[string]string{
+		"template": `{{ template "leaf" . }}`,
+		"include":  `{{ include "leaf" . }}`,
+		"tpl":      `{{ tpl "x" . }}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			bp := gatewayTemplates(t, configMap+"data:\n  a: \"{{ range until 1500 }}"+call+"{{ end }}\"\n")
+			bp.Spec.Helpers = `{{ define "leaf" }}x{{ end }}`
+			out, err := renderGateway(t, bp, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := out.Objects[0].Object["data"].(map[string]any)["a"]; got != strings.Repeat("x", 1500) {
+				t.Fatalf("rendered %v", got)
 			}
 		})
 	}

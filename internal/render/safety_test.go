@@ -109,3 +109,36 @@ func TestTenantNumbersCannotMakeARenderUnbounded(t *testing.T) {
 		}
 	})
 }
+
+// fromYaml and fromYamlArray may be handed a tenant's string. YAML aliases can make a
+// few hundred bytes stand for billions of nodes; the parser refuses such a document, and
+// the template gets the refusal (as Helm's do: an "Error" key, or the error as the only
+// element) instead of the expansion.
+func TestTenantYAMLCannotExpandThroughAliases(t *testing.T) {
+	// Nine levels of nine aliases each: a billion "lol"s from under a kilobyte.
+	var doc, list string
+	for level := range 9 {
+		name, items := string(rune('a'+level)), `"lol"`
+		if level > 0 {
+			items = "*" + string(rune('a'+level-1))
+		}
+		items = strings.TrimSuffix(strings.Repeat(items+",", 9), ",")
+		doc += name + ": &" + name + " [" + items + "]\n"
+		list += "- &" + name + " [" + items + "]\n"
+	}
+	for name, template := range map[string]string{
+		"fromYaml":      `{{ (fromYaml .Values.doc).Error | quote }}`,
+		"fromYamlArray": `{{ fromYamlArray .Values.list | first | quote }}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			out, err := renderGateway(t, gatewayTemplates(t, configMap+"data:\n  doc: "+template+"\n"), map[string]any{"doc": doc, "list": list})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _, _ := unstructured.NestedString(out.Objects[0].Object, "data", "doc")
+			if !strings.Contains(got, "excessive aliasing") {
+				t.Fatalf("doc = %.200q, want the parser's refusal", got)
+			}
+		})
+	}
+}
