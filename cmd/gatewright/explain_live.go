@@ -15,8 +15,8 @@ import (
 	"github.com/gatewright/gatewright/internal/snapshot"
 )
 
-// liveReader gathers from the cluster the objects that the values of one Gateway can
-// depend on, into the same offline.Set the file-based commands build.
+// liveReader reads from the cluster what the values of one Gateway, or of a route on
+// it, are computed from, as the controller reads it.
 type liveReader struct {
 	client              client.Client
 	controllerNamespace string
@@ -126,18 +126,11 @@ func (r liveReader) get(ctx context.Context, key client.ObjectKey, obj client.Ob
 	return nil
 }
 
-func (r liveReader) list(ctx context.Context, namespace string, list client.ObjectList) error {
-	if err := r.client.List(ctx, list, client.InNamespace(namespace)); err != nil {
-		return fmt.Errorf("listing %s objects in namespace %s: %w", r.kindOf(list), namespace, err)
-	}
-	return nil
-}
-
-// kindOf names the kind of obj, or of the items of a list, for error messages.
+// kindOf names the kind of obj for error messages.
 func (r liveReader) kindOf(obj runtime.Object) string {
 	gvk, err := apiutil.GVKForObject(obj, r.client.Scheme())
 	if err != nil {
 		return fmt.Sprintf("%T", obj)
 	}
-	return strings.TrimSuffix(gvk.Kind, "List")
+	return gvk.Kind
 }
