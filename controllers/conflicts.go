@@ -4,7 +4,6 @@ import (
 	"context"
 	"sync"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
@@ -16,9 +15,10 @@ import (
 const quietConflicts = 5
 
 // retryingConflicts runs a reconciler, and comes back shortly to a round that a write
-// refused for a conflict, without reporting it as an error: a cache a few milliseconds
-// behind the controller's own last write is routine, and an operator who reads
-// "Reconciler error" for it would look for a fault that is not there.
+// refused for a conflict (staleRecord: a newer version, or a Rendering the cache has not
+// seen yet), without reporting it as an error: a cache a few milliseconds behind the
+// controller's own last write is routine, and an operator who reads "Reconciler error"
+// for it would look for a fault that is not there.
 func retryingConflicts(r reconcile.Reconciler) reconcile.Reconciler {
 	var mu sync.Mutex
 	inARow := map[reconcile.Request]int{}
@@ -26,7 +26,7 @@ func retryingConflicts(r reconcile.Reconciler) reconcile.Reconciler {
 		result, err := r.Reconcile(ctx, req)
 		mu.Lock()
 		defer mu.Unlock()
-		if !apierrors.IsConflict(err) {
+		if !staleRecord(err) {
 			delete(inARow, req)
 			return result, err
 		}

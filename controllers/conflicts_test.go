@@ -22,6 +22,7 @@ func TestRetryingConflicts(t *testing.T) {
 	}{
 		{name: "a conflict comes back shortly, not as an error", err: conflict, wantResult: reconcile.Result{RequeueAfter: staleRecordRetry}},
 		{name: "so does a wrapped one", err: fmt.Errorf("finalizer: %w", conflict), wantResult: reconcile.Result{RequeueAfter: staleRecordRetry}},
+		{name: "and a Rendering the cache has not seen yet", err: apierrors.NewAlreadyExists(schema.GroupResource{Group: "gatewright.dev", Resource: "renderings"}, "gateway.web"), wantResult: reconcile.Result{RequeueAfter: staleRecordRetry}},
 		{name: "any other error is reported", err: failure, wantErr: failure},
 		{name: "a round that asked to come back keeps its time", wantResult: reconcile.Result{RequeueAfter: slotRetry}},
 	} {

@@ -113,7 +113,7 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	countApply(metrics.KindGateway, start, applied, err)
 	if staleRecord(err) {
 		status.unchanged()
-		return ctrl.Result{RequeueAfter: staleRecordRetry}, nil
+		return ctrl.Result{}, err // retried by retryingConflicts; the status keeps its last verdict
 	}
 	if err != nil {
 		r.Recorder.Event(gw, "Warning", "ApplyFailed", err.Error())

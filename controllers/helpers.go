@@ -57,7 +57,8 @@ func isInputError(err error) bool {
 }
 
 // staleRecordRetry is how soon a reconcile that read a Rendering older than the API
-// server's comes back: the cache is usually a few milliseconds behind a write.
+// server's comes back (retryingConflicts): the cache is usually a few milliseconds
+// behind a write.
 const staleRecordRetry = 100 * time.Millisecond
 
 // staleRecord tells whether err is a Rendering write refused because the Rendering was

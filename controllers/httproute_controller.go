@@ -181,7 +181,7 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 		applied, err = r.Applier.ApplyRecorded(ctx, rec, out.Objects, keepWaiting(out.Waiting))
 		countApply(metrics.KindHTTPRoute, start, applied, err)
 		if staleRecord(err) {
-			return statuses, false, err // retried with backoff; the status keeps its last verdict
+			return statuses, false, err // retried by retryingConflicts; the status keeps its last verdict
 		}
 		if err == nil {
 			recordChanges(r.Recorder, route, first, applied)
