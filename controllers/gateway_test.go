@@ -383,4 +383,30 @@ spec:
 			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "gateway.web"}, &gatewrightv1alpha1.Rendering{}))
 		}).Should(BeTrue())
 	})
+
+	It("says so before it cleans up when the Gateway moves to a class that does not exist", func(ctx SpecContext) {
+		w := newWorld(ctx)
+		w.classAndBlueprint(ctx, configBlueprint)
+		w.gateway(ctx, "web")
+		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("hello")))
+		w.apply(ctx, `
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: web, namespace: NAMESPACE}
+spec:
+  gatewayClassName: CLASS-typo
+  listeners:
+  - {name: http, protocol: HTTP, port: 80}
+`)
+		Eventually(w.gatewayCondition(ctx, "web", "Accepted")).Should(Equal(
+			"False/Invalid: GatewayClass " + w.class + "-typo not found; the objects rendered for this Gateway are deleted"))
+		Expect(w.gatewayCondition(ctx, "web", "Programmed")()).To(HavePrefix("False/Invalid: the Gateway is not accepted"))
+		Eventually(func() bool {
+			_, err := w.configMap(ctx, "web-config")()
+			return apierrors.IsNotFound(err)
+		}).Should(BeTrue())
+		Eventually(func() bool {
+			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "gateway.web"}, &gatewrightv1alpha1.Rendering{}))
+		}).Should(BeTrue())
+	})
 })
