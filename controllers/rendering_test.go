@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -114,6 +115,43 @@ var _ = Describe("Rendering", func() {
 		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(theirs), &corev1.ConfigMap{})).To(Succeed(), "another namespace's object is not touched")
 		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(unlabelled), &corev1.ConfigMap{})).To(Succeed(), "an object without the Gateway's labels is not touched")
 		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(forged), &corev1.Secret{})).To(Succeed(), "an entry whose template label does not match is not touched")
+	})
+
+	It("moves a legacy entry of a cluster-scoped object only when the blueprint allows its kind", func(ctx SpecContext) {
+		w.classAndBlueprint(ctx, "clusterScopedKinds: [{group: rbac.authorization.k8s.io, kind: ClusterRole}]\n"+configBlueprint)
+		labels := map[string]string{
+			"app.kubernetes.io/managed-by":           "gatewright",
+			"gateway.networking.k8s.io/gateway-name": "web",
+			"gatewright.dev/gateway-namespace":       w.namespace,
+			"gatewright.dev/template":                "old",
+		}
+		allowed := &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: w.namespace + "-old-reader", Labels: labels}}
+		Expect(k8s.Create(ctx, allowed)).To(Succeed())
+		notAllowed := &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: w.namespace + "-old-binding", Labels: labels},
+			RoleRef: rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: allowed.Name}}
+		Expect(k8s.Create(ctx, notAllowed)).To(Succeed())
+		legacy, _ := json.Marshal([]map[string]string{
+			{"v": "rbac.authorization.k8s.io/v1", "k": "ClusterRole", "n": allowed.Name, "t": "old"},
+			{"v": "rbac.authorization.k8s.io/v1", "k": "ClusterRoleBinding", "n": notAllowed.Name, "t": "old"},
+		})
+		Expect(k8s.Create(ctx, &gatewayv1.Gateway{
+			ObjectMeta: metav1.ObjectMeta{
+				Namespace: w.namespace, Name: "web",
+				Annotations: map[string]string{"gatewright.dev/inventory": string(legacy)},
+			},
+			Spec: gatewayv1.GatewaySpec{GatewayClassName: gatewayv1.ObjectName(w.class), Listeners: []gatewayv1.Listener{{Name: "http", Protocol: gatewayv1.HTTPProtocolType, Port: 80}}},
+		})).To(Succeed())
+
+		Eventually(func() bool {
+			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKeyFromObject(allowed), &rbacv1.ClusterRole{}))
+		}).Should(BeTrue(), "the ClusterRole the blueprint may render was the Gateway's, and is pruned")
+		Eventually(func() bool {
+			_, annotated := w.getGateway(ctx, "web").Annotations["gatewright.dev/inventory"]
+			return annotated
+		}).Should(BeFalse())
+		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(notAllowed), &rbacv1.ClusterRoleBinding{})).To(Succeed(),
+			"a kind the blueprint does not allow cluster-wide is never taken in, whatever its labels")
+		Eventually(renderedNames(ctx, "gateway.web")).Should(ConsistOf("ConfigMap/web-config@config", "Service/web-proxy@service"))
 	})
 
 	It("is deleted with the objects it lists once its Gateway is gone, and a tenant's edit of the Gateway cannot stop it", func(ctx SpecContext) {
