@@ -34,7 +34,7 @@ func retryingConflicts(r reconcile.Reconciler) reconcile.Reconciler {
 		if inARow[req] > quietConflicts {
 			return result, err
 		}
-		log.FromContext(ctx).V(1).Info("a write met a newer version; retrying", "error", err.Error())
+		log.FromContext(ctx).V(1).Info("a write found the cache behind; retrying", "error", err.Error())
 		return reconcile.Result{RequeueAfter: staleRecordRetry}, nil
 	})
 }
