@@ -355,58 +355,51 @@ spec:
 		}),
 	)
 
-	It("cleans up when the Gateway moves to a class of another controller", func(ctx SpecContext) {
+	// movedTo points Gateway web, programmed by the blueprint, at class, and waits until
+	// what was rendered for it and its Rendering are gone.
+	movedTo := func(ctx SpecContext, w world, class string) {
+		w.apply(ctx, `
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: web, namespace: NAMESPACE}
+spec:
+  gatewayClassName: `+class+`
+  listeners:
+  - {name: http, protocol: HTTP, port: 80}
+`)
+		Eventually(func() bool {
+			_, err := w.configMap(ctx, "web-config")()
+			return apierrors.IsNotFound(err)
+		}).Should(BeTrue())
+		Eventually(func() bool {
+			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "gateway.web"}, &gatewrightv1alpha1.Rendering{}))
+		}).Should(BeTrue())
+	}
+	programmedWorld := func(ctx SpecContext) world {
 		w := newWorld(ctx)
 		w.classAndBlueprint(ctx, configBlueprint)
 		w.gateway(ctx, "web")
 		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("hello")))
+		return w
+	}
+
+	It("cleans up when the Gateway moves to a class of another controller", func(ctx SpecContext) {
+		w := programmedWorld(ctx)
 		w.apply(ctx, `
 apiVersion: gateway.networking.k8s.io/v1
 kind: GatewayClass
 metadata: {name: CLASS-other}
 spec:
   controllerName: example.com/other
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: web, namespace: NAMESPACE}
-spec:
-  gatewayClassName: CLASS-other
-  listeners:
-  - {name: http, protocol: HTTP, port: 80}
 `)
-		Eventually(func() bool {
-			_, err := w.configMap(ctx, "web-config")()
-			return apierrors.IsNotFound(err)
-		}).Should(BeTrue())
-		Eventually(func() bool {
-			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "gateway.web"}, &gatewrightv1alpha1.Rendering{}))
-		}).Should(BeTrue())
+		movedTo(ctx, w, "CLASS-other")
 	})
 
-	It("says so before it cleans up when the Gateway moves to a class that does not exist", func(ctx SpecContext) {
-		w := newWorld(ctx)
-		w.classAndBlueprint(ctx, configBlueprint)
-		w.gateway(ctx, "web")
-		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("hello")))
-		w.apply(ctx, `
-apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: web, namespace: NAMESPACE}
-spec:
-  gatewayClassName: CLASS-typo
-  listeners:
-  - {name: http, protocol: HTTP, port: 80}
-`)
-		Eventually(w.gatewayCondition(ctx, "web", "Accepted")).Should(Equal(
+	It("says so when it cleans up because the Gateway moves to a class that does not exist", func(ctx SpecContext) {
+		w := programmedWorld(ctx)
+		movedTo(ctx, w, "CLASS-typo")
+		Expect(w.gatewayCondition(ctx, "web", "Accepted")()).To(Equal(
 			"False/Invalid: GatewayClass " + w.class + "-typo not found; the objects rendered for this Gateway are deleted"))
 		Expect(w.gatewayCondition(ctx, "web", "Programmed")()).To(HavePrefix("False/Invalid: the Gateway is not accepted"))
-		Eventually(func() bool {
-			_, err := w.configMap(ctx, "web-config")()
-			return apierrors.IsNotFound(err)
-		}).Should(BeTrue())
-		Eventually(func() bool {
-			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "gateway.web"}, &gatewrightv1alpha1.Rendering{}))
-		}).Should(BeTrue())
 	})
 })

@@ -280,32 +280,17 @@ spec:
 	})
 
 	It("moves a route's legacy inventory annotation once, keeping only the entries that check out", func(ctx SpecContext) {
-		other := newWorld(ctx)
-		owned := func(namespace, name string) *corev1.ConfigMap {
-			return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Labels: map[string]string{
+		fixture := newLegacyFixture(ctx, w.namespace, newWorld(ctx).namespace, "shop-old", func(namespace string) map[string]string {
+			return map[string]string{
 				"app.kubernetes.io/managed-by":           "gatewright",
 				"gateway.networking.k8s.io/gateway-name": "web",
 				"gatewright.dev/gateway-namespace":       w.namespace,
 				"gatewright.dev/httproute-name":          "shop",
 				"gatewright.dev/httproute-namespace":     namespace,
 				"gatewright.dev/template":                "old",
-			}}}
-		}
-		stale := owned(w.namespace, "shop-old")
-		Expect(k8s.Create(ctx, stale)).To(Succeed())
-		theirs := owned(other.namespace, "shop-old")
-		Expect(k8s.Create(ctx, theirs)).To(Succeed())
-		unlabelled := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: w.namespace, Name: "tenant-data"}}
-		Expect(k8s.Create(ctx, unlabelled)).To(Succeed())
-		forged := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: w.namespace, Name: "forged", Labels: stale.Labels}}
-		Expect(k8s.Create(ctx, forged)).To(Succeed())
-
-		legacy, _ := json.Marshal(map[string][]map[string]string{w.namespace + "/web": {
-			{"v": "v1", "k": "ConfigMap", "ns": w.namespace, "n": "shop-old", "t": "old"},
-			{"v": "v1", "k": "ConfigMap", "ns": other.namespace, "n": "shop-old", "t": "old"},
-			{"v": "v1", "k": "ConfigMap", "ns": w.namespace, "n": "tenant-data", "t": "old"},
-			{"v": "v1", "k": "Secret", "ns": w.namespace, "n": "forged", "t": "wrong"},
-		}})
+			}
+		})
+		legacy, _ := json.Marshal(map[string][]map[string]string{w.namespace + "/web": fixture.entries()})
 		Expect(k8s.Create(ctx, &gatewayv1.HTTPRoute{
 			ObjectMeta: metav1.ObjectMeta{
 				Namespace: w.namespace, Name: "shop",
@@ -321,9 +306,7 @@ spec:
 			_, annotated := route.Annotations["gatewright.dev/route-inventory"]
 			return annotated || len(route.Finalizers) > 0
 		}).Should(BeFalse(), "the legacy annotation and finalizer are removed")
-		Eventually(func() bool {
-			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKeyFromObject(stale), &corev1.ConfigMap{}))
-		}).Should(BeTrue(), "the route's own object that is no longer rendered is pruned")
+		fixture.expectOnlyTheStalePruned(ctx)
 		Eventually(func() []string {
 			var renderings gatewrightv1alpha1.RenderingList
 			Expect(k8s.List(ctx, &renderings, client.InNamespace(w.namespace), client.MatchingLabels{"gatewright.dev/httproute-name": "shop"})).To(Succeed())
@@ -335,9 +318,6 @@ spec:
 			}
 			return names
 		}).Should(ConsistOf("ConfigMap/shop-on-web@route-config"))
-		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(theirs), &corev1.ConfigMap{})).To(Succeed(), "another namespace's object is not touched")
-		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(unlabelled), &corev1.ConfigMap{})).To(Succeed(), "an object without the route's labels is not touched")
-		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(forged), &corev1.Secret{})).To(Succeed(), "an entry whose template label does not match is not touched")
 	})
 
 	It("removes its objects and its status when the route leaves the Gateway, and lets go of a deleted route", func(ctx SpecContext) {

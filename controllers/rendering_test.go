@@ -70,30 +70,15 @@ var _ = Describe("Rendering", func() {
 	})
 
 	It("moves a legacy inventory annotation once, keeping only the entries that check out", func(ctx SpecContext) {
-		other := newWorld(ctx)
-		owned := func(namespace, name string) *corev1.ConfigMap {
-			return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Labels: map[string]string{
+		fixture := newLegacyFixture(ctx, w.namespace, newWorld(ctx).namespace, "web-old", func(namespace string) map[string]string {
+			return map[string]string{
 				"app.kubernetes.io/managed-by":           "gatewright",
 				"gateway.networking.k8s.io/gateway-name": "web",
 				"gatewright.dev/gateway-namespace":       namespace,
 				"gatewright.dev/template":                "old",
-			}}}
-		}
-		stale := owned(w.namespace, "web-old")
-		Expect(k8s.Create(ctx, stale)).To(Succeed())
-		theirs := owned(other.namespace, "web-old")
-		Expect(k8s.Create(ctx, theirs)).To(Succeed())
-		unlabelled := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: w.namespace, Name: "tenant-data"}}
-		Expect(k8s.Create(ctx, unlabelled)).To(Succeed())
-		forged := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: w.namespace, Name: "forged", Labels: stale.Labels}}
-		Expect(k8s.Create(ctx, forged)).To(Succeed())
-
-		legacy, _ := json.Marshal([]map[string]string{
-			{"v": "v1", "k": "ConfigMap", "ns": w.namespace, "n": "web-old", "t": "old"},
-			{"v": "v1", "k": "ConfigMap", "ns": other.namespace, "n": "web-old", "t": "old"},
-			{"v": "v1", "k": "ConfigMap", "ns": w.namespace, "n": "tenant-data", "t": "old"},
-			{"v": "v1", "k": "Secret", "ns": w.namespace, "n": "forged", "t": "wrong"},
+			}
 		})
+		legacy, _ := json.Marshal(fixture.entries())
 		Expect(k8s.Create(ctx, &gatewayv1.Gateway{
 			ObjectMeta: metav1.ObjectMeta{
 				Namespace: w.namespace, Name: "web",
@@ -108,13 +93,8 @@ var _ = Describe("Rendering", func() {
 			_, annotated := gw.Annotations["gatewright.dev/inventory"]
 			return annotated || len(gw.Finalizers) > 0
 		}).Should(BeFalse(), "the legacy annotation and finalizer are removed")
-		Eventually(func() bool {
-			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKeyFromObject(stale), &corev1.ConfigMap{}))
-		}).Should(BeTrue(), "the Gateway's own object that is no longer rendered is pruned")
+		fixture.expectOnlyTheStalePruned(ctx)
 		Eventually(renderedNames(ctx, "gateway.web")).Should(ConsistOf("ConfigMap/web-config@config", "Service/web-proxy@service"))
-		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(theirs), &corev1.ConfigMap{})).To(Succeed(), "another namespace's object is not touched")
-		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(unlabelled), &corev1.ConfigMap{})).To(Succeed(), "an object without the Gateway's labels is not touched")
-		Expect(k8s.Get(ctx, client.ObjectKeyFromObject(forged), &corev1.Secret{})).To(Succeed(), "an entry whose template label does not match is not touched")
 	})
 
 	It("moves a legacy entry of a cluster-scoped object only when the blueprint allows its kind", func(ctx SpecContext) {

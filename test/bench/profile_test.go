@@ -14,12 +14,6 @@ import (
 // A run is profiled in pieces until stopped, each piece a file, and a piece in progress
 // when the run ends is still written.
 func TestAPIServerProfileIsWrittenInPieces(t *testing.T) {
-	dir := t.TempDir()
-	socket := filepath.Join(dir, "apiserver.sock")
-	listener, err := net.Listen("unix", socket)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var served atomic.Int32
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/profile", func(w http.ResponseWriter, r *http.Request) {
@@ -30,10 +24,7 @@ func TestAPIServerProfileIsWrittenInPieces(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 		fmt.Fprint(w, n)
 	})
-	server := &http.Server{Handler: mux}
-	go func() { _ = server.Serve(listener) }()
-	defer server.Close()
-
+	dir, socket := serveOnSocket(t, mux)
 	p := startAPIServerProfile(socket, filepath.Join(dir, "gatewright"), time.Second)
 	for served.Load() < 3 {
 		time.Sleep(5 * time.Millisecond)
@@ -58,16 +49,7 @@ func TestAPIServerProfileIsWrittenInPieces(t *testing.T) {
 
 // A profile the API server refuses ends the profiling with its answer, not a file.
 func TestAPIServerProfileReportsARefusal(t *testing.T) {
-	dir := t.TempDir()
-	socket := filepath.Join(dir, "apiserver.sock")
-	listener, err := net.Listen("unix", socket)
-	if err != nil {
-		t.Fatal(err)
-	}
-	server := &http.Server{Handler: http.NotFoundHandler()}
-	go func() { _ = server.Serve(listener) }()
-	defer server.Close()
-
+	dir, socket := serveOnSocket(t, http.NotFoundHandler())
 	p := startAPIServerProfile(socket, filepath.Join(dir, "floor"), time.Second)
 	<-p.done
 	pieces, err := p.Stop()
@@ -77,4 +59,20 @@ func TestAPIServerProfileReportsARefusal(t *testing.T) {
 	if files, _ := filepath.Glob(filepath.Join(dir, "*.pprof")); len(files) != 0 {
 		t.Errorf("files written for a refused profile: %v", files)
 	}
+}
+
+// serveOnSocket serves handler on a unix socket in a new folder until the test ends,
+// and returns the folder and the socket.
+func serveOnSocket(t *testing.T, handler http.Handler) (dir, socket string) {
+	t.Helper()
+	dir = t.TempDir()
+	socket = filepath.Join(dir, "apiserver.sock")
+	listener, err := net.Listen("unix", socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := &http.Server{Handler: handler}
+	go func() { _ = server.Serve(listener) }()
+	t.Cleanup(func() { _ = server.Close() })
+	return dir, socket
 }
