@@ -72,6 +72,11 @@ func bench(s settings, timeout time.Duration, binary, only, output string, round
 	if rounds < 1 {
 		return fmt.Errorf("-rounds %d: want at least 1", rounds)
 	}
+	if s.profileDir != "" {
+		if err := os.MkdirAll(s.profileDir, 0o755); err != nil {
+			return err
+		}
+	}
 	ctrl.SetLogger(zap.New(zap.Level(zapcore.ErrorLevel), zap.WriteTo(os.Stderr)))
 	ctx, cancel := context.WithTimeout(ctrl.SetupSignalHandler(), timeout)
 	defer cancel()

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"sync"
 	"time"
 )
 
@@ -23,11 +24,12 @@ type apiServerProfiler struct {
 	client *http.Client
 	piece  time.Duration
 	// prefix is the path of the files without "-NNN.pprof".
-	prefix string
-	stop   chan struct{}
-	done   chan struct{}
-	pieces int
-	err    error
+	prefix   string
+	stop     chan struct{}
+	stopOnce sync.Once
+	done     chan struct{}
+	pieces   int
+	err      error
 }
 
 // startAPIServerProfile profiles the API server listening on socket into prefix-000.pprof,
@@ -83,9 +85,10 @@ func (p *apiServerProfiler) takePiece() error {
 	return nil
 }
 
-// Stop waits for the piece in progress, and returns how many were written.
+// Stop waits for the piece in progress, and returns how many were written. It may be
+// called again, as a run that fails does on its way out.
 func (p *apiServerProfiler) Stop() (int, error) {
-	close(p.stop)
+	p.stopOnce.Do(func() { close(p.stop) })
 	<-p.done
 	return p.pieces, p.err
 }

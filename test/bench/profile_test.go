@@ -33,6 +33,9 @@ func TestAPIServerProfileIsWrittenInPieces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if again, err := p.Stop(); again != pieces || err != nil {
+		t.Fatalf("Stop again = %d, %v; want %d, nil", again, err, pieces)
+	}
 	if pieces < 3 || pieces != int(served.Load()) {
 		t.Fatalf("%d pieces written, %d served", pieces, served.Load())
 	}

@@ -146,6 +146,7 @@ func (r *run) measure(ctx context.Context) (*result, error) {
 	var profiler *apiServerProfiler
 	if r.profileDir != "" {
 		profiler = startAPIServerProfile(r.cluster.debugSocket, filepath.Join(r.profileDir, fmt.Sprintf("round%d-%s-apiserver", r.round, r.name)), profilePiece)
+		defer func() { _, _ = profiler.Stop() }()
 	}
 	if err := createGateways(ctx, r.cluster.admin, r.settings); err != nil {
 		return nil, err
