@@ -122,7 +122,8 @@ func ratio(row row, first, last *result) string {
 }
 
 // printRatios says how the time to all Programmed compared in each round, and the
-// median: the machine's load moves single runs, the floor's as much as Gatewright's.
+// median: the machine's speed moves single runs, and Gatewright's, which ask more of the
+// API server, more than the floor's.
 func printRatios(w io.Writer, ratios []float64) {
 	cells := make([]string, len(ratios))
 	for i, r := range ratios {
