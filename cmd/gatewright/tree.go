@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -11,7 +13,11 @@ import (
 type treeOptions struct {
 	clusterOptions
 	output string
+	watch  bool
 }
+
+// treeWatchInterval is how often --watch reads the tree again.
+var treeWatchInterval = 2 * time.Second
 
 func newTreeCommand() *cobra.Command {
 	var opts treeOptions
@@ -25,13 +31,16 @@ object rendered for it with the template that made it, and every HTTPRoute rende
 it with its objects. READY is each object's readiness now (kstatus, as the controller
 computes it), read from the cluster: True, False, missing, or unknown when it cannot be
 read. -o wide adds the namespace, the rendered hash and the readiness the Rendering
-recorded (RECORDED).
+recorded (RECORDED). An object that is not ready says why in STATUS (kstatus's
+message); a Gateway with nothing rendered says why under the tree (its conditions).
+--watch prints the tree again whenever it changes, until interrupted.
 
 It needs read access to the Gateway or HTTPRoute, the Renderings (of every namespace,
 for the HTTPRoutes on a Gateway), the GatewayClass and blueprint, and the objects.`,
 		Example: `  gatewright tree gateway web -n team-a
   gatewright tree httproute shop -n team-b -o wide
-  gatewright tree gateway web -n team-a -o json`,
+  gatewright tree gateway web -n team-a -o json
+  gatewright tree gateway web -n team-a --watch`,
 		Args:      cobra.ExactArgs(2),
 		ValidArgs: []string{"gateway", "httproute"},
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -40,6 +49,7 @@ for the HTTPRoutes on a Gateway), the GatewayClass and blueprint, and the object
 	}
 	opts.addFlags(cmd.Flags())
 	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "wide or json (default: a tree)")
+	cmd.Flags().BoolVarP(&opts.watch, "watch", "w", false, "print the tree again whenever it changes")
 	return cmd
 }
 
@@ -52,25 +62,82 @@ func runTree(ctx context.Context, out io.Writer, opts treeOptions, kind, name st
 	if opts.output != "" && opts.output != "wide" && opts.output != "json" {
 		return fmt.Errorf("--output must be wide or json, not %q", opts.output)
 	}
+	if kind != "gateway" && kind != "gateways" && kind != "gw" && kind != "httproute" && kind != "httproutes" {
+		return fmt.Errorf("tree gateway or httproute, not %q", kind)
+	}
 	k8s, namespace, err := opts.client()
 	if err != nil {
 		return err
 	}
 	reader := newTreeReader(k8s)
+	show := func() (string, error) {
+		var b strings.Builder
+		err := printTreeOf(ctx, &b, reader, opts.output, kind, namespace, name)
+		return b.String(), err
+	}
+	if !opts.watch {
+		text, err := show()
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		_, err = io.WriteString(out, text)
+		return err
+	}
+	return watchTree(ctx, out, show)
+}
+
+// printTreeOf reads the tree of the Gateway or HTTPRoute and prints it in format.
+func printTreeOf(ctx context.Context, out io.Writer, reader treeReader, format, kind, namespace, name string) error {
 	var tree printableTree
-	switch kind {
-	case "gateway", "gateways", "gw":
-		tree, err = reader.gatewayTree(ctx, namespace, name)
-	case "httproute", "httproutes":
+	var err error
+	if strings.HasPrefix(kind, "httproute") {
 		tree, err = reader.httpRouteTree(ctx, namespace, name)
-	default:
-		return fmt.Errorf("tree gateway or httproute, not %q", kind)
+	} else {
+		tree, err = reader.gatewayTree(ctx, namespace, name)
 	}
 	if err != nil {
 		return err
 	}
-	if opts.output == "json" {
+	if format == "json" {
 		return printObject(out, tree, "json")
 	}
-	return printTree(out, tree.root(), opts.output == "wide")
+	if err := printTree(out, tree.root(), format == "wide"); err != nil {
+		return err
+	}
+	if gw, isGateway := tree.(*gatewayTree); isGateway && gw.NotRendered != "" {
+		_, err = fmt.Fprintf(out, "\nNothing is rendered for Gateway %s/%s: %s\n", namespace, name, gw.NotRendered)
+	}
+	return err
+}
+
+// watchTree prints what show returns, then again each time it changes, until ctx ends.
+// An error is printed as the tree would be, since the next read may succeed.
+func watchTree(ctx context.Context, out io.Writer, show func() (string, error)) error {
+	previous := ""
+	for first := true; ; first = false {
+		text, err := show()
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil {
+			text = "error: " + err.Error() + "\n"
+		}
+		if text != previous {
+			if !first {
+				text = "\n" + text
+			}
+			if _, err := io.WriteString(out, text); err != nil {
+				return err
+			}
+			previous = strings.TrimPrefix(text, "\n")
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(treeWatchInterval):
+		}
+	}
 }

@@ -42,15 +42,18 @@ func (r treeReader) gatewayTree(ctx context.Context, namespace, name string) (*g
 	if err != nil {
 		return nil, err
 	}
-	if !rec.Exists() {
-		return nil, fmt.Errorf("Gateway %s/%s has no Rendering yet: is the controller running and the Gateway of a Gatewright class?", namespace, name)
-	}
 	tree := &gatewayTree{Gateway: treeNode{
 		Kind: "Gateway", Namespace: namespace, Name: name,
 		Conditions: conditions(gw.Status.Conditions, "Accepted", "Programmed"),
-	}}
+	}, Objects: []treeObject{}}
 	if tree.GatewayClass, tree.Blueprint, err = r.classAndBlueprint(ctx, string(gw.Spec.GatewayClassName)); err != nil {
 		return nil, err
+	}
+	if !rec.Exists() {
+		// Nothing was rendered: the Gateway's own conditions say why, if anything does.
+		tree.NotRendered = notRenderedReason(&gw)
+		tree.HTTPRoutes = []routeOnGateway{}
+		return tree, nil
 	}
 	tree.Objects = r.objects(ctx, rec.Inventory)
 	if tree.HTTPRoutes, err = r.routesOn(ctx, &gw); err != nil {
@@ -181,6 +184,21 @@ func (r treeReader) routeOnGateway(ctx context.Context, route *gatewayv1.HTTPRou
 	}
 }
 
+// notRenderedReason says why gw has no Rendering: its conditions that are not True, with
+// their messages, or what to check when it has none.
+func notRenderedReason(gw *gatewayv1.Gateway) string {
+	var reasons []string
+	for _, c := range gw.Status.Conditions {
+		if c.Status != metav1.ConditionTrue && c.ObservedGeneration == gw.Generation {
+			reasons = append(reasons, fmt.Sprintf("%s=%s/%s: %s", c.Type, c.Status, c.Reason, c.Message))
+		}
+	}
+	if len(reasons) == 0 {
+		return "no condition says why: is the controller running, and is the Gateway's class one of Gatewright's?"
+	}
+	return strings.Join(reasons, "; ")
+}
+
 // routeConditionsOn are the conditions Gatewright set on route for the Gateway "namespace/name".
 func routeConditionsOn(route *gatewayv1.HTTPRoute, gateway string) []metav1.Condition {
 	for _, parent := range route.Status.Parents {
@@ -210,10 +228,12 @@ func (r treeReader) objects(ctx context.Context, inv apply.Inventory) []treeObje
 			obj.Ready = readyMissing
 		case err != nil:
 			obj.Ready, obj.Error = readyUnknown, err.Error()
-		case apply.Ready(live):
-			obj.Ready = readyTrue
 		default:
-			obj.Ready = readyFalse
+			ready, reason := apply.Readiness(live)
+			obj.Ready, obj.Reason = readyFalse, reason
+			if ready {
+				obj.Ready = readyTrue
+			}
 		}
 		out = append(out, obj)
 	}

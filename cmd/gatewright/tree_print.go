@@ -16,6 +16,9 @@ type gatewayTree struct {
 	Blueprint    *treeNode        `json:"blueprint,omitempty"`
 	Objects      []treeObject     `json:"objects"`
 	HTTPRoutes   []routeOnGateway `json:"httpRoutes"`
+	// NotRendered says why nothing was rendered for the Gateway; empty once it has a
+	// Rendering.
+	NotRendered string `json:"notRendered,omitempty"`
 }
 
 // routeTree is what `tree httproute` shows: the route's objects per parent Gateway.
@@ -64,8 +67,10 @@ type treeObject struct {
 	// not be read (Error says why).
 	Ready string `json:"ready"`
 	// RecordedReady is its readiness when the Rendering was last written.
-	RecordedReady bool   `json:"recordedReady"`
-	Error         string `json:"error,omitempty"`
+	RecordedReady bool `json:"recordedReady"`
+	// Reason says why an object that can be read is not ready (kstatus's message).
+	Reason string `json:"reason,omitempty"`
+	Error  string `json:"error,omitempty"`
 }
 
 const (
@@ -137,7 +142,7 @@ func objectLines(objects []treeObject) []treeLine {
 		lines[i] = treeLine{
 			kind: o.Kind, namespace: o.Namespace, name: o.Name,
 			ready: o.Ready, recorded: fmt.Sprint(o.RecordedReady),
-			template: o.Template, hash: o.Hash, status: o.Error,
+			template: o.Template, hash: o.Hash, status: o.Error + o.Reason,
 		}
 	}
 	return lines

@@ -51,6 +51,8 @@ func TestTreeCommand(t *testing.T) {
 		{"a Gateway, wide", []string{"gateway", "web", "-n", "team-a", "-o", "wide"}, "gateway-wide.out"},
 		{"a Gateway as JSON", []string{"gateway", "web", "-n", "team-a", "-o", "json"}, "gateway.json.out"},
 		{"an HTTPRoute", []string{"httproute", "shop", "-n", "team-b"}, "httproute.out"},
+		{"a Gateway with nothing rendered says why", []string{"gateway", "bare", "-n", "team-a"}, "gateway-bare.out"},
+		{"a Gateway never seen by a controller says what to check", []string{"gateway", "unseen", "-n", "team-a"}, "gateway-unseen.out"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -71,7 +73,6 @@ func TestTreeCommand(t *testing.T) {
 		want string
 	}{
 		{"an unknown Gateway", []string{"gateway", "nope", "-n", "team-a"}, "Gateway team-a/nope not found"},
-		{"a Gateway without Rendering", []string{"gateway", "bare", "-n", "team-a"}, "Gateway team-a/bare has no Rendering yet: is the controller running and the Gateway of a Gatewright class?"},
 		{"an unknown HTTPRoute", []string{"httproute", "nope", "-n", "team-b"}, "HTTPRoute team-b/nope not found"},
 		{"an unknown output format", []string{"gateway", "web", "-n", "team-a", "-o", "yaml"}, "--output must be wide or json"},
 	}
@@ -86,6 +87,61 @@ func TestTreeCommand(t *testing.T) {
 				t.Fatalf("got %v, want an error containing %q", err, tt.want)
 			}
 		})
+	}
+	// Last: it changes the fixture.
+	t.Run("--watch prints the tree again when it changes", func(t *testing.T) { testTreeWatch(t, kubeconfig, k8s) })
+}
+
+// testTreeWatch runs `gatewright tree --watch` while the Deployment of the fixture
+// becomes available: the tree is printed again, once, with the Deployment ready.
+func testTreeWatch(t *testing.T, kubeconfig string, k8s client.Client) {
+	defer func(interval time.Duration) { treeWatchInterval = interval }(treeWatchInterval)
+	treeWatchInterval = 20 * time.Millisecond
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := &lockedBuffer{}
+	cmd := newRootCommand()
+	cmd.SetOut(out)
+	cmd.SetArgs([]string{"tree", "--kubeconfig", kubeconfig, "gateway", "web", "-n", "team-a", "--watch"})
+	done := make(chan error, 1)
+	go func() { done <- cmd.ExecuteContext(ctx) }()
+
+	waitFor(t, func() bool { return strings.Count(out.String(), "NAME") == 1 })
+	deployment := &appsv1.Deployment{}
+	if err := k8s.Get(ctx, client.ObjectKey{Namespace: "team-a", Name: "web-proxy"}, deployment); err != nil {
+		t.Fatal(err)
+	}
+	deployment.Status = appsv1.DeploymentStatus{
+		ObservedGeneration: deployment.Generation, Replicas: 1, UpdatedReplicas: 1, ReadyReplicas: 1, AvailableReplicas: 1,
+		Conditions: []appsv1.DeploymentCondition{
+			{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue},
+			{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: "NewReplicaSetAvailable"},
+		},
+	}
+	if err := k8s.Status().Update(ctx, deployment); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { return strings.Count(out.String(), "NAME") == 2 })
+	time.Sleep(10 * treeWatchInterval) // an unchanged tree is not printed again
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("tree --watch ended with %v", err)
+	}
+	trees := strings.Split(out.String(), "\n\n")
+	if len(trees) != 2 {
+		t.Fatalf("want 2 trees, got %d:\n%s", len(trees), out.String())
+	}
+	if !strings.Contains(trees[0], "Deployment/web-proxy                   False") || !strings.Contains(trees[1], "Deployment/web-proxy                   True") {
+		t.Fatalf("want the Deployment False, then True:\n%s", out.String())
+	}
+}
+
+func waitFor(t *testing.T, done func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); !done(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("timed out")
+		}
 	}
 }
 
@@ -107,7 +163,9 @@ func createTreeFixture(t *testing.T, k8s client.Client) {
 		},
 	}
 	bare := gw.DeepCopy()
-	bare.Name = "bare"
+	bare.Name, bare.Spec.GatewayClassName = "bare", "nope"
+	unseen := gw.DeepCopy()
+	unseen.Name = "unseen"
 	gatewayNamespace := gatewayv1.Namespace("team-a")
 	route := &gatewayv1.HTTPRoute{
 		ObjectMeta: metav1.ObjectMeta{Namespace: "team-b", Name: "shop"},
@@ -175,7 +233,7 @@ func createTreeFixture(t *testing.T, k8s client.Client) {
 	for _, obj := range []client.Object{
 		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "team-a"}},
 		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "team-b"}},
-		&blueprint, &class, gw, bare, route,
+		&blueprint, &class, gw, bare, unseen, route,
 		gatewayRendering, gatewayRenderingPart1, routeRendering, deployment, service, routeConfig,
 	} {
 		obj.SetResourceVersion("")
@@ -191,6 +249,10 @@ func createTreeFixture(t *testing.T, k8s client.Client) {
 		fixtureCondition("Accepted", metav1.ConditionTrue, "Accepted", gw.Generation),
 		fixtureCondition("Programmed", metav1.ConditionFalse, "Pending", gw.Generation),
 	}
+	bare.Status.Conditions = []metav1.Condition{
+		fixtureCondition("Accepted", metav1.ConditionFalse, "InvalidParameters", bare.Generation),
+		fixtureCondition("Programmed", metav1.ConditionFalse, "Pending", bare.Generation),
+	}
 	route.Status.Parents = []gatewayv1.RouteParentStatus{{
 		ParentRef:      route.Spec.ParentRefs[0],
 		ControllerName: gatewrightv1alpha1.ControllerName,
@@ -199,7 +261,7 @@ func createTreeFixture(t *testing.T, k8s client.Client) {
 			fixtureCondition("ResolvedRefs", metav1.ConditionTrue, "ResolvedRefs", route.Generation),
 		},
 	}}
-	for _, obj := range []client.Object{&blueprint, &class, gw, route} {
+	for _, obj := range []client.Object{&blueprint, &class, gw, bare, route} {
 		if err := k8s.Status().Update(ctx, obj); err != nil {
 			t.Fatalf("updating the status of %T %s: %v", obj, obj.GetName(), err)
 		}

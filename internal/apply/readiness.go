@@ -10,13 +10,28 @@ import (
 // LoadBalancer Service is ready once the load balancer has an address, which kstatus
 // does not wait for: the address is what a Gateway publishes, so Programmed must wait.
 func Ready(obj *unstructured.Unstructured) bool {
+	ready, _ := Readiness(obj)
+	return ready
+}
+
+// Readiness is Ready with the reason an object is not ready: kstatus's message, or why
+// it could not be judged.
+func Readiness(obj *unstructured.Unstructured) (bool, string) {
 	if obj.GetAPIVersion() == "v1" && obj.GetKind() == "Service" {
 		specType, _, _ := unstructured.NestedString(obj.Object, "spec", "type")
 		ingress, _, _ := unstructured.NestedSlice(obj.Object, "status", "loadBalancer", "ingress")
 		if specType == "LoadBalancer" && len(ingress) == 0 {
-			return false
+			return false, "the load balancer has no address yet"
 		}
 	}
 	res, err := status.Compute(obj)
-	return err == nil && res.Status == status.CurrentStatus
+	switch {
+	case err != nil:
+		return false, err.Error()
+	case res.Status == status.CurrentStatus:
+		return true, ""
+	case res.Message != "":
+		return false, res.Message
+	}
+	return false, string(res.Status)
 }
