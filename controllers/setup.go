@@ -131,6 +131,9 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			return err
 		}
 	}
+	if err := (&NamespaceReconciler{Client: mgr.GetClient(), shard: shard}).SetupWithManager(mgr); err != nil {
+		return err
+	}
 	if err := (&RenderingReconciler{Client: mgr.GetClient(), Applier: applier, shard: shard}).SetupWithManager(mgr); err != nil {
 		return err
 	}

@@ -1,0 +1,144 @@
+package controllers
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+)
+
+// NamespaceReconciler sets the gatewright.dev/...Affected conditions on Namespaces that
+// policies target, as GEP-713 asks of every object a policy affects. Policies target
+// only their own Namespace, so a Namespace's conditions depend on its own policies.
+type NamespaceReconciler struct {
+	client.Client
+
+	shard shard
+}
+
+// +kubebuilder:rbac:groups="",resources=namespaces/status,verbs=get;update;patch
+
+func (r *NamespaceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	ns := &corev1.Namespace{}
+	if err := r.Get(ctx, req.NamespacedName, ns); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	// One instance writes them, as for the ancestors of policies without a Gateway.
+	if primary, err := r.shard.primary(ctx, r.Client); err != nil || !primary {
+		return ctrl.Result{}, err
+	}
+	classConfigs, configs, err := r.policiesTargeting(ctx, ns.Name)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	original := ns.DeepCopy()
+	setNamespaceAffected(ns, gatewrightv1alpha1.ConditionGatewayClassConfigAffected, gatewrightv1alpha1.KindGatewayClassConfig, classConfigs)
+	setNamespaceAffected(ns, gatewrightv1alpha1.ConditionGatewayConfigAffected, gatewrightv1alpha1.KindGatewayConfig, configs)
+	if equality.Semantic.DeepEqual(original.Status, ns.Status) {
+		return ctrl.Result{}, nil
+	}
+	return ctrl.Result{}, client.IgnoreNotFound(r.Status().Patch(ctx, ns, client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{})))
+}
+
+// policiesTargeting lists, by namespace/name, the GatewayClassConfigs and GatewayConfigs
+// of namespace that target it.
+func (r *NamespaceReconciler) policiesTargeting(ctx context.Context, namespace string) (classConfigs, configs []string, err error) {
+	var gccs gatewrightv1alpha1.GatewayClassConfigList
+	if err := r.List(ctx, &gccs, client.InNamespace(namespace)); err != nil {
+		return nil, nil, err
+	}
+	for _, p := range gccs.Items {
+		if targetsNamespace(p.Spec.TargetRefs, namespace) {
+			classConfigs = append(classConfigs, p.Namespace+"/"+p.Name)
+		}
+	}
+	var gwcs gatewrightv1alpha1.GatewayConfigList
+	if err := r.List(ctx, &gwcs, client.InNamespace(namespace)); err != nil {
+		return nil, nil, err
+	}
+	for _, p := range gwcs.Items {
+		if targetsNamespace(p.Spec.TargetRefs, namespace) {
+			configs = append(configs, p.Namespace+"/"+p.Name)
+		}
+	}
+	sort.Strings(classConfigs)
+	sort.Strings(configs)
+	return classConfigs, configs, nil
+}
+
+func targetsNamespace(refs []gatewayv1.LocalPolicyTargetReference, namespace string) bool {
+	for _, ref := range refs {
+		if ref.Group == "" && ref.Kind == "Namespace" && string(ref.Name) == namespace {
+			return true
+		}
+	}
+	return false
+}
+
+// setNamespaceAffected sets conditionType True naming the policies of kind, or removes
+// it when there are none. Namespaces carry corev1.NamespaceConditions, which have no
+// observedGeneration.
+func setNamespaceAffected(ns *corev1.Namespace, conditionType, kind string, names []string) {
+	var kept []corev1.NamespaceCondition
+	var old *corev1.NamespaceCondition
+	for i := range ns.Status.Conditions {
+		if string(ns.Status.Conditions[i].Type) == conditionType {
+			old = &ns.Status.Conditions[i]
+			continue
+		}
+		kept = append(kept, ns.Status.Conditions[i])
+	}
+	if len(names) == 0 {
+		ns.Status.Conditions = kept
+		return
+	}
+	condition := corev1.NamespaceCondition{
+		Type: corev1.NamespaceConditionType(conditionType), Status: corev1.ConditionTrue, Reason: "Affected",
+		Message: conditionMessage("targeted by " + kind + " " + strings.Join(names, ", ")),
+	}
+	condition.LastTransitionTime = metav1.Now()
+	if old != nil {
+		if old.Status == condition.Status && old.Reason == condition.Reason && old.Message == condition.Message {
+			return
+		}
+		if old.Status == condition.Status {
+			condition.LastTransitionTime = old.LastTransitionTime
+		}
+	}
+	ns.Status.Conditions = append(kept, condition)
+	sort.Slice(ns.Status.Conditions, func(i, j int) bool { return ns.Status.Conditions[i].Type < ns.Status.Conditions[j].Type })
+}
+
+// namespaceOfPolicy maps a policy to its own Namespace, the only one it may target.
+func namespaceOfPolicy(_ context.Context, obj client.Object) []reconcile.Request {
+	return []reconcile.Request{{NamespacedName: types.NamespacedName{Name: obj.GetNamespace()}}}
+}
+
+func (r *NamespaceReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewControllerManagedBy(mgr).
+		Named("namespace").
+		// A Namespace's own changes matter only to the conditions Gatewright writes.
+		For(&corev1.Namespace{}, builder.WithPredicates(predicate.Funcs{
+			CreateFunc:  func(event.CreateEvent) bool { return true },
+			UpdateFunc:  func(event.UpdateEvent) bool { return false },
+			DeleteFunc:  func(event.DeleteEvent) bool { return false },
+			GenericFunc: func(event.GenericEvent) bool { return false },
+		})).
+		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, handler.EnqueueRequestsFromMapFunc(namespaceOfPolicy)).
+		Watches(&gatewrightv1alpha1.GatewayConfig{}, handler.EnqueueRequestsFromMapFunc(namespaceOfPolicy)).
+		Complete(r)
+}
