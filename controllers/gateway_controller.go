@@ -249,7 +249,7 @@ func keepWaiting(waiting []render.Waiting) func(apply.Entry) bool {
 func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.slots = newNamespaceSlots(r.Workers)
 	r.scopes = &kindScopes{client: r.Client}
-	r.legacy = &legacyAdopter{client: r.Client, applier: r.Applier}
+	r.legacy = &legacyAdopter{client: r.Client, applier: r.Applier, recorder: r.Recorder}
 	c, err := ctrl.NewControllerManagedBy(mgr).
 		For(&gatewayv1.Gateway{}, specChanged).
 		Watches(&gatewayv1.GatewayClass{}, mapTo(r.gatewaysOfClass), specChanged).

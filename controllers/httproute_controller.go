@@ -245,7 +245,7 @@ func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPR
 func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.slots = newNamespaceSlots(r.Workers)
 	r.scopes = &kindScopes{client: r.Client}
-	r.legacy = &legacyAdopter{client: r.Client, applier: r.Applier}
+	r.legacy = &legacyAdopter{client: r.Client, applier: r.Applier, recorder: r.Recorder}
 	services, err := newServiceMetadataCache(mgr)
 	if err != nil {
 		return err
