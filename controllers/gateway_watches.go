@@ -109,18 +109,20 @@ func (r *GatewayReconciler) gatewayOfObject(_ context.Context, obj client.Object
 }
 
 // objectWatches starts a watch for each kind of object Gatewright renders, the first
-// time it renders one, so that drift and readiness changes trigger a reconcile.
+// time it renders one (or is refused one), so that drift and readiness changes trigger a
+// reconcile, and a deletion brings back the owners that wait for the name (contested).
 type objectWatches struct {
 	controller controller.Controller
 	cache      cache.Cache
 	mapper     handler.MapFunc
 	applier    *apply.Applier
+	contested  *contestedNames
 	mu         sync.Mutex
 	watched    map[schema.GroupVersionKind]bool
 }
 
-func newObjectWatches(c controller.Controller, cache cache.Cache, mapper handler.MapFunc, applier *apply.Applier) *objectWatches {
-	return &objectWatches{controller: c, cache: cache, mapper: mapper, applier: applier, watched: map[schema.GroupVersionKind]bool{}}
+func newObjectWatches(c controller.Controller, cache cache.Cache, mapper handler.MapFunc, applier *apply.Applier, contested *contestedNames) *objectWatches {
+	return &objectWatches{controller: c, cache: cache, mapper: mapper, applier: applier, contested: contested, watched: map[schema.GroupVersionKind]bool{}}
 }
 
 func (w *objectWatches) ensure(_ context.Context, objs []*unstructured.Unstructured) error {
@@ -176,6 +178,7 @@ func (w *objectWatches) othersChanges(gk schema.GroupKind) handler.EventHandler 
 		},
 		DeleteFunc: func(ctx context.Context, e event.DeleteEvent, q queue) {
 			add(w.mapper(ctx, e.Object), q)
+			add(w.contested.release(objectName{group: gk.Group, kind: gk.Kind, namespace: e.Object.GetNamespace(), name: e.Object.GetName()}), q)
 		},
 	}
 }
