@@ -56,21 +56,6 @@ func (r *GatewayReconciler) gatewaysOfSecret(ctx context.Context, secret *metav1
 	return requestsFor(r.gatewayNames(ctx, client.MatchingFields{indexGatewaySecret: secret.Namespace + "/" + secret.Name}))
 }
 
-// gatewaysOfGrant lists the Gateways of the namespaces a ReferenceGrant lets Gateways
-// refer from. On an update both the old and the new grant are mapped, so namespaces it
-// drops are seen too.
-func (r *GatewayReconciler) gatewaysOfGrant(ctx context.Context, obj client.Object) []reconcile.Request {
-	grant, ok := obj.(*gatewayv1.ReferenceGrant)
-	if !ok {
-		return nil
-	}
-	var requests []reconcile.Request
-	for _, namespace := range attach.ReferrerNamespaces(grant, gatewayv1.GroupName, "Gateway") {
-		requests = append(requests, requestsFor(r.gatewayNames(ctx, client.InNamespace(namespace)))...)
-	}
-	return requests
-}
-
 // secretChanged passes the Secret events that may change a verdict: a Secret that comes,
 // goes, or gets a new resourceVersion (not a resync).
 var secretChanged = predicate.TypedFuncs[*metav1.PartialObjectMetadata]{

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -43,6 +44,7 @@ type GatewayReconciler struct {
 	scopes       *kindScopes
 	slots        *namespaceSlots
 	legacy       *legacyAdopter
+	contested    *contestedNames
 }
 
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=gateways,verbs=get;list;watch;update;patch
@@ -56,6 +58,9 @@ type GatewayReconciler struct {
 func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (result ctrl.Result, err error) {
 	gw := &gatewayv1.Gateway{}
 	if err := r.Get(ctx, req.NamespacedName, gw); err != nil {
+		if apierrors.IsNotFound(err) {
+			r.contested.wait(req, nil) // it waits for no name any more
+		}
 		// A Gateway that is gone leaves its Renderings to the Rendering reconciler.
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
@@ -115,9 +120,16 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 		status.unchanged()
 		return ctrl.Result{}, err // retried by retryingConflicts; the status keeps its last verdict
 	}
+	retry := r.contested.wait(req, refusedNames(err))
 	if err != nil {
 		r.Recorder.Event(gw, "Warning", "ApplyFailed", err.Error())
-		return status.applyFailed(err)
+		result, err := status.applyFailed(err)
+		if retry > 0 {
+			// Refused a name another owner holds: back when it is let go (contested.go),
+			// which the watch of its kind sees.
+			return ctrl.Result{RequeueAfter: retry}, r.watches.ensure(ctx, out.Objects)
+		}
+		return result, err
 	}
 	recordChanges(r.Recorder, gw, first, applied)
 	if err := r.watches.ensure(ctx, out.Objects); err != nil {
@@ -249,7 +261,8 @@ func keepWaiting(waiting []render.Waiting) func(apply.Entry) bool {
 func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.slots = newNamespaceSlots(r.Workers)
 	r.scopes = &kindScopes{client: r.Client}
-	r.legacy = &legacyAdopter{client: r.Client, applier: r.Applier}
+	r.legacy = &legacyAdopter{client: r.Client, applier: r.Applier, recorder: r.Recorder}
+	r.contested = newContestedNames()
 	c, err := ctrl.NewControllerManagedBy(mgr).
 		For(&gatewayv1.Gateway{}, specChanged).
 		Watches(&gatewayv1.GatewayClass{}, mapTo(r.gatewaysOfClass), specChanged).
@@ -259,6 +272,7 @@ func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewayv1.HTTPRoute{}, mapTo(r.gatewaysOfRoute)).
 		Watches(&corev1.Namespace{}, mapTo(r.allGateways), builder.WithPredicates(predicate.LabelChangedPredicate{})).
 		Watches(&gatewrightv1alpha1.Rendering{}, mapTo(r.gatewayOfObject), builder.WithPredicates(renderingGone)).
+		Watches(&gatewrightv1alpha1.Rendering{}, r.contested.releasedByRenderings()).
 		Watches(&gatewayv1.ReferenceGrant{}, mapTo(r.gatewaysOfGrant)).
 		WatchesRawSource(source.Kind(r.certificates.metadata, secretMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.gatewaysOfSecret), secretChanged)).
 		Named("gateway").
@@ -267,6 +281,6 @@ func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if err != nil {
 		return err
 	}
-	r.watches = newObjectWatches(c, mgr.GetCache(), r.gatewayOfObject, r.Applier)
+	r.watches = newObjectWatches(c, mgr.GetCache(), r.gatewayOfObject, r.Applier, r.contested)
 	return nil
 }

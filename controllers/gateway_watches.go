@@ -109,18 +109,20 @@ func (r *GatewayReconciler) gatewayOfObject(_ context.Context, obj client.Object
 }
 
 // objectWatches starts a watch for each kind of object Gatewright renders, the first
-// time it renders one, so that drift and readiness changes trigger a reconcile.
+// time it renders one (or is refused one), so that drift and readiness changes trigger a
+// reconcile, and a deletion brings back the owners that wait for the name (contested).
 type objectWatches struct {
 	controller controller.Controller
 	cache      cache.Cache
 	mapper     handler.MapFunc
 	applier    *apply.Applier
+	contested  *contestedNames
 	mu         sync.Mutex
 	watched    map[schema.GroupVersionKind]bool
 }
 
-func newObjectWatches(c controller.Controller, cache cache.Cache, mapper handler.MapFunc, applier *apply.Applier) *objectWatches {
-	return &objectWatches{controller: c, cache: cache, mapper: mapper, applier: applier, watched: map[schema.GroupVersionKind]bool{}}
+func newObjectWatches(c controller.Controller, cache cache.Cache, mapper handler.MapFunc, applier *apply.Applier, contested *contestedNames) *objectWatches {
+	return &objectWatches{controller: c, cache: cache, mapper: mapper, applier: applier, contested: contested, watched: map[schema.GroupVersionKind]bool{}}
 }
 
 func (w *objectWatches) ensure(_ context.Context, objs []*unstructured.Unstructured) error {
@@ -176,6 +178,74 @@ func (w *objectWatches) othersChanges(gk schema.GroupKind) handler.EventHandler 
 		},
 		DeleteFunc: func(ctx context.Context, e event.DeleteEvent, q queue) {
 			add(w.mapper(ctx, e.Object), q)
+			add(w.contested.release(objectName{group: gk.Group, kind: gk.Kind, namespace: e.Object.GetNamespace(), name: e.Object.GetName()}), q)
 		},
 	}
+}
+
+// indexGatewayRefNamespace indexes Gateways by the other namespaces their listeners'
+// certificateRefs name: the namespaces whose ReferenceGrants may change their verdicts.
+const indexGatewayRefNamespace = "spec.listeners.tls.certificateRefs.namespace"
+
+func gatewayRefNamespaces(obj client.Object) []string {
+	var namespaces []string
+	for _, to := range certificateReferents(obj.(*gatewayv1.Gateway)) {
+		if to.Namespace != obj.GetNamespace() && !slices.Contains(namespaces, to.Namespace) {
+			namespaces = append(namespaces, to.Namespace)
+		}
+	}
+	return namespaces
+}
+
+// certificateReferents are the objects the certificateRefs of gw's listeners name.
+func certificateReferents(gw *gatewayv1.Gateway) []attach.Referent {
+	var out []attach.Referent
+	for i := range gw.Spec.Listeners {
+		if gw.Spec.Listeners[i].TLS == nil {
+			continue
+		}
+		for _, ref := range gw.Spec.Listeners[i].TLS.CertificateRefs {
+			to := attach.Referent{Kind: "Secret", Namespace: gw.Namespace, Name: string(ref.Name)}
+			if ref.Group != nil {
+				to.Group = string(*ref.Group)
+			}
+			if ref.Kind != nil {
+				to.Kind = string(*ref.Kind)
+			}
+			if ref.Namespace != nil {
+				to.Namespace = string(*ref.Namespace)
+			}
+			out = append(out, to)
+		}
+	}
+	return out
+}
+
+// gatewaysOfGrant lists the Gateways with a certificateRef that the ReferenceGrant
+// permits or stops permitting: of a namespace it lets Gateways refer from, naming an
+// object of its namespace that it lets them refer to. A grant naming namespaces where no
+// Gateway refers through it reaches none. On an update both the old and the new grant
+// are mapped, so references it drops are seen too.
+func (r *GatewayReconciler) gatewaysOfGrant(ctx context.Context, obj client.Object) []reconcile.Request {
+	grant, ok := obj.(*gatewayv1.ReferenceGrant)
+	if !ok {
+		return nil
+	}
+	grants := []gatewayv1.ReferenceGrant{*grant}
+	var names []types.NamespacedName
+	for _, namespace := range attach.ReferrerNamespaces(grant, gatewayv1.GroupName, "Gateway") {
+		var gateways gatewayv1.GatewayList
+		if err := r.List(ctx, &gateways, client.InNamespace(namespace), client.MatchingFields{indexGatewayRefNamespace: grant.Namespace}); err != nil {
+			return nil
+		}
+		from := attach.Referrer{Group: gatewayv1.GroupName, Kind: "Gateway", Namespace: namespace}
+		for i := range gateways.Items {
+			if slices.ContainsFunc(certificateReferents(&gateways.Items[i]), func(to attach.Referent) bool {
+				return to.Namespace == grant.Namespace && attach.ReferencePermitted(grants, from, to)
+			}) {
+				names = append(names, client.ObjectKeyFromObject(&gateways.Items[i]))
+			}
+		}
+	}
+	return requestsFor(names)
 }

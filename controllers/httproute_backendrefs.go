@@ -4,11 +4,9 @@ import (
 	"context"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gatewright/gatewright/internal/attach"
@@ -37,58 +35,6 @@ func (r *HTTPRouteReconciler) resolveBackendRefs(ctx context.Context, route *gat
 		}
 	}
 	return attach.ResolveBackendRefs(route, grants, serviceExists(ctx, r.services))
-}
-
-// routesOfService lists the routes, in any namespace, with a backendRef naming the
-// Service: they resolve differently once it comes or goes.
-func (r *HTTPRouteReconciler) routesOfService(ctx context.Context, svc *metav1.PartialObjectMetadata) []reconcile.Request {
-	var routes gatewayv1.HTTPRouteList
-	if err := r.List(ctx, &routes); err != nil {
-		return nil
-	}
-	want := types.NamespacedName{Namespace: svc.Namespace, Name: svc.Name}
-	var names []types.NamespacedName
-	for _, route := range routes.Items {
-		if namesService(&route, want) {
-			names = append(names, types.NamespacedName{Namespace: route.Namespace, Name: route.Name})
-		}
-	}
-	return requestsFor(names)
-}
-
-func namesService(route *gatewayv1.HTTPRoute, want types.NamespacedName) bool {
-	for _, rule := range route.Spec.Rules {
-		for _, ref := range rule.BackendRefs {
-			if key, isService := attach.BackendService(route, ref.BackendObjectReference); isService && key == want {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// routesOfGrant lists the routes of the namespaces a ReferenceGrant lets HTTPRoutes refer
-// from. On an update both the old and the new grant are mapped, so namespaces it drops
-// are seen too.
-func (r *HTTPRouteReconciler) routesOfGrant(ctx context.Context, obj client.Object) []reconcile.Request {
-	grant, ok := obj.(*gatewayv1.ReferenceGrant)
-	if !ok {
-		return nil
-	}
-	var names []types.NamespacedName
-	for _, from := range grant.Spec.From {
-		if from.Group != gatewayv1.GroupName || from.Kind != "HTTPRoute" {
-			continue
-		}
-		var routes gatewayv1.HTTPRouteList
-		if err := r.List(ctx, &routes, client.InNamespace(string(from.Namespace))); err != nil {
-			return nil
-		}
-		for _, route := range routes.Items {
-			names = append(names, types.NamespacedName{Namespace: route.Namespace, Name: route.Name})
-		}
-	}
-	return requestsFor(names)
 }
 
 // serviceCameOrWent passes the creation and deletion of a Service: a backendRef resolves

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -44,6 +45,8 @@ type HTTPRouteReconciler struct {
 	scopes   *kindScopes
 	slots    *namespaceSlots
 	legacy   *legacyAdopter
+	// contested holds the routes refused a name another owner holds.
+	contested *contestedNames
 }
 
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes,verbs=get;list;watch;update;patch
@@ -53,6 +56,9 @@ type HTTPRouteReconciler struct {
 func (r *HTTPRouteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	route := &gatewayv1.HTTPRoute{}
 	if err := r.Get(ctx, req.NamespacedName, route); err != nil {
+		if apierrors.IsNotFound(err) {
+			r.contested.wait(req, nil) // it waits for no name any more
+		}
 		// A route that is gone leaves its Renderings to the Rendering reconciler.
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
@@ -86,6 +92,7 @@ func (r *HTTPRouteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	statuses := map[string][]gatewayv1.RouteParentStatus{}
 	var errs []error
 	var result ctrl.Result
+	var refused []objectName
 	for _, parent := range parents {
 		rec := records[parent.key()]
 		if rec == nil {
@@ -93,11 +100,18 @@ func (r *HTTPRouteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 		}
 		status, again, err := r.reconcileParent(ctx, route, parent, rec, backends)
 		statuses[parent.key()] = status
+		if names := refusedNames(err); names != nil {
+			refused = append(refused, names...)
+			err = nil // retried when the name is let go, or after the requeue below
+		}
 		errs = append(errs, err)
 		if again {
 			// The next round reads this one's objects from the cache, a few milliseconds behind.
 			result.RequeueAfter = staleRecordRetry
 		}
+	}
+	if retry := r.contested.wait(req, refused); retry > 0 && result.RequeueAfter == 0 {
+		result.RequeueAfter = retry
 	}
 	// Parents the route left, or that left Gatewright: their objects go. The objects on
 	// another shard's Gateways are that shard's to keep or delete.
@@ -194,8 +208,15 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 		setRouteCondition(&statuses[i], route, gatewayv1.RouteConditionAccepted, false, gatewayv1.RouteReasonUnsupportedValue,
 			"Gateway "+parent.key()+": "+err.Error()+"; the objects applied before are left as they are")
 	}
-	var conflict *apply.ConflictError
-	if errors.As(err, &conflict) || isInputError(err) {
+	if refusedNames(err) != nil {
+		// Refused a name another owner holds: Reconcile waits for it to be let go
+		// (contested.go), which the watch of its kind sees.
+		if watchErr := r.watches.ensure(ctx, out.Objects); watchErr != nil {
+			return statuses, false, watchErr
+		}
+		return statuses, false, err
+	}
+	if isInputError(err) {
 		err = nil // nothing to retry until the input changes
 	}
 	return statuses, false, err
@@ -245,7 +266,8 @@ func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPR
 func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	r.slots = newNamespaceSlots(r.Workers)
 	r.scopes = &kindScopes{client: r.Client}
-	r.legacy = &legacyAdopter{client: r.Client, applier: r.Applier}
+	r.legacy = &legacyAdopter{client: r.Client, applier: r.Applier, recorder: r.Recorder}
+	r.contested = newContestedNames()
 	services, err := newServiceMetadataCache(mgr)
 	if err != nil {
 		return err
@@ -259,6 +281,7 @@ func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, mapTo(r.routesNearPolicy), specChanged).
 		Watches(&gatewrightv1alpha1.GatewayConfig{}, mapTo(r.routesNearPolicy), specChanged).
 		Watches(&gatewrightv1alpha1.Rendering{}, mapTo(r.routeOfObject), builder.WithPredicates(renderingGone)).
+		Watches(&gatewrightv1alpha1.Rendering{}, r.contested.releasedByRenderings()).
 		Watches(&gatewayv1.ReferenceGrant{}, mapTo(r.routesOfGrant)).
 		WatchesRawSource(source.Kind(services, serviceMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.routesOfService), serviceCameOrWent)).
 		Named("httproute").
@@ -267,6 +290,6 @@ func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if err != nil {
 		return err
 	}
-	r.watches = newObjectWatches(c, mgr.GetCache(), r.routeOfObject, r.Applier)
+	r.watches = newObjectWatches(c, mgr.GetCache(), r.routeOfObject, r.Applier, r.contested)
 	return nil
 }

@@ -1,12 +1,18 @@
 package controllers
 
 import (
+	"context"
+	"fmt"
 	"testing"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gatewright/gatewright/internal/scheme"
 )
 
 // TestGatewayChangedForRoutes: routes are rendered again for what their templates see
@@ -51,6 +57,77 @@ func TestGatewayChangedForRoutes(t *testing.T) {
 			tc.change(updated)
 			if got := gatewayChangedForRoutes.Update(event.UpdateEvent{ObjectOld: old, ObjectNew: updated}); got != tc.want {
 				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// backendRoute is a route whose one backendRef names the Service service of
+// serviceNamespace.
+func backendRoute(namespace, name, serviceNamespace, service string) *gatewayv1.HTTPRoute {
+	ns := gatewayv1.Namespace(serviceNamespace)
+	return &gatewayv1.HTTPRoute{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
+		Spec: gatewayv1.HTTPRouteSpec{Rules: []gatewayv1.HTTPRouteRule{{BackendRefs: []gatewayv1.HTTPBackendRef{{
+			BackendRef: gatewayv1.BackendRef{BackendObjectReference: gatewayv1.BackendObjectReference{Name: gatewayv1.ObjectName(service), Namespace: &ns}},
+		}}}}},
+	}
+}
+
+// routeWatchClient holds one route of victim that refers to team-a's Service api, and
+// 30 routes each in victim and quiet that refer to their own namespace's api.
+func routeWatchClient() client.Client {
+	objs := []client.Object{backendRoute("victim", "referring", "team-a", "api")}
+	for i := 0; i < 30; i++ {
+		objs = append(objs, backendRoute("victim", fmt.Sprintf("local-%d", i), "victim", "api"))
+		objs = append(objs, backendRoute("quiet", fmt.Sprintf("local-%d", i), "quiet", "api"))
+	}
+	return fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(objs...).
+		WithIndex(&gatewayv1.HTTPRoute{}, indexRouteBackendNamespace, routeBackendNamespaces).
+		WithIndex(&gatewayv1.HTTPRoute{}, indexRouteService, routeServices).Build()
+}
+
+// TestRoutesOfGrant: a ReferenceGrant reaches only the routes whose backendRefs it can
+// permit, however many other routes its from namespace holds.
+func TestRoutesOfGrant(t *testing.T) {
+	r := &HTTPRouteReconciler{Client: routeWatchClient()}
+	for _, tc := range []struct {
+		name  string
+		grant *gatewayv1.ReferenceGrant
+		want  string
+	}{
+		{"50 writes to a grant naming a namespace where no route refers to the grant's enqueue nothing", grant("team-a", "quiet", "HTTPRoute", "Service", ""), "0 for 0 object(s)"},
+		{"50 writes to a grant enqueue only the route that refers through it, once a write", grant("team-a", "victim", "HTTPRoute", "Service", ""), "50 for 1 object(s)"},
+		{"a grant of the Service the route names reaches it", grant("team-a", "victim", "HTTPRoute", "Service", "api"), "50 for 1 object(s)"},
+		{"a grant of another Service reaches no route", grant("team-a", "victim", "HTTPRoute", "Service", "web"), "0 for 0 object(s)"},
+		{"a grant to Secrets reaches no route", grant("team-a", "victim", "HTTPRoute", "Secret", ""), "0 for 0 object(s)"},
+		{"a grant to Gateways reaches no route", grant("team-a", "victim", "Gateway", "Service", ""), "0 for 0 object(s)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := grantWrites(mapTo(r.routesOfGrant), tc.grant).enqueued(); got != tc.want {
+				t.Errorf("enqueued %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestRoutesOfService: a Service that comes or goes reaches the routes that name it,
+// and only them.
+func TestRoutesOfService(t *testing.T) {
+	r := &HTTPRouteReconciler{Client: routeWatchClient()}
+	for _, tc := range []struct {
+		name, namespace, service string
+		want                     int
+	}{
+		{"a Service another namespace's route names reaches that route", "team-a", "api", 1},
+		{"a Service of a namespace reaches the routes that name it there", "victim", "api", 30},
+		{"a Service no route names reaches none", "team-a", "web", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			svc := serviceMetadata()
+			svc.Namespace, svc.Name = tc.namespace, tc.service
+			if got := len(r.routesOfService(context.Background(), svc)); got != tc.want {
+				t.Errorf("enqueued %d, want %d", got, tc.want)
 			}
 		})
 	}

@@ -3,11 +3,14 @@ package controllers
 import (
 	"context"
 	"encoding/json"
+	"regexp"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/tools/record"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
@@ -18,11 +21,16 @@ import (
 // and the clean-up finalizer on the object itself, both writable by tenants. They are
 // moved once: an entry is kept only if the live object it names checks out
 // (apply.Adoptable), and then the annotation and the finalizer are removed.
+//
+// What a tenant can forge must cost little: only an owner that existed before the
+// upgrade is read (predatesRenderings), only entries of kinds its blueprint can render,
+// at most apply.LegacyEntryLimit of them, from the cache.
 
 // legacyAdopter moves legacy inventories into Renderings.
 type legacyAdopter struct {
-	client  client.Client
-	applier *apply.Applier
+	client   client.Client
+	applier  *apply.Applier
+	recorder record.EventRecorder
 }
 
 // adopt adds to rec the entries of a legacy inventory of owner that check out. Only an
@@ -33,8 +41,72 @@ func (a *legacyAdopter) adopt(ctx context.Context, rec *apply.Record, legacy app
 	if rec.Exists() {
 		return nil
 	}
-	adopted := a.applier.Adoptable(ctx, owner, legacy, declaredClusterScoped(bp))
+	adopted, dropped := a.applier.Adoptable(ctx, owner, legacy, renderableKinds(bp, owner.GVK.Kind), declaredClusterScoped(bp))
+	if dropped > 0 {
+		log.FromContext(ctx).Info("legacy inventory too long: entries dropped unread", "owner", owner.String(), "dropped", dropped, "limit", apply.LegacyEntryLimit)
+		a.recorder.Eventf(owner.Object, "Warning", "LegacyInventoryTruncated",
+			"the legacy inventory lists more than %d objects that may be this %s's: %d dropped unread", apply.LegacyEntryLimit, owner.GVK.Kind, dropped)
+	}
 	return a.applier.SaveRecord(ctx, rec, apply.Planned(adopted, rec.Inventory))
+}
+
+// predatesRenderings tells whether obj, a Gateway or an HTTPRoute, was created before
+// the first Rendering of another owner of its kind in its namespace. Only the controller
+// writes Renderings, and only since the upgrade that introduced them, so an owner created
+// after one is new and cannot have a legacy inventory, whatever its annotation and
+// finalizers say: tenants write those, but creation times only the API server. The
+// timestamps count whole seconds; an owner of the same second is not older.
+func (a *legacyAdopter) predatesRenderings(ctx context.Context, obj client.Object, kind string) (bool, error) {
+	var list gatewrightv1alpha1.RenderingList
+	if err := a.client.List(ctx, &list, client.InNamespace(obj.GetNamespace())); err != nil {
+		return false, err
+	}
+	created := obj.GetCreationTimestamp()
+	for i := range list.Items {
+		r := &list.Items[i]
+		if r.Owner.Kind == kind && r.Owner.UID != obj.GetUID() && !created.Before(&r.CreationTimestamp) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// templateKinds finds the kinds and API groups a template names literally, as in
+// "kind: ConfigMap" and "apiVersion: apps/v1".
+var (
+	templateKinds  = regexp.MustCompile(`(?m)^[\s-]*kind:\s*["']?([A-Za-z][A-Za-z0-9]*)`)
+	templateGroups = regexp.MustCompile(`(?m)^[\s-]*apiVersion:\s*["']?(?:([a-z0-9.-]+)/)?v[0-9a-z]+`)
+)
+
+// renderableKinds tells whether the blueprint's templates for owners of ownerKind (and
+// its helpers) can render objects of a kind: the kinds and groups they name literally,
+// and the cluster-scoped kinds it declares. Without a blueprint none can.
+func renderableKinds(bp *gatewrightv1alpha1.GatewayClassBlueprint, ownerKind string) func(schema.GroupKind) bool {
+	kinds, groups := map[string]bool{}, map[string]bool{}
+	if bp != nil {
+		texts := []string{bp.Spec.Helpers}
+		templates := bp.Spec.GatewayTemplate.ResourceTemplates
+		if ownerKind == "HTTPRoute" {
+			templates = nil
+			if bp.Spec.HTTPRouteTemplate != nil {
+				templates = bp.Spec.HTTPRouteTemplate.ResourceTemplates
+			}
+		}
+		for _, t := range templates {
+			texts = append(texts, t.Template)
+		}
+		for _, text := range texts {
+			for _, m := range templateKinds.FindAllStringSubmatch(text, -1) {
+				kinds[m[1]] = true
+			}
+			for _, m := range templateGroups.FindAllStringSubmatch(text, -1) {
+				groups[m[1]] = true
+			}
+		}
+	}
+	return func(gk schema.GroupKind) bool {
+		return (kinds[gk.Kind] && groups[gk.Group]) || declares(bp, gk)
+	}
 }
 
 // hasLegacy tells whether obj still carries the legacy annotation key or finalizer.
@@ -53,20 +125,25 @@ func (a *legacyAdopter) dropLegacy(ctx context.Context, obj client.Object, key s
 }
 
 // declaredClusterScoped tells whether an entry's kind is one the blueprint declares
-// cluster-scoped; without a blueprint none is.
+// cluster-scoped.
 func declaredClusterScoped(bp *gatewrightv1alpha1.GatewayClassBlueprint) func(apply.Entry) bool {
 	return func(e apply.Entry) bool {
-		if bp == nil {
-			return false
-		}
-		gk := schema.FromAPIVersionAndKind(e.APIVersion, e.Kind).GroupKind()
-		for _, k := range bp.Spec.ClusterScopedKinds {
-			if string(k.Group) == gk.Group && string(k.Kind) == gk.Kind {
-				return true
-			}
-		}
+		return declares(bp, schema.FromAPIVersionAndKind(e.APIVersion, e.Kind).GroupKind())
+	}
+}
+
+// declares tells whether the blueprint lists gk in clusterScopedKinds; without a
+// blueprint it lists none.
+func declares(bp *gatewrightv1alpha1.GatewayClassBlueprint, gk schema.GroupKind) bool {
+	if bp == nil {
 		return false
 	}
+	for _, k := range bp.Spec.ClusterScopedKinds {
+		if string(k.Group) == gk.Group && string(k.Kind) == gk.Kind {
+			return true
+		}
+	}
+	return false
 }
 
 // adoptLegacy moves the Gateway's legacy inventory into its Rendering.
@@ -74,9 +151,15 @@ func (r *GatewayReconciler) adoptLegacy(ctx context.Context, gw client.Object, r
 	if !hasLegacy(gw, apply.LegacyInventoryAnnotation) {
 		return nil
 	}
-	legacy := apply.DecodeLegacyInventory(gw.GetAnnotations()[apply.LegacyInventoryAnnotation])
-	if err := r.legacy.adopt(ctx, rec, legacy, bp, apply.GatewayOwner(gw)); err != nil {
+	old, err := r.legacy.predatesRenderings(ctx, gw, "Gateway")
+	if err != nil {
 		return err
+	}
+	if old {
+		legacy := apply.DecodeLegacyInventory(gw.GetAnnotations()[apply.LegacyInventoryAnnotation])
+		if err := r.legacy.adopt(ctx, rec, legacy, bp, apply.GatewayOwner(gw)); err != nil {
+			return err
+		}
 	}
 	return r.legacy.dropLegacy(ctx, gw, apply.LegacyInventoryAnnotation)
 }
@@ -87,6 +170,13 @@ func (r *GatewayReconciler) adoptLegacy(ctx context.Context, gw client.Object, r
 func (r *HTTPRouteReconciler) adoptLegacy(ctx context.Context, route client.Object, records map[string]*apply.Record, parents []routeParent, elsewhere *gatewaysElsewhere) error {
 	if !hasLegacy(route, apply.LegacyRouteInventoryAnnotation) {
 		return nil
+	}
+	old, err := r.legacy.predatesRenderings(ctx, route, "HTTPRoute")
+	if err != nil {
+		return err
+	}
+	if !old {
+		return r.legacy.dropLegacy(ctx, route, apply.LegacyRouteInventoryAnnotation)
 	}
 	blueprints := map[string]*gatewrightv1alpha1.GatewayClassBlueprint{}
 	for _, parent := range parents {

@@ -114,7 +114,16 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	if err := mgr.GetFieldIndexer().IndexField(ctx, &gatewayv1.Gateway{}, indexGatewaySecret, gatewaySecrets); err != nil {
 		return err
 	}
+	if err := mgr.GetFieldIndexer().IndexField(ctx, &gatewayv1.Gateway{}, indexGatewayRefNamespace, gatewayRefNamespaces); err != nil {
+		return err
+	}
 	if err := mgr.GetFieldIndexer().IndexField(ctx, &gatewayv1.HTTPRoute{}, indexRouteParent, routeParents); err != nil {
+		return err
+	}
+	if err := mgr.GetFieldIndexer().IndexField(ctx, &gatewayv1.HTTPRoute{}, indexRouteBackendNamespace, routeBackendNamespaces); err != nil {
+		return err
+	}
+	if err := mgr.GetFieldIndexer().IndexField(ctx, &gatewayv1.HTTPRoute{}, indexRouteService, routeServices); err != nil {
 		return err
 	}
 	shard := newShard(opts.GatewayClasses)

@@ -1,7 +1,11 @@
 package apply
 
 import (
+	"context"
 	"encoding/json"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // Before Renderings, Gatewright kept its inventories in annotations on the Gateway and
@@ -45,4 +49,57 @@ func DecodeLegacyRouteInventory(annotation string) map[string]Inventory {
 		inv.sort()
 	}
 	return byParent
+}
+
+// LegacyEntryLimit is how many entries of one legacy inventory are read at most: more
+// than any blueprint rendered for one owner, few enough that a forged annotation costs
+// little. The entries past it are dropped unread.
+const LegacyEntryLimit = 256
+
+// Adoptable keeps the entries of a legacy inventory that are the owner's: in its
+// namespace, or cluster-scoped of a kind clusterScoped allows; of a kind the blueprint
+// can render (renderable); and carrying the owner's labels and the entry's template label
+// on the live object. It reads at most LegacyEntryLimit objects, all from the cache:
+// only of kinds the blueprint renders, whose informers the apply starts anyway, and in
+// the version the cluster prefers rather than the one the entry names, which a tenant
+// could make up. The cache holds only objects labelled as Gatewright's, the only ones
+// that could check out. It also returns how many entries it dropped over the limit.
+func (a *Applier) Adoptable(ctx context.Context, owner Owner, legacy Inventory, renderable func(schema.GroupKind) bool, clusterScoped func(Entry) bool) (Inventory, int) {
+	var candidates Inventory
+	for _, e := range legacy {
+		inPlace := e.Namespace == owner.Object.GetNamespace() || (e.Namespace == "" && clusterScoped(e))
+		if inPlace && renderable(e.groupKind()) {
+			candidates = append(candidates, e)
+		}
+	}
+	dropped := 0
+	if len(candidates) > LegacyEntryLimit {
+		dropped = len(candidates) - LegacyEntryLimit
+		candidates = candidates[:LegacyEntryLimit]
+	}
+	versions := map[schema.GroupKind]string{} // "" for a kind the cluster does not serve
+	var out Inventory
+	for _, e := range candidates {
+		gk := e.groupKind()
+		v, known := versions[gk]
+		if !known {
+			if mapping, err := a.client.RESTMapper().RESTMapping(gk); err == nil {
+				v = mapping.GroupVersionKind.Version
+			}
+			versions[gk] = v
+		}
+		if v == "" {
+			continue
+		}
+		e.APIVersion = gk.WithVersion(v).GroupVersion().String()
+		obj := e.object()
+		if err := getUnstructured(ctx, a.client, client.ObjectKeyFromObject(obj), obj); err != nil {
+			continue
+		}
+		if owner.owns(obj) && obj.GetLabels()[templateLabel] == e.Template {
+			e.Hash = obj.GetAnnotations()[RenderedHashAnnotation]
+			out = append(out, e)
+		}
+	}
+	return out, dropped
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // ApplyRecorded applies objs for the record's owner so that no object is ever applied
@@ -75,26 +74,4 @@ func (a *Applier) readiness(ctx context.Context, owner Owner, inv Inventory, app
 		notReady = append(notReady, fmt.Sprintf("%d object(s) not yet seen", missing))
 	}
 	return notReady, nil
-}
-
-// Adoptable keeps the entries of a legacy inventory that are the owner's: in its
-// namespace, or cluster-scoped of a kind clusterScoped allows, and carrying the owner's
-// labels and the entry's template label on the live object, read from the API server
-// (never through the cache, which would start an informer for any kind named).
-func (a *Applier) Adoptable(ctx context.Context, owner Owner, legacy Inventory, clusterScoped func(Entry) bool) Inventory {
-	var out Inventory
-	for _, e := range legacy {
-		if e.Namespace != owner.Object.GetNamespace() && (e.Namespace != "" || !clusterScoped(e)) {
-			continue
-		}
-		obj := e.object()
-		if err := a.apiReader.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
-			continue
-		}
-		if owner.owns(obj) && obj.GetLabels()[templateLabel] == e.Template {
-			e.Hash = obj.GetAnnotations()[RenderedHashAnnotation]
-			out = append(out, e)
-		}
-	}
-	return out
 }
