@@ -123,6 +123,7 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	retry := r.contested.wait(req, refusedNames(err))
 	if err != nil {
 		r.Recorder.Event(gw, "Warning", "ApplyFailed", err.Error())
+		logRefusedApply(ctx, err)
 		result, err := status.applyFailed(err)
 		if retry > 0 {
 			// Refused a name another owner holds: back when it is let go (contested.go),

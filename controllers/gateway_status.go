@@ -124,7 +124,7 @@ func (s *gatewayStatus) applyFailed(err error) (ctrl.Result, error) {
 	s.set(gatewayv1.GatewayConditionProgrammed, false, gatewayv1.GatewayReasonInvalid, "apply failed, nothing was pruned: "+err.Error())
 	s.setListeners(false, gatewayv1.ListenerReasonInvalid)
 	var conflict *apply.ConflictError
-	if errors.As(err, &conflict) {
+	if errors.As(err, &conflict) || isInputError(err) {
 		return ctrl.Result{}, nil // retried when the conflicting object or the input changes
 	}
 	return ctrl.Result{}, err

@@ -262,6 +262,37 @@ gatewayTemplate:
 		Consistently(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("someone else's")))
 	})
 
+	It("waits for a change of input when the API server refuses a rendered object as invalid, instead of retrying", func(ctx SpecContext) {
+		w.classAndBlueprint(ctx, `
+gatewayTemplate:
+  resourceTemplates:
+  - name: config
+    template: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: {{ .Gateway.metadata.name }}-config}
+      data: {"not a valid key": x}
+`)
+		w.gateway(ctx, "web")
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(MatchRegexp(`^False/Invalid: apply failed, nothing was pruned: .*not a valid key`))
+		applyFailures := func() int32 {
+			var events corev1.EventList
+			Expect(k8s.List(ctx, &events, client.InNamespace(w.namespace))).To(Succeed())
+			count := int32(0)
+			for _, e := range events.Items {
+				if e.InvolvedObject.Kind == "Gateway" && e.Reason == "ApplyFailed" {
+					count += max(e.Count, 1)
+				}
+			}
+			return count
+		}
+		Eventually(applyFailures).Should(Equal(int32(1)))
+		Consistently(applyFailures, "3s").Should(Equal(int32(1)), "attempts: a retried 422 would fail again every backoff step")
+
+		w.classAndBlueprint(ctx, configBlueprint)
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/Programmed"))
+	})
+
 	It("writes nothing once a Gateway is programmed", func(ctx SpecContext) {
 		w.gateway(ctx, "web")
 		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/"))

@@ -1,6 +1,7 @@
 package controllers
 
 import (
+	"context"
 	"errors"
 	"sync"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/gatewright/gatewright/internal/render"
@@ -53,7 +55,19 @@ func isInputError(err error) bool {
 	var schemaErr *values.SchemaError
 	var limitErr *values.LimitError
 	var policyErr *values.PolicyError
+	if apierrors.IsInvalid(err) || apierrors.IsBadRequest(err) {
+		return true // the API server refused a rendered object: the blueprint or values must change
+	}
 	return asInvalidParameters(err, &invalid) || errors.As(err, &schemaErr) || errors.As(err, &limitErr) || errors.As(err, &policyErr)
+}
+
+// logRefusedApply logs an apply the API server refused as invalid, which is not retried
+// (isInputError): the log line is the only one until the input changes, where a retried
+// error would print one per backoff step.
+func logRefusedApply(ctx context.Context, err error) {
+	if apierrors.IsInvalid(err) || apierrors.IsBadRequest(err) {
+		log.FromContext(ctx).Info("The API server refused a rendered object; waiting for the blueprint or values to change", "error", err.Error())
+	}
 }
 
 // staleRecordRetry is how soon a reconcile that read a Rendering older than the API

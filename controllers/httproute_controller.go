@@ -217,6 +217,7 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 		return statuses, false, err
 	}
 	if isInputError(err) {
+		logRefusedApply(ctx, err)
 		err = nil // nothing to retry until the input changes
 	}
 	return statuses, false, err
