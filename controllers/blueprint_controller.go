@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -29,6 +30,7 @@ import (
 type BlueprintReconciler struct {
 	client.Client
 	Blueprints *render.Cache
+	Recorder   record.EventRecorder
 
 	shard shard
 }
@@ -71,15 +73,46 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	}
 	meta.SetStatusCondition(&bp.Status.Conditions, accepted)
 	meta.SetStatusCondition(&bp.Status.Conditions, linted)
+	gateways, err := r.gatewaysOf(ctx, bp.Name)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	var rendered metav1.Condition
+	rendered, bp.Status.FailingGateways = renderedCondition(gateways, bp.Generation)
+	meta.SetStatusCondition(&bp.Status.Conditions, rendered)
+	recordConditionChange(r.Recorder, bp, original.Status.Conditions, rendered)
 	if equality.Semantic.DeepEqual(original.Status, bp.Status) {
 		return ctrl.Result{}, nil
 	}
 	return ctrl.Result{}, r.Status().Patch(ctx, bp, client.MergeFrom(original))
 }
 
+// gatewaysOf lists the Gateways of every Gatewright GatewayClass that uses blueprint.
+func (r *BlueprintReconciler) gatewaysOf(ctx context.Context, blueprint string) ([]gatewayv1.Gateway, error) {
+	var out []gatewayv1.Gateway
+	for _, class := range classesUsing(ctx, r.Client, blueprint) {
+		var gateways gatewayv1.GatewayList
+		if err := r.List(ctx, &gateways, client.MatchingFields{indexGatewayClassName: class.Name}); err != nil {
+			return nil, err
+		}
+		out = append(out, gateways.Items...)
+	}
+	return out, nil
+}
+
+// blueprintOfGateway maps a Gateway to the blueprint its class names.
+func (r *BlueprintReconciler) blueprintOfGateway(ctx context.Context, obj client.Object) []reconcile.Request {
+	class, err := getClass(ctx, r.Client, string(obj.(*gatewayv1.Gateway).Spec.GatewayClassName))
+	if err != nil || !isGatewrightClass(class) || class.Spec.ParametersRef == nil {
+		return nil
+	}
+	return []reconcile.Request{{NamespacedName: types.NamespacedName{Name: class.Spec.ParametersRef.Name}}}
+}
+
 func (r *BlueprintReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&gatewrightv1alpha1.GatewayClassBlueprint{}, specChanged).
+		Watches(&gatewayv1.Gateway{}, mapTo(r.blueprintOfGateway), builder.WithPredicates(renderFailureChanged)).
 		Watches(&gatewayv1.GatewayClass{}, mapTo(r.allBlueprints), builder.WithPredicates(predicate.Funcs{UpdateFunc: func(event.UpdateEvent) bool { return false }})).
 		Named("gatewayclassblueprint").
 		Complete(retryingConflicts(r))

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -33,6 +34,7 @@ import (
 type GatewayClassReconciler struct {
 	client.Client
 	Blueprints *render.Cache
+	Recorder   record.EventRecorder
 
 	shard shard
 }
@@ -95,6 +97,9 @@ func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	condition.Message = conditionMessage(condition.Message)
 	meta.SetStatusCondition(&class.Status.Conditions, condition)
 	class.Status.SupportedFeatures = supportedFeatures()
+	rendered, _ := renderedCondition(gateways.Items, class.Generation)
+	meta.SetStatusCondition(&class.Status.Conditions, rendered)
+	recordConditionChange(r.Recorder, class, original.Status.Conditions, rendered)
 	if err := r.setAffected(ctx, class); err != nil {
 		return ctrl.Result{}, err
 	}
@@ -203,7 +208,7 @@ var finalizersChanged = predicate.Funcs{
 func (r *GatewayClassReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&gatewayv1.GatewayClass{}, builder.WithPredicates(predicate.Or[client.Object](predicate.GenerationChangedPredicate{}, finalizersChanged))).
-		Watches(&gatewayv1.Gateway{}, handler.EnqueueRequestsFromMapFunc(r.classOfGateway), builder.WithPredicates(gatewayClassNameChanged)).
+		Watches(&gatewayv1.Gateway{}, handler.EnqueueRequestsFromMapFunc(r.classOfGateway), builder.WithPredicates(predicate.Or[client.Object](gatewayClassNameChanged, renderFailureChanged))).
 		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, handler.EnqueueRequestsFromMapFunc(r.classesOfBlueprint), specChanged).
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, handler.EnqueueRequestsFromMapFunc(r.classesOfClassConfig)).
 		Named("gatewayclass").

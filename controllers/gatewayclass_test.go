@@ -5,6 +5,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -92,6 +93,40 @@ gatewayTemplate:
 		Eventually(w.blueprintConditionOf(ctx, gatewrightv1alpha1.ConditionLinted)).Should(Equal("True/NoWarnings: gatewright lint --strict finds nothing to warn about"))
 	})
 
+	It("tells the blueprint's author, on the blueprint and its class, which Gateways fail to render, once per change", func(ctx SpecContext) {
+		w := newWorld(ctx)
+		w.classAndBlueprint(ctx, configBlueprint)
+		w.gateway(ctx, "web")
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/"))
+		Eventually(w.blueprintConditionOf(ctx, gatewrightv1alpha1.ConditionRendered)).Should(Equal("True/Rendered: no Gateway fails to render or apply"))
+
+		// It parses, so the blueprint is accepted; what it renders is not YAML.
+		w.classAndBlueprint(ctx, `
+gatewayTemplate:
+  resourceTemplates:
+  - {name: config, template: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x\n"}
+`)
+		failing := MatchRegexp(`^False/RenderFailed: 1 Gateway\(s\) fail to render or apply: ` + w.namespace + `/web: GatewayClassBlueprint ` + w.blueprint + `, template gateway/config.*not valid YAML`)
+		Eventually(w.blueprintConditionOf(ctx, gatewrightv1alpha1.ConditionRendered)).Should(failing)
+		Expect(w.blueprintCondition(ctx)()).To(HavePrefix("True/Accepted"))
+		Eventually(func() string {
+			class := &gatewayv1.GatewayClass{}
+			Expect(k8s.Get(ctx, client.ObjectKey{Name: w.class}, class)).To(Succeed())
+			return testenv.Condition(class.Status.Conditions, gatewrightv1alpha1.ConditionRendered, class.Generation)
+		}).Should(failing)
+		Eventually(func() (int32, error) {
+			bp := &gatewrightv1alpha1.GatewayClassBlueprint{}
+			err := k8s.Get(ctx, client.ObjectKey{Name: w.blueprint}, bp)
+			return bp.Status.FailingGateways, err
+		}).Should(Equal(int32(1)))
+
+		w.classAndBlueprint(ctx, configBlueprint)
+		Eventually(w.blueprintConditionOf(ctx, gatewrightv1alpha1.ConditionRendered)).Should(HavePrefix("True/Rendered"))
+		Eventually(clusterEvents(ctx, "GatewayClassBlueprint", w.blueprint)).Should(ConsistOf(
+			HavePrefix("RenderFailed: 1 Gateway(s) fail"), HavePrefix("Rendered: no Gateway fails"),
+		))
+	})
+
 	It("refuses a class whose blueprint is missing, and accepts it once the blueprint appears", func(ctx SpecContext) {
 		w := newWorld(ctx)
 		w.apply(ctx, `
@@ -169,3 +204,20 @@ spec:
 		Consistently(w.classCondition(ctx)).Should(Equal("stale (generation 1, observed 0)"))
 	})
 })
+
+// clusterEvents returns the events on a cluster-scoped object as "Reason: message".
+func clusterEvents(ctx context.Context, kind, name string) func() ([]string, error) {
+	return func() ([]string, error) {
+		var events corev1.EventList
+		if err := k8s.List(ctx, &events); err != nil {
+			return nil, err
+		}
+		var out []string
+		for _, e := range events.Items {
+			if e.InvolvedObject.Kind == kind && e.InvolvedObject.Name == name {
+				out = append(out, e.Reason+": "+e.Message)
+			}
+		}
+		return out, nil
+	}
+}

@@ -129,10 +129,11 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	shard := newShard(opts.GatewayClasses)
 	blueprints := &render.Cache{}
 	applier := apply.New(mgr.GetClient(), mgr.GetAPIReader())
-	if err := (&BlueprintReconciler{Client: mgr.GetClient(), Blueprints: blueprints, shard: shard}).SetupWithManager(mgr); err != nil {
+	recorder := cappedRecorder{mgr.GetEventRecorderFor("gatewright")}
+	if err := (&BlueprintReconciler{Client: mgr.GetClient(), Blueprints: blueprints, Recorder: recorder, shard: shard}).SetupWithManager(mgr); err != nil {
 		return err
 	}
-	if err := (&GatewayClassReconciler{Client: mgr.GetClient(), Blueprints: blueprints, shard: shard}).SetupWithManager(mgr); err != nil {
+	if err := (&GatewayClassReconciler{Client: mgr.GetClient(), Blueprints: blueprints, Recorder: recorder, shard: shard}).SetupWithManager(mgr); err != nil {
 		return err
 	}
 	for _, kind := range []string{gatewrightv1alpha1.KindGatewayClassConfig, gatewrightv1alpha1.KindGatewayConfig} {
@@ -146,7 +147,6 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	if err := (&RenderingReconciler{Client: mgr.GetClient(), Applier: applier, shard: shard}).SetupWithManager(mgr); err != nil {
 		return err
 	}
-	recorder := cappedRecorder{mgr.GetEventRecorderFor("gatewright")}
 	certificates, err := newCertificateSecrets(mgr)
 	if err != nil {
 		return err

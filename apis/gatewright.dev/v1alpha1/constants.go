@@ -31,6 +31,12 @@ const (
 	ConditionLinted  = "gatewright.dev/Linted"
 	ReasonNoWarnings = "NoWarnings"
 	ReasonWarnings   = "Warnings"
+
+	// ConditionRendered is set on blueprints and their GatewayClasses: False, with reason
+	// ReasonRenderFailed, while Gateways fail to render or apply, naming the first few.
+	ConditionRendered  = "gatewright.dev/Rendered"
+	ReasonRendered     = "Rendered"
+	ReasonRenderFailed = "RenderFailed"
 )
 
 // Labels Gatewright puts on every object it renders, besides Gateway API's

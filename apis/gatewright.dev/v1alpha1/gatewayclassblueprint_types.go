@@ -130,6 +130,10 @@ type GatewayClassBlueprintStatus struct {
 	// +listMapKey=type
 	// +kubebuilder:validation:MaxItems=8
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
+	// FailingGateways counts the Gateways of its classes whose render or apply fails;
+	// the gatewright.dev/Rendered condition names the first few.
+	// +optional
+	FailingGateways int32 `json:"failingGateways,omitempty"`
 }
 
 // GatewayClassBlueprint is the set of templates that implements the Gateways of the
@@ -140,6 +144,7 @@ type GatewayClassBlueprintStatus struct {
 // +kubebuilder:resource:scope=Cluster,shortName=gcb,categories=gatewright
 // +kubebuilder:printcolumn:name="Accepted",type=string,JSONPath=`.status.conditions[?(@.type=="Accepted")].status`
 // +kubebuilder:printcolumn:name="Lint",type=string,JSONPath=`.status.conditions[?(@.type=="gatewright.dev/Linted")].reason`
+// +kubebuilder:printcolumn:name="Failing",type=integer,JSONPath=`.status.failingGateways`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 type GatewayClassBlueprint struct {
 	metav1.TypeMeta   `json:",inline"`

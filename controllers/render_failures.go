@@ -1,0 +1,115 @@
+package controllers
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/tools/record"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+)
+
+// A blueprint that parses can still fail on every Gateway: output that is not YAML, an
+// object in a forbidden namespace, an object the API server refuses. Its author should
+// not have to read tenants' Gateways to find out, so the blueprint and its GatewayClasses
+// count the Gateways whose render or apply failed and name the first few.
+
+// failuresShown bounds how many failing Gateways a message names.
+const failuresShown = 3
+
+// renderFailure is the message of gw's Programmed=False/Invalid of its generation while
+// it is accepted: its render or apply failed. ok is false for any other state.
+func renderFailure(gw *gatewayv1.Gateway) (message string, ok bool) {
+	accepted := meta.FindStatusCondition(gw.Status.Conditions, string(gatewayv1.GatewayConditionAccepted))
+	programmed := meta.FindStatusCondition(gw.Status.Conditions, string(gatewayv1.GatewayConditionProgrammed))
+	if accepted == nil || accepted.Status != metav1.ConditionTrue || programmed == nil ||
+		programmed.Status != metav1.ConditionFalse || programmed.Reason != string(gatewayv1.GatewayReasonInvalid) ||
+		programmed.ObservedGeneration != gw.Generation {
+		return "", false
+	}
+	return programmed.Message, true
+}
+
+// renderedCondition sums up the render failures of gateways as the gatewright.dev/Rendered
+// condition of an object of generation, and returns how many failed.
+func renderedCondition(gateways []gatewayv1.Gateway, generation int64) (metav1.Condition, int32) {
+	var failures []string
+	for i := range gateways {
+		if message, failed := renderFailure(&gateways[i]); failed {
+			failures = append(failures, gateways[i].Namespace+"/"+gateways[i].Name+": "+quoteShort(message))
+		}
+	}
+	condition := metav1.Condition{
+		Type: gatewrightv1alpha1.ConditionRendered, Status: metav1.ConditionTrue, Reason: gatewrightv1alpha1.ReasonRendered,
+		Message: "no Gateway fails to render or apply", ObservedGeneration: generation,
+	}
+	if len(failures) == 0 {
+		return condition, 0
+	}
+	sort.Strings(failures)
+	shown := failures[:min(len(failures), failuresShown)]
+	message := fmt.Sprintf("%d Gateway(s) fail to render or apply: %s", len(failures), strings.Join(shown, "; "))
+	if more := len(failures) - len(shown); more > 0 {
+		message += fmt.Sprintf("; and %d more", more)
+	}
+	condition.Status, condition.Reason, condition.Message = metav1.ConditionFalse, gatewrightv1alpha1.ReasonRenderFailed, conditionMessage(message)
+	return condition, int32(len(failures))
+}
+
+// quoteShort cuts a Gateway's message to what a summary of several has room for.
+func quoteShort(message string) string {
+	const room = 512
+	if len(message) <= room {
+		return message
+	}
+	return strings.ToValidUTF8(message[:room], "") + "…"
+}
+
+// renderFailureChanged lets through the Gateway events that change whether, or how, its
+// render failed, so that a fleet settling does not wake the blueprint and class once per
+// Gateway.
+var renderFailureChanged = predicate.Funcs{
+	CreateFunc: func(e event.CreateEvent) bool {
+		_, failed := renderFailure(e.Object.(*gatewayv1.Gateway))
+		return failed
+	},
+	UpdateFunc: func(e event.UpdateEvent) bool {
+		before, failedBefore := renderFailure(e.ObjectOld.(*gatewayv1.Gateway))
+		after, failedAfter := renderFailure(e.ObjectNew.(*gatewayv1.Gateway))
+		return failedBefore != failedAfter || before != after
+	},
+	DeleteFunc: func(e event.DeleteEvent) bool {
+		gw, isGateway := e.Object.(*gatewayv1.Gateway)
+		if !isGateway {
+			return true // a tombstone: it may have been failing
+		}
+		_, failed := renderFailure(gw)
+		return failed
+	},
+}
+
+// recordConditionChange records an event on obj when condition differs in status or
+// reason from the one of its type in before: one per change of state, not per
+// reconcile, so a failing fleet cannot flood the blueprint's or class's events.
+func recordConditionChange(recorder record.EventRecorder, obj runtime.Object, before []metav1.Condition, condition metav1.Condition) {
+	old := meta.FindStatusCondition(before, condition.Type)
+	if old != nil && old.Status == condition.Status && old.Reason == condition.Reason {
+		return
+	}
+	if old == nil && condition.Status == metav1.ConditionTrue {
+		return // nothing to tell about a first state that is fine
+	}
+	eventType := corev1.EventTypeNormal
+	if condition.Status != metav1.ConditionTrue {
+		eventType = corev1.EventTypeWarning
+	}
+	recorder.Event(obj, eventType, condition.Reason, condition.Message)
+}
