@@ -17,13 +17,23 @@ func scanLimits(raw []byte) (Limit, string) {
 		return LimitBytes, ""
 	}
 	var open []container // never more than MaxDepth
-	keys := 0
+	elements := 0
 	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			continue
+		}
 		var top *container
 		if len(open) > 0 {
 			top = &open[len(open)-1]
 		}
-		switch raw[i] {
+		if top != nil && top.list && top.expectItem && c != ']' {
+			top.expectItem = false
+			if elements++; elements > MaxElements {
+				return LimitElements, shortPath(open)
+			}
+		}
+		switch c {
 		case '"':
 			end := stringEnd(raw, i)
 			if top != nil && !top.list && top.expectKey {
@@ -32,8 +42,8 @@ func scanLimits(raw []byte) (Limit, string) {
 				if len(open) > 1 {
 					top.pathBytes += open[len(open)-2].pathBytes
 				}
-				if keys++; keys > MaxKeys {
-					return LimitKeys, shortPath(open)
+				if elements++; elements > MaxElements {
+					return LimitElements, shortPath(open)
 				}
 				if top.pathBytes > MaxPathBytes {
 					return LimitPathBytes, shortPath(open)
@@ -44,11 +54,11 @@ func scanLimits(raw []byte) (Limit, string) {
 			if len(open) == MaxDepth {
 				return LimitDepth, shortPath(open)
 			}
-			c := container{list: raw[i] == '[', expectKey: raw[i] == '{'}
+			next := container{list: c == '[', expectKey: c == '{', expectItem: c == '['}
 			if top != nil {
-				c.pathBytes = top.pathBytes
+				next.pathBytes = top.pathBytes
 			}
-			open = append(open, c)
+			open = append(open, next)
 		case '}', ']':
 			if top != nil {
 				open = open[:len(open)-1]
@@ -56,7 +66,7 @@ func scanLimits(raw []byte) (Limit, string) {
 		case ',':
 			if top != nil {
 				top.index++
-				top.expectKey = !top.list
+				top.expectKey, top.expectItem = !top.list, top.list
 			}
 		}
 	}
@@ -79,11 +89,12 @@ func stringEnd(raw []byte, start int) int {
 
 // container is an object or a list the scan is inside, and where in it the scan is.
 type container struct {
-	list      bool
-	expectKey bool   // in an object: the next string is a key
-	key       []byte // in an object: the current key, quoted as in the JSON
-	index     int    // in a list: the current item
-	pathBytes int    // the keys from the root to the current position, as written
+	list       bool
+	expectKey  bool   // in an object: the next string is a key
+	expectItem bool   // in a list: the next value is an item, to count
+	key        []byte // in an object: the current key, quoted as in the JSON
+	index      int    // in a list: the current item
+	pathBytes  int    // the keys from the root to the current position, as written
 }
 
 const (
