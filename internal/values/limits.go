@@ -66,17 +66,17 @@ func (e *LimitError) Error() string {
 	return msg
 }
 
-// checkLimits checks one half of p against the bounds.
-func (p policy) checkLimits(half Half) *LimitError {
+// checkLimits checks one half of p against the bounds and measures it.
+func (p policy) checkLimits(half Half) (blockSize, *LimitError) {
 	block := p.block(half)
 	if block == nil {
-		return nil
+		return blockSize{}, nil
 	}
-	limit, at := scanLimits(block.Raw)
+	size, limit, at := scanLimits(block.Raw)
 	if limit == "" {
-		return nil
+		return size, nil
 	}
-	return &LimitError{Source: p.source, Half: half, Limit: limit, Max: limitMax[limit], At: at}
+	return size, &LimitError{Source: p.source, Half: half, Limit: limit, Max: limitMax[limit], At: at}
 }
 
 var limitMax = map[Limit]int{LimitDepth: MaxDepth, LimitElements: MaxElements, LimitBytes: MaxBytes, LimitPathBytes: MaxPathBytes}

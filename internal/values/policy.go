@@ -45,7 +45,24 @@ func (d decodedPolicy) half(half Half) *block {
 	return d.overrides
 }
 
-// decode checks each half of p against the bounds, then reads it.
+// halves lists a policy's halves in the order they are read.
+var halves = [2]Half{Default, Override}
+
+// measure checks each half of p against the bounds of a block, without decoding it,
+// and returns their sizes, in the order of halves.
+func (p policy) measure() ([2]blockSize, error) {
+	var sizes [2]blockSize
+	for i, half := range halves {
+		size, err := p.checkLimits(half)
+		if err != nil {
+			return sizes, err
+		}
+		sizes[i] = size
+	}
+	return sizes, nil
+}
+
+// decode reads each half of p, which measure has let through.
 func (p policy) decode() (decodedPolicy, error) {
 	if p.values == nil {
 		return decodedPolicy{}, nil
@@ -62,9 +79,6 @@ func (p policy) decode() (decodedPolicy, error) {
 }
 
 func (p policy) decodeHalf(half Half) (*block, error) {
-	if err := p.checkLimits(half); err != nil {
-		return nil, err
-	}
 	field := blockField(p.source.Kind, half)
 	object, err := decodeObject(p.block(half))
 	if err != nil {
@@ -136,6 +150,10 @@ func jsonType(value any) string {
 // or a *PolicyError, or nil, so that the policy's own status can say so whatever else
 // is in its chain.
 func CheckPolicy(source Source, blocks *gatewrightv1alpha1.DefaultsAndOverrides) error {
-	_, err := policy{source: source, values: blocks}.decode()
+	p := policy{source: source, values: blocks}
+	if _, err := p.measure(); err != nil {
+		return err
+	}
+	_, err := p.decode()
 	return err
 }

@@ -1,20 +1,29 @@
 package values
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
-// scanLimits reads a block's JSON byte by byte, without decoding it, and returns the
-// first bound it exceeds and where. It stops there, so a block nested 10,000 deep costs
+// blockSize is what a scan measured of a block within the bounds.
+type blockSize struct {
+	bytes, elements int
+	// conditional: the block has a when at its top level.
+	conditional bool
+}
+
+// scanLimits reads a block's JSON byte by byte, without decoding it, and returns its
+// size, or the first bound it exceeds and where. It stops there, so a block nested 10,000 deep costs
 // no more than one nested 65 deep, and it allocates nothing but the stack of open
 // containers. It trusts the JSON to be well formed: the decoder, which runs next,
 // reports it if not.
-func scanLimits(raw []byte) (Limit, string) {
+func scanLimits(raw []byte) (blockSize, Limit, string) {
+	size := blockSize{bytes: len(raw)}
 	if len(raw) > MaxBytes {
-		return LimitBytes, ""
+		return size, LimitBytes, ""
 	}
 	var open []container // never more than MaxDepth
 	elements := 0
@@ -30,7 +39,7 @@ func scanLimits(raw []byte) (Limit, string) {
 		if top != nil && top.list && top.expectItem && c != ']' {
 			top.expectItem = false
 			if elements++; elements > MaxElements {
-				return LimitElements, shortPath(open)
+				return size, LimitElements, shortPath(open)
 			}
 		}
 		switch c {
@@ -43,16 +52,19 @@ func scanLimits(raw []byte) (Limit, string) {
 					top.pathBytes += open[len(open)-2].pathBytes
 				}
 				if elements++; elements > MaxElements {
-					return LimitElements, shortPath(open)
+					return size, LimitElements, shortPath(open)
+				}
+				if len(open) == 1 && isKey(top.key, keyWhen) {
+					size.conditional = true
 				}
 				if top.pathBytes > MaxPathBytes {
-					return LimitPathBytes, shortPath(open)
+					return size, LimitPathBytes, shortPath(open)
 				}
 			}
 			i = end
 		case '{', '[':
 			if len(open) == MaxDepth {
-				return LimitDepth, shortPath(open)
+				return size, LimitDepth, shortPath(open)
 			}
 			next := container{list: c == '[', expectKey: c == '{', expectItem: c == '['}
 			if top != nil {
@@ -70,7 +82,16 @@ func scanLimits(raw []byte) (Limit, string) {
 			}
 		}
 	}
-	return "", ""
+	size.elements = elements
+	return size, "", ""
+}
+
+// isKey tells whether the quoted key is word, however the JSON spells it.
+func isKey(quoted []byte, word string) bool {
+	if !bytes.ContainsRune(quoted, '\\') {
+		return len(quoted) == len(word)+2 && string(quoted[1:len(quoted)-1]) == word
+	}
+	return len(quoted) <= 6*len(word)+2 && unquote(quoted) == word
 }
 
 // stringEnd returns the index of the quote that closes the string opened at start, or
