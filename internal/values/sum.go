@@ -20,8 +20,10 @@ const (
 	// MaxChainElements bounds their elements together: four blocks at MaxElements.
 	MaxChainElements = 4 * MaxElements
 	// MaxChainConditions bounds the blocks with a condition (when): each is evaluated
-	// at every computation, so together they share a budget (MaxConditionsCost).
-	MaxChainConditions = 32
+	// at every computation, on the values below it built anew as an object, so their
+	// number multiplies the size of the values. Together they also share a budget of
+	// work (MaxConditionsCost).
+	MaxChainConditions = 48
 )
 
 const (

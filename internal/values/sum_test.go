@@ -73,17 +73,17 @@ func TestChainBounds(t *testing.T) {
 			},
 		},
 		{
-			name: "33 blocks with a condition are refused, even spelt with escapes",
-			n:    33,
+			name: "49 blocks with a condition are refused, even spelt with escapes",
+			n:    49,
 			blocks: func(i int) gatewrightv1alpha1.DefaultsAndOverrides {
 				return gatewrightv1alpha1.DefaultsAndOverrides{Default: jsonBlock(`{"values": {"a": 1}, "wh\u0065n": "true"}`)}
 			},
-			want: &values.SumLimitError{Limit: values.LimitConditions, Max: values.MaxChainConditions, Total: 33,
-				Largest: []values.Contribution{{tenant("p0"), 1}, {tenant("p1"), 1}, {tenant("p10"), 1}, {tenant("p11"), 1}, {tenant("p12"), 1}}, Others: 28},
+			want: &values.SumLimitError{Limit: values.LimitConditions, Max: values.MaxChainConditions, Total: 49,
+				Largest: []values.Contribution{{tenant("p0"), 1}, {tenant("p1"), 1}, {tenant("p10"), 1}, {tenant("p11"), 1}, {tenant("p12"), 1}}, Others: 44},
 		},
 		{
-			name: "32 blocks with a condition are within the bound",
-			n:    32,
+			name: "48 blocks with a condition are within the bound",
+			n:    48,
 			blocks: func(i int) gatewrightv1alpha1.DefaultsAndOverrides {
 				return gatewrightv1alpha1.DefaultsAndOverrides{Default: jsonBlock(`{"values": {"a": 1}, "when": "true"}`)}
 			},
