@@ -204,7 +204,7 @@ func (f *folder) giveWay(values map[string]any, o Origin) {
 		by := f.below(path)
 		f.losses[at][renderPath(path)] = loss{by: by, strategy: o.Strategy}
 		if value != nil {
-			f.defaultDrops = append(f.defaultDrops, droppedValue{path: append([]string(nil), path...), value: value, origin: o, by: by})
+			f.defaultDrops = append(f.defaultDrops, droppedValue{path: append([]string(nil), path...), value: detached(value), origin: o, by: by})
 		}
 	})
 }
@@ -248,7 +248,7 @@ func (f *folder) patch(t *tree, patch map[string]any, o Origin, pos int, path []
 			}
 			f.patch(e.object, value, o, pos, append(path, key))
 		default:
-			t.fields[key] = &entry{value: value, origin: o, pos: pos}
+			t.fields[key] = &entry{value: detached(value), origin: o, pos: pos}
 		}
 	}
 }
@@ -316,7 +316,7 @@ func (f *folder) refuse(tenant Origin, path []string, value any, setBy Origin) {
 	if f.refused == nil {
 		f.refused = map[Source][]RefusedUnset{}
 	}
-	f.refused[tenant.Source] = append(f.refused[tenant.Source], RefusedUnset{Path: renderPath(path), As: tenant.As, Value: value, SetBy: setBy})
+	f.refused[tenant.Source] = append(f.refused[tenant.Source], RefusedUnset{Path: renderPath(path), As: tenant.As, Value: detached(value), SetBy: setBy})
 }
 
 // dropped lists the values an Atomic or Merge block left out and nothing else put back,

@@ -7,6 +7,7 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
@@ -16,14 +17,19 @@ import (
 type policy struct {
 	source  Source
 	created time.Time
-	values  *gatewrightv1alpha1.DefaultsAndOverrides
+	// uid and generation name the version of the object, when it has them.
+	uid        types.UID
+	generation int64
+	values     *gatewrightv1alpha1.DefaultsAndOverrides
 }
 
 func newPolicy(kind string, meta metav1.ObjectMeta, values *gatewrightv1alpha1.DefaultsAndOverrides) policy {
 	return policy{
-		source:  Source{Kind: kind, Namespace: meta.Namespace, Name: meta.Name},
-		created: meta.CreationTimestamp.Time,
-		values:  values,
+		source:     Source{Kind: kind, Namespace: meta.Namespace, Name: meta.Name},
+		created:    meta.CreationTimestamp.Time,
+		uid:        meta.UID,
+		generation: meta.Generation,
+		values:     values,
 	}
 }
 
