@@ -69,6 +69,8 @@ type folder struct {
 	defaultDrops []droppedValue
 	refused      map[Source][]RefusedUnset
 	notApplied   map[Source][]NotApplied
+	failedClosed map[Source][]FailedCondition
+	budget       conditionBudget
 }
 
 // newFolder starts a fold. The notes other than applied are rare, and made on first use.
@@ -118,21 +120,27 @@ func (f *folder) combine(p placed, half Half, b *block, pos int) {
 }
 
 // holds evaluates the block's condition against the values below it. A condition that
-// fails to evaluate counts as false: the block does not apply, and its policy's report
-// says why.
+// cannot be evaluated (an error, a type mismatch, over its bounds or the computation's)
+// fails closed: the block applies, and its policy's report says why. The values the
+// condition reads may come from a tenant, who must not be able to switch off the
+// provider's block by making its condition fail.
 func (f *folder) holds(p placed, half Half, b *block) bool {
-	holds, err := b.when.holds(f.acc.values())
-	if err != nil || !holds {
-		skipped := NotApplied{As: half, Level: p.level}
-		if err != nil {
-			skipped.Error = fmt.Sprintf("%s.%s: %v", blockField(p.source.Kind, half), keyWhen, err)
+	holds, err := f.budget.evaluate(b.when, f.acc.values())
+	switch {
+	case err != nil:
+		if f.failedClosed == nil {
+			f.failedClosed = map[Source][]FailedCondition{}
 		}
+		f.failedClosed[p.source] = append(f.failedClosed[p.source], FailedCondition{As: half, Level: p.level,
+			Error: fmt.Sprintf("%s.%s: %v", blockField(p.source.Kind, half), keyWhen, err)})
+		return true
+	case !holds:
 		if f.notApplied == nil {
 			f.notApplied = map[Source][]NotApplied{}
 		}
-		f.notApplied[p.source] = append(f.notApplied[p.source], skipped)
+		f.notApplied[p.source] = append(f.notApplied[p.source], NotApplied{As: half, Level: p.level})
 	}
-	return err == nil && holds
+	return holds
 }
 
 // fill combines a Patch default, leaf by leaf: its values go only where the values

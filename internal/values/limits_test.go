@@ -131,6 +131,12 @@ func TestLimits(t *testing.T) {
 			want:  "GatewayConfig team-a/web: spec.override has more than 10000 elements (keys and list items) at l[9999]",
 			limit: values.LimitElements, wantMax: values.MaxElements,
 		},
+		{
+			name:  "the nested list of finding 1, 200,000 zeros in 400 KB, is refused at the item that broke the bound",
+			level: values.LevelBlueprint, half: values.Default, raw: `{"a": [[` + strings.TrimSuffix(strings.Repeat("0,", 200_000), ",") + `]]}`,
+			want:  "GatewayClassBlueprint bp: spec.values.default has more than 10000 elements (keys and list items) at a[0][9998]",
+			limit: values.LimitElements, wantMax: values.MaxElements,
+		},
 		{name: "a default of exactly 512 KiB is accepted", level: values.LevelTenantNamespace, half: values.Default, raw: ofBytes(values.MaxBytes)},
 		{
 			name:  "a default one byte over 512 KiB is refused without a path",

@@ -155,13 +155,17 @@ func unquote(quoted []byte) string {
 }
 
 // cutKey shortens a long key on a character boundary.
-func cutKey(key string) (string, bool) {
-	if len(key) <= shownKeyBytes {
-		return key, false
+func cutKey(key string) (string, bool) { return cutAt(key, shownKeyBytes) }
+
+// cutAt shortens text to at most n bytes on a character boundary, and tells whether it
+// did.
+func cutAt(text string, n int) (string, bool) {
+	if len(text) <= n {
+		return text, false
 	}
-	end := shownKeyBytes
-	for end > 0 && !utf8.RuneStart(key[end]) {
+	end := n
+	for end > 0 && !utf8.RuneStart(text[end]) {
 		end--
 	}
-	return key[:end], true
+	return text[:end], true
 }
