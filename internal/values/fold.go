@@ -182,21 +182,17 @@ func (f *folder) mergeDefault(values map[string]any, o Origin, pos int) {
 	}
 }
 
-// atomicDefault combines an Atomic default: it goes in whole when nothing below it is
-// set, not even unset, and gives way whole otherwise.
+// atomicDefault combines an Atomic default: it gives way whole when the values below
+// set anything, and goes in otherwise, less the keys a null below unset. So says the
+// Kuadrant RFC's merge of an atomic default B over a policy p: "remove from B all policy
+// rules listed in p.unset", then, when p is empty, "p.rules ← B". A tenant's null the
+// blueprint forbids removes nothing.
 func (f *folder) atomicDefault(values map[string]any, o Origin, pos int) {
-	for _, e := range f.acc.fields {
-		if !e.deleted || !f.refusesUnset(e, pos) {
-			f.giveWay(values, o)
-			return
-		}
+	if f.acc.setsValues() {
+		f.giveWay(values, o)
+		return
 	}
-	for key, value := range values {
-		if e := f.acc.fields[key]; e != nil && value != nil {
-			f.refuse(e.origin, []string{key}, value, o)
-		}
-		f.acc.fields[key] = build(value, o, pos)
-	}
+	f.fill(f.acc, values, o, pos, nil)
 }
 
 // giveWay notes that the values of the default o gave way whole to the values below.

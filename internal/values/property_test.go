@@ -282,12 +282,13 @@ func (s *scenario) model() map[string]any {
 			ignored := func(below cell) bool { return s.forbid && below.unset && below.tenant }
 			switch {
 			case half == values.Default && b.strategy == gatewrightv1alpha1.StrategyAtomic:
+				// Goes in when the values below only unset, less what they unset.
 				empty := true
 				for _, below := range acc {
-					empty = empty && ignored(below)
+					empty = empty && below.unset
 				}
 				for key, value := range b.values {
-					if empty {
+					if below, ok := acc[key]; empty && (!ok || (value != nil && ignored(below))) {
 						acc[key] = mk(value)
 					}
 				}

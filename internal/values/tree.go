@@ -60,6 +60,16 @@ func buildTree(values map[string]any, origin Origin, pos int) *tree {
 	return t
 }
 
+// setsValues tells whether t holds a value other than tombstones and objects of them.
+func (t *tree) setsValues() bool {
+	for _, e := range t.fields {
+		if !e.deleted && (e.object == nil || len(e.object.fields) == 0 || e.object.setsValues()) {
+			return true
+		}
+	}
+	return false
+}
+
 // values returns the plain object t holds, without tombstones.
 func (t *tree) values() map[string]any {
 	out := make(map[string]any, len(t.fields))
