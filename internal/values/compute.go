@@ -84,20 +84,15 @@ func (in Inputs) chain(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) ([]lay
 
 // compute reads every policy of the chain, orders their blocks and folds them.
 func (in Inputs) compute(layers []layer) (*Result, error) {
-	var chain []placed
-	for _, l := range layers {
-		for _, p := range l.policies {
-			d, err := p.decode()
-			if err != nil {
-				return nil, err
-			}
-			chain = append(chain, placed{policy: p, level: l.level, decoded: d})
-		}
+	chain, err := read(layers)
+	if err != nil {
+		return nil, err
 	}
 	sortChain(chain)
 
 	forbid := in.Blueprint != nil && in.Blueprint.Spec.TenantUnset == gatewrightv1alpha1.TenantUnsetForbidden
 	f := newFolder(forbid)
+	defer f.budget.stop()
 	f.fold(chain)
 
 	result := &Result{

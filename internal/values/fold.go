@@ -69,6 +69,8 @@ type folder struct {
 	defaultDrops []droppedValue
 	refused      map[Source][]RefusedUnset
 	notApplied   map[Source][]NotApplied
+	failedClosed map[Source][]FailedCondition
+	budget       conditionBudget
 }
 
 // newFolder starts a fold. The notes other than applied are rare, and made on first use.
@@ -118,21 +120,27 @@ func (f *folder) combine(p placed, half Half, b *block, pos int) {
 }
 
 // holds evaluates the block's condition against the values below it. A condition that
-// fails to evaluate counts as false: the block does not apply, and its policy's report
-// says why.
+// cannot be evaluated (an error, a type mismatch, over its bounds or the computation's)
+// fails closed: the block applies, and its policy's report says why. The values the
+// condition reads may come from a tenant, who must not be able to switch off the
+// provider's block by making its condition fail.
 func (f *folder) holds(p placed, half Half, b *block) bool {
-	holds, err := b.when.holds(f.acc.values())
-	if err != nil || !holds {
-		skipped := NotApplied{As: half, Level: p.level}
-		if err != nil {
-			skipped.Error = fmt.Sprintf("%s.%s: %v", blockField(p.source.Kind, half), keyWhen, err)
+	holds, err := f.budget.evaluate(b.when, f.acc.values())
+	switch {
+	case err != nil:
+		if f.failedClosed == nil {
+			f.failedClosed = map[Source][]FailedCondition{}
 		}
+		f.failedClosed[p.source] = append(f.failedClosed[p.source], FailedCondition{As: half, Level: p.level,
+			Error: fmt.Sprintf("%s.%s: %v", blockField(p.source.Kind, half), keyWhen, err)})
+		return true
+	case !holds:
 		if f.notApplied == nil {
 			f.notApplied = map[Source][]NotApplied{}
 		}
-		f.notApplied[p.source] = append(f.notApplied[p.source], skipped)
+		f.notApplied[p.source] = append(f.notApplied[p.source], NotApplied{As: half, Level: p.level})
 	}
-	return err == nil && holds
+	return holds
 }
 
 // fill combines a Patch default, leaf by leaf: its values go only where the values
@@ -174,21 +182,17 @@ func (f *folder) mergeDefault(values map[string]any, o Origin, pos int) {
 	}
 }
 
-// atomicDefault combines an Atomic default: it goes in whole when nothing below it is
-// set, not even unset, and gives way whole otherwise.
+// atomicDefault combines an Atomic default: it gives way whole when the values below
+// set anything, and goes in otherwise, less the keys a null below unset. So says the
+// Kuadrant RFC's merge of an atomic default B over a policy p: "remove from B all policy
+// rules listed in p.unset", then, when p is empty, "p.rules ← B". A tenant's null the
+// blueprint forbids removes nothing.
 func (f *folder) atomicDefault(values map[string]any, o Origin, pos int) {
-	for _, e := range f.acc.fields {
-		if !e.deleted || !f.refusesUnset(e, pos) {
-			f.giveWay(values, o)
-			return
-		}
+	if f.acc.setsValues() {
+		f.giveWay(values, o)
+		return
 	}
-	for key, value := range values {
-		if e := f.acc.fields[key]; e != nil && value != nil {
-			f.refuse(e.origin, []string{key}, value, o)
-		}
-		f.acc.fields[key] = build(value, o, pos)
-	}
+	f.fill(f.acc, values, o, pos, nil)
 }
 
 // giveWay notes that the values of the default o gave way whole to the values below.
@@ -204,7 +208,7 @@ func (f *folder) giveWay(values map[string]any, o Origin) {
 		by := f.below(path)
 		f.losses[at][renderPath(path)] = loss{by: by, strategy: o.Strategy}
 		if value != nil {
-			f.defaultDrops = append(f.defaultDrops, droppedValue{path: append([]string(nil), path...), value: value, origin: o, by: by})
+			f.defaultDrops = append(f.defaultDrops, droppedValue{path: append([]string(nil), path...), value: detached(value), origin: o, by: by})
 		}
 	})
 }
@@ -248,7 +252,7 @@ func (f *folder) patch(t *tree, patch map[string]any, o Origin, pos int, path []
 			}
 			f.patch(e.object, value, o, pos, append(path, key))
 		default:
-			t.fields[key] = &entry{value: value, origin: o, pos: pos}
+			t.fields[key] = &entry{value: detached(value), origin: o, pos: pos}
 		}
 	}
 }
@@ -316,7 +320,7 @@ func (f *folder) refuse(tenant Origin, path []string, value any, setBy Origin) {
 	if f.refused == nil {
 		f.refused = map[Source][]RefusedUnset{}
 	}
-	f.refused[tenant.Source] = append(f.refused[tenant.Source], RefusedUnset{Path: renderPath(path), As: tenant.As, Value: value, SetBy: setBy})
+	f.refused[tenant.Source] = append(f.refused[tenant.Source], RefusedUnset{Path: renderPath(path), As: tenant.As, Value: detached(value), SetBy: setBy})
 }
 
 // dropped lists the values an Atomic or Merge block left out and nothing else put back,

@@ -10,8 +10,11 @@ const (
 	// MaxDepth bounds the nesting of objects and lists. Real values are less than 10
 	// deep; 64 leaves room for any sensible layout and keeps recursion shallow.
 	MaxDepth = 64
-	// MaxKeys bounds the keys of a block, at all depths together.
-	MaxKeys = 10000
+	// MaxElements bounds the elements of a block, at all depths together: every key of
+	// an object and every item of a list, whatever it holds, empty objects and lists
+	// included. Counting keys alone let a list of 170,000 empty objects through, each of
+	// which costs a walk and memory all the same.
+	MaxElements = 10000
 	// MaxBytes bounds the JSON of a block.
 	MaxBytes = 512 << 10
 	// MaxPathBytes bounds the keys along any one path, together, as written in the
@@ -26,7 +29,7 @@ type Limit string
 
 const (
 	LimitDepth     Limit = "depth"
-	LimitKeys      Limit = "keys"
+	LimitElements  Limit = "elements"
 	LimitBytes     Limit = "bytes"
 	LimitPathBytes Limit = "path bytes"
 )
@@ -49,8 +52,8 @@ func (e *LimitError) Error() string {
 	switch e.Limit {
 	case LimitDepth:
 		what = fmt.Sprintf("is nested deeper than %d levels", e.Max)
-	case LimitKeys:
-		what = fmt.Sprintf("has more than %d keys", e.Max)
+	case LimitElements:
+		what = fmt.Sprintf("has more than %d elements (keys and list items)", e.Max)
 	case LimitBytes:
 		what = fmt.Sprintf("is larger than %d bytes", e.Max)
 	case LimitPathBytes:
@@ -63,17 +66,17 @@ func (e *LimitError) Error() string {
 	return msg
 }
 
-// checkLimits checks one half of p against the bounds.
-func (p policy) checkLimits(half Half) *LimitError {
+// checkLimits checks one half of p against the bounds and measures it.
+func (p policy) checkLimits(half Half) (blockSize, *LimitError) {
 	block := p.block(half)
 	if block == nil {
-		return nil
+		return blockSize{}, nil
 	}
-	limit, at := scanLimits(block.Raw)
+	size, limit, at := scanLimits(block.Raw)
 	if limit == "" {
-		return nil
+		return size, nil
 	}
-	return &LimitError{Source: p.source, Half: half, Limit: limit, Max: limitMax[limit], At: at}
+	return size, &LimitError{Source: p.source, Half: half, Limit: limit, Max: limitMax[limit], At: at}
 }
 
-var limitMax = map[Limit]int{LimitDepth: MaxDepth, LimitKeys: MaxKeys, LimitBytes: MaxBytes, LimitPathBytes: MaxPathBytes}
+var limitMax = map[Limit]int{LimitDepth: MaxDepth, LimitElements: MaxElements, LimitBytes: MaxBytes, LimitPathBytes: MaxPathBytes}

@@ -16,6 +16,7 @@ func FuzzLimits(f *testing.F) {
 	f.Add(`{"big":1e400,"deep":` + nested(values.MaxDepth) + "}")
 	f.Add(`{ "a\"b" : [ { "c" : null }, [ [ ] ] ], "\u00e9": {} }`)
 	f.Add(flatKeys(20))
+	f.Add(`{"l": [ {}, [ ], 1 , "x", [[], {"k": []}] ]}`)
 	f.Add(longPath(300, 300, 300, 300))
 	f.Fuzz(func(t *testing.T, raw string) {
 		in, gw, _ := blockInputs(values.LevelGateway, "web", values.Default, raw)
@@ -30,8 +31,8 @@ func FuzzLimits(f *testing.F) {
 			if d := depth(res.Values); d > values.MaxDepth {
 				t.Fatalf("values %d deep passed the bounds", d)
 			}
-			if n := countKeys(res.Values); n > values.MaxKeys {
-				t.Fatalf("values with %d keys passed the bounds", n)
+			if n := countElements(res.Values); n > values.MaxElements {
+				t.Fatalf("values with %d elements passed the bounds", n)
 			}
 		}
 	})
@@ -55,17 +56,18 @@ func depth(value any) int {
 	return 1 + deepest
 }
 
-// countKeys counts the keys of the objects in value, at all depths.
-func countKeys(value any) int {
+// countElements counts the keys of the objects and the items of the lists in value,
+// at all depths.
+func countElements(value any) int {
 	n := 0
 	switch value := value.(type) {
 	case map[string]any:
 		for _, v := range value {
-			n += 1 + countKeys(v)
+			n += 1 + countElements(v)
 		}
 	case []any:
 		for _, v := range value {
-			n += countKeys(v)
+			n += 1 + countElements(v)
 		}
 	}
 	return n

@@ -35,6 +35,11 @@ func flatKeys(n int) string {
 	return "{" + strings.Join(keys, ",") + "}"
 }
 
+// listOf returns an object {"l":[item,item,...]} with n items.
+func listOf(item string, n int) string {
+	return `{"l":[` + strings.TrimSuffix(strings.Repeat(item+",", n), ",") + "]}"
+}
+
 // ofBytes returns an object {"s":"xx..."} of exactly n bytes.
 func ofBytes(n int) string {
 	return `{"s":"` + strings.Repeat("x", n-len(`{"s":""}`)) + `"}`
@@ -106,12 +111,31 @@ func TestLimits(t *testing.T) {
 			want:  "GatewayConfig team-a/web: spec.default is nested deeper than 64 levels at deep.a.a.a.a…",
 			limit: values.LimitDepth, wantMax: values.MaxDepth,
 		},
-		{name: "an override with 10,000 keys is accepted", level: values.LevelGateway, half: values.Override, raw: flatKeys(values.MaxKeys)},
+		{name: "an override with 10,000 keys is accepted", level: values.LevelGateway, half: values.Override, raw: flatKeys(values.MaxElements)},
 		{
 			name:  "an override with 10,001 keys is refused at the key that broke the bound",
-			level: values.LevelGateway, half: values.Override, raw: flatKeys(values.MaxKeys + 1),
-			want:  "GatewayConfig team-a/web: spec.override has more than 10000 keys at k10000",
-			limit: values.LimitKeys, wantMax: values.MaxKeys,
+			level: values.LevelGateway, half: values.Override, raw: flatKeys(values.MaxElements + 1),
+			want:  "GatewayConfig team-a/web: spec.override has more than 10000 elements (keys and list items) at k10000",
+			limit: values.LimitElements, wantMax: values.MaxElements,
+		},
+		{name: "a list of empty objects that makes 10,000 elements with its key is accepted", level: values.LevelGateway, half: values.Default, raw: listOf("{}", values.MaxElements-1)},
+		{
+			name:  "a list of 170,000 empty objects, within 512 KiB, is refused at the item that broke the bound",
+			level: values.LevelGateway, half: values.Default, raw: listOf("{}", 170_000),
+			want:  "GatewayConfig team-a/web: spec.default has more than 10000 elements (keys and list items) at l[9999]",
+			limit: values.LimitElements, wantMax: values.MaxElements,
+		},
+		{
+			name:  "empty lists, scalars and spaces between items count as items",
+			level: values.LevelGateway, half: values.Override, raw: `{"l": [ ` + strings.Repeat(`[] , 1 , "x" , `, values.MaxElements/3) + `null ]}`,
+			want:  "GatewayConfig team-a/web: spec.override has more than 10000 elements (keys and list items) at l[9999]",
+			limit: values.LimitElements, wantMax: values.MaxElements,
+		},
+		{
+			name:  "the nested list of finding 1, 200,000 zeros in 400 KB, is refused at the item that broke the bound",
+			level: values.LevelBlueprint, half: values.Default, raw: `{"a": [[` + strings.TrimSuffix(strings.Repeat("0,", 200_000), ",") + `]]}`,
+			want:  "GatewayClassBlueprint bp: spec.values.default has more than 10000 elements (keys and list items) at a[0][9998]",
+			limit: values.LimitElements, wantMax: values.MaxElements,
 		},
 		{name: "a default of exactly 512 KiB is accepted", level: values.LevelTenantNamespace, half: values.Default, raw: ofBytes(values.MaxBytes)},
 		{
@@ -141,9 +165,9 @@ func TestLimits(t *testing.T) {
 		},
 		{
 			name:  "a route's policy over a bound fails the route's values",
-			level: values.LevelRoute, half: values.Default, raw: flatKeys(values.MaxKeys + 1),
-			want:  "GatewayConfig team-b/web: spec.default has more than 10000 keys at k10000",
-			limit: values.LimitKeys, wantMax: values.MaxKeys,
+			level: values.LevelRoute, half: values.Default, raw: flatKeys(values.MaxElements + 1),
+			want:  "GatewayConfig team-b/web: spec.default has more than 10000 elements (keys and list items) at k10000",
+			limit: values.LimitElements, wantMax: values.MaxElements,
 		},
 	}
 	for _, tt := range tests {

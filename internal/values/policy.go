@@ -7,6 +7,7 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
@@ -16,14 +17,19 @@ import (
 type policy struct {
 	source  Source
 	created time.Time
-	values  *gatewrightv1alpha1.DefaultsAndOverrides
+	// uid and generation name the version of the object, when it has them.
+	uid        types.UID
+	generation int64
+	values     *gatewrightv1alpha1.DefaultsAndOverrides
 }
 
 func newPolicy(kind string, meta metav1.ObjectMeta, values *gatewrightv1alpha1.DefaultsAndOverrides) policy {
 	return policy{
-		source:  Source{Kind: kind, Namespace: meta.Namespace, Name: meta.Name},
-		created: meta.CreationTimestamp.Time,
-		values:  values,
+		source:     Source{Kind: kind, Namespace: meta.Namespace, Name: meta.Name},
+		created:    meta.CreationTimestamp.Time,
+		uid:        meta.UID,
+		generation: meta.Generation,
+		values:     values,
 	}
 }
 
@@ -45,7 +51,24 @@ func (d decodedPolicy) half(half Half) *block {
 	return d.overrides
 }
 
-// decode checks each half of p against the bounds, then reads it.
+// halves lists a policy's halves in the order they are read.
+var halves = [2]Half{Default, Override}
+
+// measure checks each half of p against the bounds of a block, without decoding it,
+// and returns their sizes, in the order of halves.
+func (p policy) measure() ([2]blockSize, error) {
+	var sizes [2]blockSize
+	for i, half := range halves {
+		size, err := p.checkLimits(half)
+		if err != nil {
+			return sizes, err
+		}
+		sizes[i] = size
+	}
+	return sizes, nil
+}
+
+// decode reads each half of p, which measure has let through.
 func (p policy) decode() (decodedPolicy, error) {
 	if p.values == nil {
 		return decodedPolicy{}, nil
@@ -62,9 +85,6 @@ func (p policy) decode() (decodedPolicy, error) {
 }
 
 func (p policy) decodeHalf(half Half) (*block, error) {
-	if err := p.checkLimits(half); err != nil {
-		return nil, err
-	}
 	field := blockField(p.source.Kind, half)
 	object, err := decodeObject(p.block(half))
 	if err != nil {
@@ -136,6 +156,10 @@ func jsonType(value any) string {
 // or a *PolicyError, or nil, so that the policy's own status can say so whatever else
 // is in its chain.
 func CheckPolicy(source Source, blocks *gatewrightv1alpha1.DefaultsAndOverrides) error {
-	_, err := policy{source: source, values: blocks}.decode()
+	p := policy{source: source, values: blocks}
+	if _, err := p.measure(); err != nil {
+		return err
+	}
+	_, err := p.decode()
 	return err
 }

@@ -249,7 +249,8 @@ func visible(acc map[string]cell) map[string]any {
 	return out
 }
 
-// holds reads a condition of propertyConditions; one that fails to evaluate is false.
+// holds reads a condition of propertyConditions; one that fails to evaluate (on a key
+// that is not there) fails closed: it holds.
 func holds(when string, self map[string]any) bool {
 	switch when {
 	case "has(self.a)":
@@ -259,7 +260,8 @@ func holds(when string, self map[string]any) bool {
 		_, ok := self["b"]
 		return !ok
 	default:
-		return self["c"] == "bp-default"
+		c, ok := self["c"]
+		return !ok || c == "bp-default"
 	}
 }
 
@@ -280,12 +282,13 @@ func (s *scenario) model() map[string]any {
 			ignored := func(below cell) bool { return s.forbid && below.unset && below.tenant }
 			switch {
 			case half == values.Default && b.strategy == gatewrightv1alpha1.StrategyAtomic:
+				// Goes in when the values below only unset, less what they unset.
 				empty := true
 				for _, below := range acc {
-					empty = empty && ignored(below)
+					empty = empty && below.unset
 				}
 				for key, value := range b.values {
-					if empty {
+					if below, ok := acc[key]; empty && (!ok || (value != nil && ignored(below))) {
 						acc[key] = mk(value)
 					}
 				}

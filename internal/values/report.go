@@ -21,8 +21,11 @@ type PolicyReport struct {
 	Leaves int `json:"leaves"`
 	// Overridden lists the leaves whose effective value came from elsewhere.
 	Overridden []OverriddenLeaf `json:"overridden,omitempty"`
-	// NotApplied lists the halves whose condition (when) was false or failed.
+	// NotApplied lists the halves whose condition (when) was false.
 	NotApplied []NotApplied `json:"notApplied,omitempty"`
+	// FailedClosed lists the halves whose condition could not be evaluated, and which
+	// therefore applied.
+	FailedClosed []FailedCondition `json:"failedClosed,omitempty"`
 	// RefusedUnsets lists the values the policy tried to remove although the blueprint
 	// forbids tenants to unset inherited values.
 	RefusedUnsets []RefusedUnset `json:"refusedUnsets,omitempty"`
@@ -41,11 +44,22 @@ type OverriddenLeaf struct {
 }
 
 // NotApplied is a half of a policy that took no part at one level because its
-// condition was false or, when Error is set, could not be evaluated.
+// condition was false.
 type NotApplied struct {
-	As    Half   `json:"as"`
-	Level Level  `json:"level"`
+	As    Half  `json:"as"`
+	Level Level `json:"level"`
+	// Deprecated: always empty. A condition that cannot be evaluated fails closed: its
+	// half applies, and is listed in FailedClosed.
 	Error string `json:"error,omitempty"`
+}
+
+// FailedCondition is a half of a policy whose condition could not be evaluated at one
+// level, and which applied for that reason.
+type FailedCondition struct {
+	As    Half  `json:"as"`
+	Level Level `json:"level"`
+	// Error names the field and the fault: spec.override.when: no such key: limits.
+	Error string `json:"error"`
 }
 
 // RefusedUnset is a null of a tenant's policy that was ignored because the blueprint
@@ -85,16 +99,9 @@ func (r PolicyReport) OverriddenBy() []Source {
 	return by
 }
 
-// WhenErrors lists the halves whose condition could not be evaluated.
-func (r PolicyReport) WhenErrors() []NotApplied {
-	var out []NotApplied
-	for _, n := range r.NotApplied {
-		if n.Error != "" {
-			out = append(out, n)
-		}
-	}
-	return out
-}
+// WhenErrors lists the halves whose condition could not be evaluated, and which
+// applied: FailedClosed.
+func (r PolicyReport) WhenErrors() []FailedCondition { return r.FailedClosed }
 
 // reports compares what each policy of the chain set with what the fold kept. The
 // chain is listed from the highest block down, so the reports come in chain order.
@@ -119,7 +126,7 @@ func (f *folder) reports(chain []placed) []PolicyReport {
 			}
 			return a.SetBy.String() < b.SetBy.String()
 		})
-		report := PolicyReport{Source: p.source, Levels: []Level{p.level}, NotApplied: f.notApplied[p.source], RefusedUnsets: refused}
+		report := PolicyReport{Source: p.source, Levels: []Level{p.level}, NotApplied: f.notApplied[p.source], FailedClosed: f.failedClosed[p.source], RefusedUnsets: refused}
 		for _, half := range []Half{Default, Override} {
 			if b := p.decoded.half(half); b != nil && f.applied[halfOf{p.source, half}] {
 				c := comparison{folder: f, report: &report, half: half, strategy: b.strategy, losses: f.losses[halfOf{p.source, half}]}

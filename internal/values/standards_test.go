@@ -291,9 +291,9 @@ func TestKuadrantReportsSayWhatDecided(t *testing.T) {
 			t.Errorf("state %s, overridden %v: want Enforced, nothing overridden", r.State(), r.Overridden)
 		}
 	})
-	t.Run("E: a constraint on a value nobody set fails to evaluate, which the report says", func(t *testing.T) {
+	t.Run("E: a constraint on a value nobody set fails to evaluate and so applies, which the report says", func(t *testing.T) {
 		res := mustCompute(t, policyAt(values.LevelGateway, "gateway", "", "{values: {limits: {a: {limit: 100}}}, when: 'self.limits.a.limit > 100'}"), "team-b/shop")
-		equalYAML(t, res.Values, "{}")
+		equalYAML(t, res.Values, "limits: {a: {limit: 100}}")
 		errs := report(res, "gateway").WhenErrors()
 		if len(errs) != 1 || errs[0].Error != "spec.override.when: no such key: limits" {
 			t.Errorf("when errors %+v, want the missing key named", errs)

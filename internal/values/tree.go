@@ -27,8 +27,29 @@ func build(value any, origin Origin, pos int) *entry {
 	case map[string]any:
 		return &entry{object: buildTree(value, origin, pos), origin: origin, pos: pos}
 	default:
-		return &entry{value: value, origin: origin, pos: pos}
+		return &entry{value: detached(value), origin: origin, pos: pos}
 	}
+}
+
+// detached returns value, copied when it is a list or an object. A block's values are
+// shared by every computation through the cache of decoded blocks, and a Result's
+// values are its caller's to change: nothing of a block may end up in a Result.
+func detached(value any) any {
+	switch value := value.(type) {
+	case []any:
+		out := make([]any, len(value))
+		for i, item := range value {
+			out[i] = detached(item)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(value))
+		for key, item := range value {
+			out[key] = detached(item)
+		}
+		return out
+	}
+	return value
 }
 
 func buildTree(values map[string]any, origin Origin, pos int) *tree {
@@ -37,6 +58,16 @@ func buildTree(values map[string]any, origin Origin, pos int) *tree {
 		t.fields[key] = build(value, origin, pos)
 	}
 	return t
+}
+
+// setsValues tells whether t holds a value other than tombstones and objects of them.
+func (t *tree) setsValues() bool {
+	for _, e := range t.fields {
+		if !e.deleted && (e.object == nil || len(e.object.fields) == 0 || e.object.setsValues()) {
+			return true
+		}
+	}
+	return false
 }
 
 // values returns the plain object t holds, without tombstones.

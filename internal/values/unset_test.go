@@ -117,3 +117,59 @@ func TestARefusedUnsetIsALossForTheTenant(t *testing.T) {
 		}
 	}
 }
+
+// TestAtomicDefaultLessTheUnsetsBelow follows the Kuadrant RFC's merge of an atomic
+// default B, here the provider's, over a more specific policy p, the tenant's: "Remove
+// from B all policy rules listed in p.unset", then "p.empty?", and if so "p.rules ← B".
+func TestAtomicDefaultLessTheUnsetsBelow(t *testing.T) {
+	provider := values.Origin{Source: values.Source{Kind: "GatewayClassConfig", Namespace: controllerNamespace, Name: "provider"},
+		As: values.Default, Level: values.LevelGlobalClass, Strategy: atomic}
+	tenant := values.Origin{Source: values.Source{Kind: "GatewayConfig", Namespace: "team-a", Name: "web"}, As: values.Default, Level: values.LevelGateway, Strategy: patch}
+	tests := []struct {
+		name       string
+		atomic     string
+		tenant     string
+		want       string
+		overridden []values.OverriddenLeaf // of the provider
+		kept       string                  // a path the provider set
+	}{
+		{
+			name:   "a lower null removes its rule from the atomic default, and the rest of it applies",
+			atomic: "{a: 1, b: 2}", tenant: "{a: null}", want: "b: 2", kept: "b",
+			overridden: []values.OverriddenLeaf{{Path: "a", As: values.Default, By: tenant, Strategy: atomic}},
+		},
+		{
+			name:   "a lower null of every rule leaves nothing of the atomic default",
+			atomic: "{a: 1, b: 2}", tenant: "{a: null, b: null}", want: "{}",
+			overridden: []values.OverriddenLeaf{{Path: "a", As: values.Default, By: tenant, Strategy: atomic}, {Path: "b", As: values.Default, By: tenant, Strategy: atomic}},
+		},
+		{
+			name:   "a lower null of a rule the default does not have leaves the default whole",
+			atomic: "{a: 1, b: 2}", tenant: "{z: null}", want: "{a: 1, b: 2}",
+		},
+		{
+			name:   "a lower policy that also sets a rule is not empty: it takes none of the atomic default",
+			atomic: "{a: 1, b: 2}", tenant: "{a: null, c: 3}", want: "c: 3",
+			overridden: []values.OverriddenLeaf{{Path: "a", As: values.Default, By: tenant, Strategy: atomic}, {Path: "b", As: values.Default, By: tenant, Strategy: atomic}},
+		},
+		{
+			name:   "a lower null inside a rule removes only that key of it",
+			atomic: "{tls: {min: '1.2', ciphers: [x]}}", tenant: "{tls: {ciphers: null}}", want: "tls: {min: '1.2'}", kept: "tls.min",
+			overridden: []values.OverriddenLeaf{{Path: "tls.ciphers", As: values.Default, By: tenant, Strategy: atomic}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := mustCompute(t, policyAt(values.LevelGlobalClass, "provider", "{values: "+tt.atomic+", strategy: Atomic}", "")+"---\n"+
+				policyAt(values.LevelGateway, "web", tt.tenant, ""), "")
+			equalYAML(t, res.Values, tt.want)
+			r := reportOf(t, res, "provider")
+			if diff := cmp.Diff(tt.overridden, r.Overridden); diff != "" {
+				t.Errorf("the provider's losses (-want +got):\n%s", diff)
+			}
+			if tt.kept != "" && originOf(t, res, tt.kept).Origin != provider {
+				t.Errorf("%s: %+v, want set by the provider's Atomic default", tt.kept, originOf(t, res, tt.kept))
+			}
+		})
+	}
+}

@@ -2,9 +2,11 @@ package values
 
 import (
 	"container/list"
+	"context"
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
@@ -12,20 +14,29 @@ import (
 	"github.com/google/cel-go/common/types/traits"
 )
 
-// Bounds on conditions (`when`). A condition is tenant input evaluated at every
-// computation of the values it reaches, so both its size and its work are bounded.
+// Bounds on conditions (`when`). A condition is evaluated at every computation of the
+// values it reaches, on values a tenant may write, so both its size and its work are
+// bounded.
 const (
 	// MaxWhenBytes bounds the text of a condition.
 	MaxWhenBytes = 4096
-	// MaxWhenCost bounds the work of one evaluation, in CEL's cost units: enough to
+	// MaxWhenCost bounds the work of one evaluation, in CEL's cost units, with
+	// comparisons of lists and objects charged by what they walk (deepCost): enough to
 	// look at about 2,000 values (self.limits.a.limit > 100 costs 5, and each item of
 	// self.items.all(x, x >= 0) about 5). It is a hundredth of the API server's limit
 	// for a CRD validation rule, which runs once per write, because a condition runs
 	// at every computation of every Gateway and route it reaches. A condition over the
-	// limit fails at run time, and its block does not apply.
+	// limit fails at run time, and its block applies (it fails closed).
 	MaxWhenCost = 10_000
+	// MaxWhenTime bounds the time of one evaluation. CEL checks it every
+	// interruptCheckFrequency iterations of a loop (all, exists, map, filter).
+	MaxWhenTime             = 100 * time.Millisecond
+	interruptCheckFrequency = 100
 	// maxCachedConditions bounds the compiled conditions kept.
 	maxCachedConditions = 1024
+	// maxWhenErrorBytes bounds the message of a condition that failed, which may
+	// quote the values (no such key: ...).
+	maxWhenErrorBytes = 256
 )
 
 // condition is a compiled `when`.
@@ -34,17 +45,28 @@ type condition struct {
 	program    cel.Program
 }
 
-// holds evaluates the condition with self bound to the values below the block.
-func (c *condition) holds(self map[string]any) (bool, error) {
-	out, _, err := c.program.Eval(map[string]any{"self": sortedAdapter{}.NativeToValue(self)})
+// holds evaluates the condition with self bound to the values below the block, within
+// MaxWhenTime of ctx's deadline, and returns the cost units it used.
+func (c *condition) holds(ctx context.Context, self map[string]any) (bool, uint64, error) {
+	ctx, cancel := context.WithTimeout(ctx, MaxWhenTime)
+	defer cancel()
+	out, details, err := c.program.ContextEval(ctx, map[string]any{"self": sortedAdapter{}.NativeToValue(self)})
+	var cost uint64
+	if used := details.ActualCost(); used != nil {
+		cost = *used
+	}
 	if err != nil {
-		return false, err
+		message, cut := cutAt(err.Error(), maxWhenErrorBytes)
+		if cut {
+			message += "…"
+		}
+		return false, cost, errors.New(message)
 	}
 	holds, isBool := out.Value().(bool)
 	if !isBool {
-		return false, fmt.Errorf("evaluated to %s, not a bool", out.Type().TypeName())
+		return false, cost, fmt.Errorf("evaluated to %s, not a bool", out.Type().TypeName())
 	}
-	return holds, nil
+	return holds, cost, nil
 }
 
 // conditionCache compiles each distinct expression once and keeps the most recently
@@ -134,7 +156,8 @@ func (c *conditionCache) build(expression string) (*condition, error) {
 	if out := ast.OutputType(); !out.IsExactType(cel.BoolType) && !out.IsExactType(cel.DynType) {
 		return nil, fmt.Errorf("must evaluate to a bool, not %s", out)
 	}
-	program, err := c.env.Program(ast, cel.CostLimit(MaxWhenCost))
+	program, err := c.env.Program(ast, cel.CostLimit(MaxWhenCost), cel.CostTracking(deepCost{}),
+		cel.InterruptCheckFrequency(interruptCheckFrequency))
 	if err != nil {
 		return nil, fmt.Errorf("does not compile: %w", err)
 	}

@@ -7,43 +7,112 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
-func TestConditionsThatFailAtRunTime(t *testing.T) {
-	list := make([]string, 200)
-	for i := range list {
-		list[i] = fmt.Sprint(i)
+// TestAConditionThatCannotBeEvaluatedFailsClosed puts a provider's block with a
+// condition over a tenant's values that make the condition fail: the provider's block
+// applies all the same, as an override and as a default, and the report says why.
+func TestAConditionThatCannotBeEvaluatedFailsClosed(t *testing.T) {
+	hosts := make([]string, 2000)
+	for i := range hosts {
+		hosts[i] = fmt.Sprintf("%q", fmt.Sprintf("h%d.example.com", i))
 	}
+	long := strings.Repeat("a", 250_000)
 	tests := []struct {
-		name  string
-		when  string
-		below string
-		want  string // in the report's error
+		name   string
+		when   string
+		tenant string // the tenant's default, at level 6
+		want   string // the error, after spec.<half>.when:
 	}{
-		{name: "a condition over the cost bound stops and does not apply", when: "self.items.all(x, self.items.all(y, x == y || x != y))", below: "{items: [" + strings.Join(list, ", ") + "]}", want: "spec.override.when: operation cancelled: actual cost limit exceeded"},
-		{name: "a condition that gives no bool does not apply", when: "self.mode", below: "{mode: enabled}", want: "spec.override.when: evaluated to string, not a bool"},
-		{name: "a condition on a key that is not there does not apply", when: "self.mode == 'on'", below: "{other: 1}", want: "spec.override.when: no such key: mode"},
-		{name: "a condition that divides by zero does not apply", when: "1 / self.zero == 1", below: "{zero: 0}", want: "spec.override.when: division by zero"},
+		{name: "a tenant's string where the provider compares a number", when: "self.limits.a.limit > 100",
+			tenant: `{limits: {a: {limit: "500"}}}`, want: "no such overload"},
+		{name: "a tenant's list padded to 2,000 hosts pushes exists over the cost bound", when: "self.hosts.exists(h, h.endsWith('.internal'))",
+			tenant: `{"hosts": [` + strings.Join(hosts, ", ") + `]}`, want: "operation cancelled: actual cost limit exceeded"},
+		{name: "a tenant's string of 250 KB pushes matches over the cost bound", when: "self.name.matches('^[a-z]+$')",
+			tenant: `{"name": "` + long + `"}`, want: "operation cancelled: actual cost limit exceeded"},
+		{name: "a tenant's string of 250 KB pushes contains over the cost bound", when: "self.name.contains('internal')",
+			tenant: `{"name": "` + long + `"}`, want: "operation cancelled: actual cost limit exceeded"},
+		{name: "two tenant strings of 250 KB push == over the cost bound", when: "self.name == self.other",
+			tenant: `{"name": "` + long + `", "other": "` + long + `"}`, want: "operation cancelled: actual cost limit exceeded"},
+		{name: "a key the tenant unset", when: "self.mode == 'on'", tenant: `{mode: null}`, want: "no such key: mode"},
+		{name: "a tenant's value that is not a bool", when: "self.mode", tenant: `{mode: enabled}`, want: "evaluated to string, not a bool"},
+		{name: "a tenant's zero the provider divides by", when: "1 / self.zero == 1", tenant: `{zero: 0}`, want: "division by zero"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			res := mustCompute(t,
-				policyAt(values.LevelGateway, "web", "", "{values: {applied: true}, when: '"+strings.ReplaceAll(tt.when, "'", "''")+"'}")+"---\n"+
-					policyAt(values.LevelRoute, "shop", tt.below, ""), "team-b/shop")
-			if _, applied := res.Values["applied"]; applied {
-				t.Error("the block applied")
-			}
-			for _, r := range res.Policies {
-				if r.Source.Name != "web" {
-					continue
+		for _, half := range []values.Half{values.Override, values.Default} {
+			t.Run(tt.name+" ("+string(half)+")", func(t *testing.T) {
+				block := "{values: {bounded: true, limits: {a: {limit: 100}}}, when: '" + strings.ReplaceAll(tt.when, "'", "''") + "'}"
+				provider := policyAt(values.LevelGlobalClass, "limits", block, "")
+				if half == values.Override {
+					provider = policyAt(values.LevelGlobalClass, "limits", "", block)
 				}
-				if errs := r.WhenErrors(); len(errs) != 1 || errs[0].Error != tt.want || errs[0].As != values.Override || errs[0].Level != values.LevelGateway {
-					t.Errorf("when errors %+v, want %q", errs, tt.want)
+				res := mustCompute(t, provider+"---\n"+policyAt(values.LevelGateway, "web", tt.tenant, ""), "")
+				if res.Values["bounded"] != true {
+					t.Errorf("the provider's %s did not apply: %v", half, res.Values["bounded"])
 				}
+				if limit := res.Values["limits"].(map[string]any)["a"].(map[string]any)["limit"]; half == values.Override && limit != int64(100) {
+					t.Errorf("limit %v, want the provider's 100", limit)
+				}
+				r := reportOf(t, res, "limits")
+				want := []values.FailedCondition{{As: half, Level: values.LevelGlobalClass, Error: "spec." + string(half) + ".when: " + tt.want}}
+				if diff := cmp.Diff(want, r.FailedClosed); diff != "" {
+					t.Errorf("failed closed (-want +got):\n%s", diff)
+				}
+				if len(r.NotApplied) != 0 {
+					t.Errorf("not applied %+v, want none", r.NotApplied)
+				}
+			})
+		}
+	}
+}
+
+// reportOf returns the report of the policy named name.
+func reportOf(t testing.TB, res *values.Result, name string) values.PolicyReport {
+	t.Helper()
+	for _, r := range res.Policies {
+		if r.Source.Name == name {
+			return r
+		}
+	}
+	t.Fatalf("no report of %s", name)
+	return values.PolicyReport{}
+}
+
+// TestConditionsShareTheBudgetOfAComputation gives the provider fourteen overrides whose
+// conditions each use 9,504 cost units (five per item of 1,900, and four): ten use
+// 95,040 of the computation's 100,000, the eleventh starts with what is left and may
+// use its own bound, and the other three fail closed without being evaluated.
+func TestConditionsShareTheBudgetOfAComputation(t *testing.T) {
+	const overrides = 14
+	items := strings.TrimSuffix(strings.Repeat("1, ", 1900), ", ")
+	objects := policyAt(values.LevelGateway, "web", "{items: ["+items+"]}", "")
+	for i := range overrides {
+		objects += "---\n" + policyAt(values.LevelGlobalClass, fmt.Sprintf("p%02d", i), "",
+			fmt.Sprintf("{values: {p%02d: true}, when: '!self.items.all(x, x >= 1)'}", i))
+	}
+	res := mustCompute(t, objects, "")
+	evaluated, failed := 0, 0
+	for i := range overrides {
+		name := fmt.Sprintf("p%02d", i)
+		r := reportOf(t, res, name)
+		switch {
+		case len(r.NotApplied) == 1 && len(r.FailedClosed) == 0:
+			evaluated++
+		case len(r.FailedClosed) == 1 && r.FailedClosed[0].Error == "spec.override.when: not evaluated: the conditions of these values used up their 100000 cost units together":
+			failed++
+			if res.Values[name] != true {
+				t.Errorf("%s failed closed but did not apply", name)
 			}
-		})
+		default:
+			t.Errorf("%s: %+v", name, r)
+		}
+	}
+	if evaluated != 11 || failed != 3 {
+		t.Errorf("%d evaluated, %d failed closed; want 11 and 3", evaluated, failed)
 	}
 }
 
