@@ -25,6 +25,9 @@ const (
 	// listElement is an element of a list copied into a new one: the interface, and the
 	// growth of append.
 	listElement = 48
+	// concatElement is an element concat appends one by one, to a list that grows by a
+	// quarter when large: 5 copies of it in all.
+	concatElement = 128
 	// mapEntry is an entry of a new map, with its share of the buckets.
 	mapEntry = 96
 )
@@ -42,8 +45,8 @@ var builderCosts = func() map[string]cost {
 		"until":                      func(c call) int { return 8 * boundedSequence(0, c.int(0), 1) },
 		"untilStep":                  func(c call) int { return 8 * boundedSequence(c.int(0), c.int(1), c.int(2)) },
 		"seq":                        seqCost,
-		"splitList":                  splitCost(2, 16),
-		"split":                      splitCost(2, mapEntry),
+		"splitList":                  splitCost(16),
+		"split":                      splitCost(mapEntry),
 		"splitn":                     splitnCost,
 		"regexFindAll":               regexpPiecesCost,
 		"mustRegexFindAll":           regexpPiecesCost,
@@ -80,9 +83,10 @@ var builderCosts = func() map[string]cost {
 		"regexQuoteMeta", "base", "dir", "clean", "osBase", "osDir", "osClean", "urlParse", "semver", "semverCompare",
 		"buildCustomCert", "decryptAES", "derivePassword")
 	add(func(c call) int { return times(c.lengths()+1, listElement) },
-		"append", "push", "mustAppend", "mustPush", "prepend", "mustPrepend", "concat", "rest", "mustRest", "initial", "mustInitial",
+		"append", "push", "mustAppend", "mustPush", "prepend", "mustPrepend", "rest", "mustRest", "initial", "mustInitial",
 		"reverse", "mustReverse", "compact", "mustCompact", "uniq", "mustUniq", "without", "mustWithout", "chunk", "mustChunk", "keys", "values")
 	add(func(c call) int { return times(c.lengths(), mapEntry) }, "pick", "omit")
+	add(func(c call) int { return times(c.lengths(), concatElement) }, "concat")
 	return costs
 }()
 
@@ -190,10 +194,10 @@ func boundedSequence(start, stop, step int) int {
 	return min(sequenceLength(start, stop, step), maxSequenceLength+1)
 }
 
-// splitCost is splitList or split: a piece for every separator in the argument at text.
-func splitCost(text, perPiece int) cost {
+// splitCost is splitList or split "sep" text: a piece for every separator in the text.
+func splitCost(perPiece int) cost {
 	return func(c call) int {
-		return len(c.str(text)) + times(strings.Count(c.str(text), c.str(0))+1, perPiece)
+		return len(c.str(1)) + times(strings.Count(c.str(1), c.str(0))+1, perPiece)
 	}
 }
 
