@@ -32,7 +32,8 @@ const (
 	// tplOperations is what one tpl costs: it copies the blueprint's templates and
 	// function map and parses its text, which takes as long as some 500 calls.
 	tplOperations = 500
-	// tplPerByte is what tpl allocates for a byte of the text it parses.
+	// tplPerByte bounds what tpl allocates for a byte of the text it parses: lexer
+	// items and parse nodes.
 	tplPerByte = 64
 )
 

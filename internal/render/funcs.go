@@ -70,8 +70,8 @@ type binder struct {
 	deadline   time.Time
 	// written counts the bytes the render wrote so far, against maxRenderedBytes.
 	written int
-	// allocated counts the bytes the render's builders and outputs allocated so far,
-	// against maxAllocatedBytes.
+	// allocated counts the bytes the render's builders, and printing its values,
+	// allocated so far, against maxAllocatedBytes.
 	allocated int
 }
 
