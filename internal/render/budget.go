@@ -32,6 +32,9 @@ const (
 	// tplOperations is what one tpl costs: it copies the blueprint's templates and
 	// function map and parses its text, which takes as long as some 500 calls.
 	tplOperations = 500
+	// tplPerByte bounds what tpl allocates for a byte of the text it parses: lexer
+	// items and parse nodes.
+	tplPerByte = 64
 )
 
 // clock tells the time; tests replace it to pass the deadline without waiting.

@@ -51,12 +51,13 @@ func baseFunctions() template.FuncMap {
 }
 
 // bindFunctions gives t (a clone of the parsed, instrumented templates, for one render
-// at a time) include and tpl functions that execute on t itself, and the functions the
-// instrumentation calls (see instrument.go), with one budget for the whole render: of
-// operations, time, nesting and output. The binder makes the outputs of the render's
-// templates; every render starts with reset.
+// at a time) include and tpl functions that execute on t itself, the functions the
+// instrumentation calls (see instrument.go) and the builders (see builders.go), with one
+// budget for the whole render: of operations, time, nesting, output and allocation. The
+// binder makes the outputs of the render's templates; every render starts with reset.
 func bindFunctions(t *template.Template) *binder {
 	b := &binder{}
+	b.bindBuilders(t)
 	b.bind(t)
 	return b
 }
@@ -69,6 +70,9 @@ type binder struct {
 	deadline   time.Time
 	// written counts the bytes the render wrote so far, against maxRenderedBytes.
 	written int
+	// allocated counts the bytes the render's builders, and printing its values,
+	// allocated so far, against maxAllocatedBytes.
+	allocated int
 }
 
 // reset gives a render the whole budget. The bound functions hold b, not its fields,
@@ -83,6 +87,7 @@ func (b *binder) bind(t *template.Template) {
 		iterationsFunction: b.countIterations,
 		enterFunction:      b.enterTemplate,
 		leaveFunction:      b.leaveTemplate,
+		printFunction:      b.checkPrint,
 		"include": func(name string, data any) (string, error) {
 			return b.nested(0, func(out *output) error {
 				return t.ExecuteTemplate(out, name, data)
@@ -92,6 +97,9 @@ func (b *binder) bind(t *template.Template) {
 		// scope; templates it defines are visible to its own includes.
 		"tpl": func(text string, data any) (string, error) {
 			return b.nested(tplOperations, func(out *output) error {
+				if err := b.allocate("tpl", times(tplPerByte, len(text))); err != nil {
+					return err
+				}
 				inner, err := t.Clone()
 				if err != nil {
 					return err

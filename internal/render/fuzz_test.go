@@ -2,6 +2,7 @@ package render_test
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"sigs.k8s.io/yaml"
@@ -94,4 +95,48 @@ func TestRenderIsDeterministic(t *testing.T) {
 			t.Fatalf("render %d differs:\n%s\nvs\n%s", i, first, got)
 		}
 	}
+}
+
+// budgetBlueprint hands tenant numbers and text to the functions that build.
+const budgetBlueprint = `
+gatewayTemplate:
+  resourceTemplates:
+  - name: first
+    template: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: cm}
+      data:
+        indented: {{ .Values.text | nindent (int .Values.width) | quote }}
+        repeated: {{ repeat (int .Values.count) .Values.text | quote }}
+        formatted: {{ printf .Values.format (int .Values.width) .Values.text | quote }}
+        replaced: {{ replace "" .Values.text (repeat (int .Values.count) "x") | quote }}
+        {{- $l := list }}{{ range until (int .Values.count) }}{{ $l = append $l $.Values.text }}{{ end }}
+        listed: {{ $l | toYaml | quote }}
+`
+
+// FuzzRenderBudget feeds arbitrary widths, counts, formats and text to the functions
+// that build. Whatever they are, the render gives objects or a render.Error, and
+// allocates no more than the ceiling.
+func FuzzRenderBudget(f *testing.F) {
+	f.Add(4, 3, "%*d%s", "a\nb")
+	f.Add(80000000, 2, "%s", "a\nb")
+	f.Add(1, 1000000000, "%d", "ab")
+	f.Add(1000000000, 1, "%.*f%s", "x")
+	f.Add(1, 9000, "%[2]s%[2]s%[2]s", strings.Repeat("y", 4096))
+	parsed, err := render.Parse(blueprint(f, budgetBlueprint))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, width, count int, format, text string) {
+		in := testInput(map[string]any{"width": width, "count": count, "format": format, "text": text})
+		var err error
+		bytes := allocated(func() { _, err = parsed.Gateway(in) })
+		if _, ok := err.(*render.Error); err != nil && !ok {
+			t.Fatalf("error of type %T: %v", err, err)
+		}
+		if bytes > allocationCeiling {
+			t.Fatalf("the render allocated %d MiB, over the ceiling of %d MiB", bytes>>20, allocationCeiling>>20)
+		}
+	})
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"reflect"
 	"strconv"
 	"text/template"
 	"text/template/parse"
@@ -17,7 +18,10 @@ import (
 //     iterations to come, each one and the N calls of the body's pipelines, and passes
 //     the value on unchanged;
 //   - {{ if _enterTemplate }}{{ end }} and {{ if _leaveTemplate }}{{ end }} surround every
-//     {{ template }}, to bound the nesting.
+//     {{ template }}, to bound the nesting;
+//   - the pipeline of every action that prints ends with _checkPrint, which draws what
+//     printing its value allocates and passes the value on unchanged; but for a pipeline
+//     whose last function returns a string, which the function drew if it was a builder.
 //
 // An empty {{ if }} prints nothing and declares no variable: output does not change. The
 // binder gives these names their meaning per render (see binder.bind).
@@ -26,6 +30,7 @@ const (
 	iterationsFunction = "_countIterations"
 	enterFunction      = "_enterTemplate"
 	leaveFunction      = "_leaveTemplate"
+	printFunction      = "_checkPrint"
 )
 
 // instrument adds the counting to the trees of templates, but for those in skip: trees
@@ -61,6 +66,9 @@ func instrumentList(list *parse.ListNode) int {
 		switch n := node.(type) {
 		case *parse.ActionNode:
 			calls += countCalls(n.Pipe)
+			if len(n.Pipe.Decl) == 0 && !givesString(n.Pipe) {
+				n.Pipe.Cmds = append(n.Pipe.Cmds, command(n.Pos, printFunction))
+			}
 		case *parse.IfNode:
 			calls += countCalls(n.Pipe)
 			countAtStart(n.List)
@@ -83,6 +91,37 @@ func instrumentList(list *parse.ListNode) int {
 	}
 	list.Nodes = nodes
 	return calls
+}
+
+// givesString tells whether the last command of pipe calls a function that returns a
+// string.
+func givesString(pipe *parse.PipeNode) bool {
+	last := pipe.Cmds[len(pipe.Cmds)-1]
+	id, ok := last.Args[0].(*parse.IdentifierNode)
+	return ok && stringFunctions[id.Ident]
+}
+
+// stringFunctions are the template functions that return a string.
+var stringFunctions = func() map[string]bool {
+	names := map[string]bool{}
+	for _, funcs := range []template.FuncMap{baseFunctions(), textBuiltins} {
+		for name, fn := range funcs {
+			names[name] = reflect.TypeOf(fn).Out(0).Kind() == reflect.String
+		}
+	}
+	return names
+}()
+
+// asWritten is the pipeline of an action as its author wrote it, without the
+// _checkPrint the instrumentation added.
+func asWritten(pipe *parse.PipeNode) *parse.PipeNode {
+	last := pipe.Cmds[len(pipe.Cmds)-1]
+	if id, ok := last.Args[0].(*parse.IdentifierNode); !ok || id.Ident != printFunction {
+		return pipe
+	}
+	written := *pipe
+	written.Cmds = pipe.Cmds[:len(pipe.Cmds)-1]
+	return &written
 }
 
 // countCalls is how many functions a pipeline calls: its identifiers, nested pipelines

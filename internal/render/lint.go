@@ -74,9 +74,10 @@ func (l *linter) walk(node parse.Node, dotIsValues bool) {
 			l.walk(child, dotIsValues)
 		}
 	case *parse.ActionNode:
-		l.checkTpl(n.Pipe, dotIsValues)
-		if len(n.Pipe.Decl) == 0 && usesValues(n.Pipe, dotIsValues) && !endsSafely(n.Pipe) {
-			l.warn(n, fmt.Sprintf("{{ %s }} is printed into YAML unquoted: a tenant value with a newline or \"---\" can add keys or objects; pipe it to quote (strings), int (numbers) or toYaml | nindent (structures)", n.Pipe))
+		pipe := asWritten(n.Pipe)
+		l.checkTpl(pipe, dotIsValues)
+		if len(pipe.Decl) == 0 && usesValues(pipe, dotIsValues) && !endsSafely(pipe) {
+			l.warn(n, fmt.Sprintf("{{ %s }} is printed into YAML unquoted: a tenant value with a newline or \"---\" can add keys or objects; pipe it to quote (strings), int (numbers) or toYaml | nindent (structures)", pipe))
 		}
 	case *parse.IfNode:
 		l.walk(n.List, dotIsValues)

@@ -18,8 +18,8 @@ import (
 type placement struct {
 	namespace    string            // of the Gateway, or of the HTTPRoute for route templates
 	labels       map[string]string // Gatewright's own, they win over everything
-	infraLabels  map[string]string // the Gateway's spec.infrastructure, templates win over them
-	infraAnnots  map[string]string
+	infraLabels  map[string]string // the Gateway's spec.infrastructure, templates win over them;
+	infraAnnots  map[string]string // only on namespaced objects in the Gateway's namespace
 	isNamespaced func(schema.GroupVersionKind) (bool, error)
 }
 
@@ -41,7 +41,10 @@ func newPlacement(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, isNamespace
 		p.labels[gatewrightv1alpha1.LabelHTTPRouteName] = route.Name
 		p.labels[gatewrightv1alpha1.LabelHTTPRouteNamespace] = route.Namespace
 	}
-	if infra := gw.Spec.Infrastructure; infra != nil {
+	// The Gateway's owner speaks for its namespace only: other controllers act on labels
+	// and annotations (Argo CD's tracking id, external-dns's hostname), so an HTTPRoute's
+	// objects in another namespace, and cluster-scoped objects, do not get them.
+	if infra := gw.Spec.Infrastructure; infra != nil && p.namespace == gw.Namespace {
 		for k, v := range infra.Labels {
 			p.infraLabels[string(k)] = string(v)
 		}
@@ -92,14 +95,18 @@ func (b *Blueprint) place(obj *unstructured.Unstructured, rt resourceTemplate, p
 		obj.SetNamespace(p.namespace)
 	}
 
-	labels := merged(p.infraLabels, obj.GetLabels(), p.labels, map[string]string{gatewrightv1alpha1.LabelTemplate: rt.name})
+	infraLabels, infraAnnots := p.infraLabels, p.infraAnnots
+	if !namespaced {
+		infraLabels, infraAnnots = nil, nil
+	}
+	labels := merged(infraLabels, obj.GetLabels(), p.labels, map[string]string{gatewrightv1alpha1.LabelTemplate: rt.name})
 	if err := checkLabels(labels); err != "" {
 		// Caught here, a Gateway or route name too long for a label (names may have 253
 		// characters, label values 63) says where; the API server would only refuse the apply.
 		return fail("%s", err)
 	}
 	obj.SetLabels(labels)
-	if annotations := merged(p.infraAnnots, obj.GetAnnotations()); len(annotations) > 0 {
+	if annotations := merged(infraAnnots, obj.GetAnnotations()); len(annotations) > 0 {
 		obj.SetAnnotations(annotations)
 	}
 	return nil

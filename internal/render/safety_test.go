@@ -83,7 +83,8 @@ func TestTenantNumbersCannotMakeARenderUnbounded(t *testing.T) {
 		{"until", "{{ range until (int .Values.n) }}x{{ end }}", "until: a sequence of 1000000000 elements is longer than the 10000 a render allows"},
 		{"untilStep", "{{ range untilStep 0 (int .Values.n) 2 }}x{{ end }}", "untilStep: a sequence of 500000000 elements is longer than the 10000 a render allows"},
 		{"seq", "{{ seq (int .Values.n) }}", "seq: a sequence of 999999999 elements is longer than the 10000 a render allows"},
-		{"repeat", "{{ repeat (int .Values.n) \"ab\" }}", "repeat: 1000000000 copies of 2 bytes is more than the 8 MiB a render may write"},
+		{"until of the smallest integer", "{{ range until -9223372036854775808 }}x{{ end }}", "until: a sequence of 1152921504606846976 elements is longer than the 10000 a render allows"},
+		{"repeat", "{{ repeat (int .Values.n) \"ab\" }}", "line 6: repeat would allocate 1.9 GiB, over the 32.0 MiB left of the render's 32 MiB budget"},
 		{"a loop that writes too much", "{{ range until 10000 }}{{ repeat 1000 \"x\" }}{{ end }}", "the render wrote more than 8 MiB"},
 		{"a loop that writes too much through include", "{{ range until 10000 }}{{ include \"kilobyte\" . }}{{ end }}{{ define \"kilobyte\" }}{{ repeat 1000 \"x\" }}{{ end }}", "the render wrote more than 8 MiB"},
 	}
