@@ -55,6 +55,10 @@ func isInputError(err error) bool {
 	var schemaErr *values.SchemaError
 	var limitErr *values.LimitError
 	var policyErr *values.PolicyError
+	var sumErr *values.SumLimitError
+	if errors.As(err, &sumErr) {
+		return true
+	}
 	if apierrors.IsInvalid(err) || apierrors.IsBadRequest(err) {
 		return true // the API server refused a rendered object: the blueprint or values must change
 	}

@@ -39,13 +39,19 @@ func (r *PolicyReconciler) enforcement(ctx context.Context, obj client.Object, t
 	}
 	source := values.Source{Kind: r.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}
 	var reports []contextReport
-	var violations []string
+	var violations, sums []string
 	for _, c := range contexts {
 		in, ok := inputs.get(ctx, c)
 		if !ok {
 			continue // the Gateway or route reports what keeps it from computing values
 		}
 		res, err := in.compute(c)
+		var sumErr *values.SumLimitError
+		if errors.As(err, &sumErr) && sumErr.Names(source) {
+			// Over a bound together with the rest of the chain: each policy named as a
+			// large contributor says so, since any of them can bring the sum down.
+			sums = append(sums, fmt.Sprintf("on %s: %v", c, err))
+		}
 		if res == nil {
 			continue
 		}
@@ -63,7 +69,7 @@ func (r *PolicyReconciler) enforcement(ctx context.Context, obj client.Object, t
 			}
 		}
 	}
-	return enforcementVerdict(reports, violations), nil
+	return enforcementVerdict(reports, violations, sums), nil
 }
 
 // valueInputsCache reads the values inputs of each context once per class and pair of
@@ -153,7 +159,13 @@ const contextsShown = 5
 // value the blueprint's valuesSchema refuses stops the context from rendering at all, so
 // it outweighs everything else. Messages carry no counts that change with every new
 // Gateway, so that a growing fleet does not rewrite every policy's status.
-func enforcementVerdict(reports []contextReport, violations []string) verdict {
+func enforcementVerdict(reports []contextReport, violations, sums []string) verdict {
+	if len(sums) > 0 {
+		if len(sums) > contextsShown {
+			sums = append(sums[:contextsShown], fmt.Sprintf("and on %d more", len(sums)-contextsShown))
+		}
+		return verdict{reason: string(gatewayv1.PolicyReasonInvalid), message: "over a bound together with the other policies that reach the same values: " + strings.Join(sums, "; ")}
+	}
 	if len(violations) > 0 {
 		return verdict{reason: string(gatewayv1.PolicyReasonInvalid), message: "refused by the blueprint's valuesSchema: " + strings.Join(violations, "; ")}
 	}
@@ -177,8 +189,8 @@ func enforcementVerdict(reports []contextReport, violations []string) verdict {
 		if cr.report.State() == values.Overridden {
 			overridden++
 		}
-		for _, failed := range cr.report.WhenErrors() {
-			shortfalls = append(shortfalls, fmt.Sprintf("the when of its %s failed: %s", failed.As, failed.Error))
+		for _, failed := range cr.report.FailedClosed {
+			shortfalls = append(shortfalls, fmt.Sprintf("the when of its %s could not be evaluated, so the %s applies (fails closed): %s", failed.As, failed.As, failed.Error))
 		}
 		if refused := cr.report.RefusedUnsets; len(refused) > 0 {
 			paths := make([]string, len(refused))

@@ -151,7 +151,8 @@ func (d *demo) serviceType(want corev1.ServiceType) expectation {
 func (d *demo) explain(kind, name string) func(context.Context) error {
 	return func(ctx context.Context) error {
 		opts := explainOptions{clusterOptions: clusterOptions{kubeconfig: d.env.kubeconfig, namespace: demoNamespace}, controllerNamespace: defaultControllerNamespace}
-		return runExplain(ctx, &indent{w: &indent{w: d.out}}, opts, kind, name)
+		out := &indent{w: &indent{w: d.out}}
+		return runExplain(ctx, out, out, opts, kind, name)
 	}
 }
 
@@ -160,7 +161,7 @@ func (d *demo) explains(path, value, source, as string) expectation {
 	return expectation{what: fmt.Sprintf("explain says %s = %s, set by %s as %s", path, value, source, as), check: func(ctx context.Context) (bool, string, error) {
 		var out bytes.Buffer
 		opts := explainOptions{clusterOptions: clusterOptions{kubeconfig: d.env.kubeconfig, namespace: demoNamespace}, controllerNamespace: defaultControllerNamespace}
-		if err := runExplain(ctx, &out, opts, "gateway", demoGateway); err != nil {
+		if err := runExplain(ctx, &out, &out, opts, "gateway", demoGateway); err != nil {
 			return false, err.Error(), nil
 		}
 		for _, line := range strings.Split(out.String(), "\n") {

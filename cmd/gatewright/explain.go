@@ -14,6 +14,7 @@ type explainOptions struct {
 	gateway             string
 	controllerNamespace string
 	output              string
+	strict              bool
 }
 
 func newExplainCommand() *cobra.Command {
@@ -30,7 +31,9 @@ default or override, its level in the precedence chain (1 blueprint ... 8 HTTPRo
 then the values an Atomic or Merge block dropped, then every policy that took part with its
 state: Enforced, PartiallyEnforced or Overridden, naming the values that did not take
 effect and what overrode them, the halves whose condition (when) was false or failed, and
-the unsets the blueprint refused.
+the unsets the blueprint refused. A block whose condition could not be evaluated applies
+(it fails closed): its policy says so, and a warning on stderr names it; --strict makes
+that an error.
 
 It needs read access to those objects: in the Gateway's (and route's) namespace, in the
 controller namespace, and to GatewayClasses and GatewayClassBlueprints.`,
@@ -40,7 +43,7 @@ controller namespace, and to GatewayClasses and GatewayClassBlueprints.`,
 		Args:      cobra.ExactArgs(2),
 		ValidArgs: []string{"gateway", "httproute"},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runExplain(cmd.Context(), cmd.OutOrStdout(), opts, args[0], args[1])
+			return runExplain(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), opts, args[0], args[1])
 		},
 	}
 	flags := cmd.Flags()
@@ -48,10 +51,11 @@ controller namespace, and to GatewayClasses and GatewayClassBlueprints.`,
 	flags.StringVar(&opts.gateway, "gateway", "", "for an HTTPRoute with several Gatewright parents: the parent Gateway, as [NAMESPACE/]NAME")
 	flags.StringVar(&opts.controllerNamespace, "controller-namespace", opts.controllerNamespace, "the namespace whose GatewayClassConfigs are global")
 	flags.StringVarP(&opts.output, "output", "o", "", "yaml or json (default: tables)")
+	flags.BoolVar(&opts.strict, "strict", false, "exit non-zero when a warning is printed (a condition that failed closed)")
 	return cmd
 }
 
-func runExplain(ctx context.Context, out io.Writer, opts explainOptions, kind, name string) error {
+func runExplain(ctx context.Context, out, errOut io.Writer, opts explainOptions, kind, name string) error {
 	if opts.output != "" && opts.output != "yaml" && opts.output != "json" {
 		return fmt.Errorf("--output must be yaml or json, not %q", opts.output)
 	}
@@ -72,6 +76,15 @@ func runExplain(ctx context.Context, out io.Writer, opts explainOptions, kind, n
 	if exp == nil {
 		return err
 	}
+	about := "Gateway " + exp.Gateway
+	if exp.HTTPRoute != "" {
+		about = "HTTPRoute " + exp.HTTPRoute + " on " + about
+	}
+	var warnings []string
+	for _, p := range exp.Policies {
+		warnings = append(warnings, p.FailedClosedWarnings()...)
+	}
+	warned := printWarnings(errOut, about, warnings)
 	if printErr := exp.print(out, opts.output); printErr != nil {
 		return printErr
 	}
@@ -79,5 +92,5 @@ func runExplain(ctx context.Context, out io.Writer, opts explainOptions, kind, n
 		// The explanation printed the violations; exit non-zero without repeating them.
 		return errors.New("the values are invalid")
 	}
-	return nil
+	return strictError(opts.strict, warned)
 }

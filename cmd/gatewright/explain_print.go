@@ -126,17 +126,21 @@ func policyNotes(r values.PolicyReport) []string {
 		}
 	}
 	for _, n := range r.NotApplied {
-		if n.Error != "" {
-			notes = append(notes, fmt.Sprintf("its %s did not apply at level %d: %s", n.As, n.Level, n.Error))
-		} else {
-			notes = append(notes, fmt.Sprintf("its %s did not apply at level %d: its when is false", n.As, n.Level))
-		}
+		notes = append(notes, fmt.Sprintf("its %s did not apply at level %d: its when is false", n.As, n.Level))
+	}
+	for _, f := range r.FailedClosed {
+		notes = append(notes, failedClosedNote(f))
 	}
 	for _, u := range r.RefusedUnsets {
 		value, _ := json.Marshal(u.Value) // values decoded from JSON always encode again
 		notes = append(notes, fmt.Sprintf("%s: its %s may not remove %s, set by the %s of %s (level %d): the blueprint forbids tenants to unset", u.Path, u.As, value, u.SetBy.As, u.SetBy.Source, u.SetBy.Level))
 	}
 	return notes
+}
+
+// failedClosedNote says that a half applied because its condition could not be evaluated.
+func failedClosedNote(f values.FailedCondition) string {
+	return fmt.Sprintf("its %s applied at level %d because its when could not be evaluated (fails closed): %s", f.As, f.Level, f.Error)
 }
 
 // lossNote says what a value lost to, naming the strategy when it is not Patch.

@@ -23,6 +23,7 @@ type renderOptions struct {
 	controllerNamespace string
 	set                 []string
 	debug               bool
+	strict              bool
 }
 
 func newRenderCommand() *cobra.Command {
@@ -45,7 +46,10 @@ would render with those values: in a cluster, only policies set values.
 
 An error in a template names the template's line and, for a blueprint read from a file,
 the file's line. --debug also prints the template, or the text it rendered when the error
-is about that text (invalid YAML, a refused object), numbered, with the line marked.`,
+is about that text (invalid YAML, a refused object), numbered, with the line marked.
+
+A block whose condition (when) cannot be evaluated applies (it fails closed); each such
+block is named in a warning on stderr, and --strict makes that an error.`,
 		Example: `  gatewright render -f samples/
   gatewright render -f blueprints/envoy-proxy/ --gateway team-a/web
   gatewright render -f samples/ --set replicas=2,service.type=ClusterIP --debug
@@ -60,6 +64,7 @@ is about that text (invalid YAML, a refused object), numbered, with the line mar
 	cmd.Flags().StringVar(&opts.controllerNamespace, "controller-namespace", opts.controllerNamespace, "the namespace whose GatewayClassConfigs are global")
 	cmd.Flags().StringArrayVar(&opts.set, "set", nil, "set values, as Helm does: key1=val1,key2.sub=val2 (repeatable; beats values files)")
 	cmd.Flags().BoolVar(&opts.debug, "debug", false, "on an error, print the template or the text it rendered, with line numbers")
+	cmd.Flags().BoolVar(&opts.strict, "strict", false, "exit non-zero when a warning is printed (a condition that failed closed)")
 	_ = cmd.MarkFlagRequired("filename")
 	_ = cmd.MarkFlagFilename("filename", "yaml", "yml", "json")
 	_ = cmd.RegisterFlagCompletionFunc("gateway", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -96,7 +101,18 @@ func runRender(out, errOut io.Writer, opts renderOptions) error {
 	if err != nil {
 		return explainRenderError(errOut, set, err, opts.debug)
 	}
-	return offline.WriteStream(out, rendered)
+	warnings := 0
+	for _, r := range rendered {
+		about := "Gateway " + r.Gateway
+		if r.Route != "" {
+			about = "HTTPRoute " + r.Route + " on " + about
+		}
+		warnings += printWarnings(errOut, about, r.Warnings)
+	}
+	if err := offline.WriteStream(out, rendered); err != nil {
+		return err
+	}
+	return strictError(opts.strict, warnings)
 }
 
 // readValuesFiles separates the values files from the paths given with -f, and reads

@@ -24,6 +24,7 @@ type valuesOptions struct {
 	controllerNamespace string
 	output              string
 	provenance          bool
+	strict              bool
 }
 
 func newValuesCommand() *cobra.Command {
@@ -39,13 +40,16 @@ the same code as the controller. Objects without a creationTimestamp count as eq
 With --provenance it prints, for every leaf, its value, the object that set it, whether as
 default or override, the level of the precedence chain (1 blueprint ... 8 HTTPRoute; 9
 and 10 are the provider levels of a route in another namespace) and the strategy of the
-block that set it; then the values an Atomic or Merge block dropped, and why.`,
+block that set it; then the values an Atomic or Merge block dropped, and why.
+
+A block whose condition (when) cannot be evaluated applies (it fails closed); each such
+block is named in a warning on stderr, and --strict makes that an error.`,
 		Example: `  gatewright values -f samples/ --gateway team-a/web
   gatewright values -f samples/ --gateway team-a/web --provenance
   gatewright values -f samples/ --gateway team-a/web --route team-a/shop -o json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runValues(cmd.OutOrStdout(), opts)
+			return runValues(cmd.OutOrStdout(), cmd.ErrOrStderr(), opts)
 		},
 	}
 	cmd.Flags().StringSliceVarP(&opts.files, "filename", "f", nil, "YAML files or folders to read (repeatable)")
@@ -54,12 +58,13 @@ block that set it; then the values an Atomic or Merge block dropped, and why.`,
 	cmd.Flags().StringVar(&opts.controllerNamespace, "controller-namespace", opts.controllerNamespace, "the namespace whose GatewayClassConfigs are global")
 	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "yaml or json (default: YAML values, or a table with --provenance)")
 	cmd.Flags().BoolVar(&opts.provenance, "provenance", false, "print where every value came from")
+	cmd.Flags().BoolVar(&opts.strict, "strict", false, "exit non-zero when a warning is printed (a condition that failed closed)")
 	_ = cmd.MarkFlagRequired("filename")
 	_ = cmd.MarkFlagRequired("gateway")
 	return cmd
 }
 
-func runValues(out io.Writer, opts valuesOptions) error {
+func runValues(out, errOut io.Writer, opts valuesOptions) error {
 	if opts.output != "" && opts.output != "yaml" && opts.output != "json" {
 		return fmt.Errorf("--output must be yaml or json, not %q", opts.output)
 	}
@@ -71,10 +76,20 @@ func runValues(out io.Writer, opts valuesOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.provenance {
-		return printProvenance(out, res.Provenance, opts.output)
+	about := "Gateway " + opts.gateway
+	if opts.route != "" {
+		about = "HTTPRoute " + opts.route + " on " + about
 	}
-	return printObject(out, res.Values, opts.output)
+	warnings := printWarnings(errOut, about, res.FailedClosedWarnings())
+	if opts.provenance {
+		err = printProvenance(out, res.Provenance, opts.output)
+	} else {
+		err = printObject(out, res.Values, opts.output)
+	}
+	if err != nil {
+		return err
+	}
+	return strictError(opts.strict, warnings)
 }
 
 // offlineValues computes the values of a Gateway, or of an HTTPRoute on it, from set.

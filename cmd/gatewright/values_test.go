@@ -41,6 +41,7 @@ func TestValuesOfTheWorkedExamples(t *testing.T) {
 				fmt.Fprintf(&transcript, "$ gatewright %s\n", strings.Join(args, " "))
 				cmd := newRootCommand()
 				cmd.SetOut(&transcript)
+				cmd.SetErr(&transcript) // warnings of conditions that failed closed
 				cmd.SetArgs(args)
 				if err := cmd.Execute(); err != nil {
 					t.Fatalf("%s: %v", context, err)
@@ -64,5 +65,43 @@ func TestValuesOfARefusedPolicy(t *testing.T) {
 	}
 	if out.Len() != 0 {
 		t.Errorf("a refused policy printed values:\n%s", out.String())
+	}
+}
+
+// TestAConditionThatFailsClosed runs values, render and their --strict forms where a
+// tenant's string makes a provider's clip fail to evaluate: the clip applies, stderr
+// names the policy, the block and the error, and --strict exits non-zero.
+func TestAConditionThatFailsClosed(t *testing.T) {
+	file := filepath.Join("testdata", "values", "failed-closed.yaml")
+	warning := "warning: Gateway team-a/web: GatewayClassConfig gatewright-system/clip: spec.override.when: no such overload; its override applied (a condition that cannot be evaluated fails closed)\n"
+	tests := []struct {
+		name    string
+		args    []string
+		stdout  string
+		wantErr string
+	}{
+		{"values", []string{"values", "-f", file, "--gateway", "team-a/web"}, "limits:\n  a:\n    limit: 100\n", ""},
+		{"values --strict", []string{"values", "-f", file, "--gateway", "team-a/web", "--strict"}, "limits:\n  a:\n    limit: 100\n", "1 warning(s), and --strict is set"},
+		{"render", []string{"render", "-f", file}, `limit: "100"`, ""},
+		{"render --strict", []string{"render", "-f", file, "--strict"}, `limit: "100"`, "1 warning(s), and --strict is set"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			cmd := newRootCommand()
+			cmd.SetOut(&stdout)
+			cmd.SetErr(&stderr)
+			cmd.SetArgs(tt.args)
+			err := cmd.Execute()
+			if (err == nil) != (tt.wantErr == "") || (err != nil && err.Error() != tt.wantErr) {
+				t.Fatalf("error %v, want %q", err, tt.wantErr)
+			}
+			if !strings.Contains(stdout.String(), tt.stdout) {
+				t.Errorf("stdout:\n%s\nwant it to contain %q", stdout.String(), tt.stdout)
+			}
+			if !strings.HasPrefix(stderr.String(), warning) {
+				t.Errorf("stderr:\n%s\nwant it to start with %q", stderr.String(), warning)
+			}
+		})
 	}
 }

@@ -9,12 +9,12 @@ import (
 )
 
 // gatewayValues are the effective values of gw, with s.Overrides applied.
-func (s *Set) gatewayValues(in values.Inputs, gw *gatewayv1.Gateway) (map[string]any, error) {
+func (s *Set) gatewayValues(in values.Inputs, gw *gatewayv1.Gateway) (map[string]any, []string, error) {
 	return s.overridden(in, func(in values.Inputs) (*values.Result, error) { return in.ForGateway(gw) })
 }
 
 // routeValues are the effective values of route on gw, with s.Overrides applied.
-func (s *Set) routeValues(in values.Inputs, gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) (map[string]any, error) {
+func (s *Set) routeValues(in values.Inputs, gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) (map[string]any, []string, error) {
 	return s.overridden(in, func(in values.Inputs) (*values.Result, error) { return in.ForHTTPRoute(gw, route) })
 }
 
@@ -22,13 +22,13 @@ func (s *Set) routeValues(in values.Inputs, gw *gatewayv1.Gateway, route *gatewa
 // knows nothing of them, so with overrides it runs without the valuesSchema, which is
 // checked on the values the templates will see instead: an override may as well mend
 // values the schema refuses as break good ones.
-func (s *Set) overridden(in values.Inputs, compute func(values.Inputs) (*values.Result, error)) (map[string]any, error) {
+func (s *Set) overridden(in values.Inputs, compute func(values.Inputs) (*values.Result, error)) (map[string]any, []string, error) {
 	if len(s.Overrides) == 0 {
 		result, err := compute(in)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return result.Values, nil
+		return result.Values, result.FailedClosedWarnings(), nil
 	}
 	blueprint := *in.Blueprint
 	blueprint.Spec.ValuesSchema = nil
@@ -36,7 +36,7 @@ func (s *Set) overridden(in values.Inputs, compute func(values.Inputs) (*values.
 	schemaless.Blueprint, schemaless.Schema = &blueprint, nil
 	result, err := compute(schemaless)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	merged := any(result.Values)
 	for _, patch := range s.Overrides {
@@ -50,14 +50,14 @@ func (s *Set) overridden(in values.Inputs, compute func(values.Inputs) (*values.
 		schema := in.Schema
 		if schema == nil {
 			if schema, err = values.CompileSchema(in.Blueprint.Spec.ValuesSchema); err != nil {
-				return nil, fmt.Errorf("GatewayClassBlueprint %s: %w", in.Blueprint.Name, err)
+				return nil, nil, fmt.Errorf("GatewayClassBlueprint %s: %w", in.Blueprint.Name, err)
 			}
 		}
 		if err := schema.Check(in.Blueprint.Name, vals); err != nil {
-			return nil, fmt.Errorf("with the overrides, %w", err)
+			return nil, nil, fmt.Errorf("with the overrides, %w", err)
 		}
 	}
-	return vals, nil
+	return vals, result.FailedClosedWarnings(), nil
 }
 
 // mergePatch applies patch to target as a JSON merge patch (RFC 7386), the chain's own

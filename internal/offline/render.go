@@ -26,6 +26,9 @@ type Rendered struct {
 	Gateway string // namespace/name
 	Route   string // namespace/name, empty for the Gateway's own objects
 	Objects []*unstructured.Unstructured
+	// Warnings name the blocks that applied because their condition could not be
+	// evaluated (values.Result.FailedClosedWarnings).
+	Warnings []string
 }
 
 // Render renders every Gateway of a Gatewright class in the set (or only the Gateway
@@ -52,7 +55,7 @@ func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 			parsed[in.Blueprint.Name] = bp
 		}
 		in.Schema = bp.ValuesSchema()
-		gwValues, err := s.gatewayValues(*in, gw)
+		gwValues, gwWarnings, err := s.gatewayValues(*in, gw)
 		var refErr *values.ParametersRefError
 		if errors.As(err, &refErr) {
 			return nil, err // it names the Gateway already
@@ -70,7 +73,7 @@ func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 			return nil, fmt.Errorf("Gateway %s/%s: %w", gw.Namespace, gw.Name, err)
 		}
 		gwName := gw.Namespace + "/" + gw.Name
-		out = append(out, Rendered{Gateway: gwName, Objects: gwOut.Objects})
+		out = append(out, Rendered{Gateway: gwName, Objects: gwOut.Objects, Warnings: gwWarnings})
 
 		for i := range routes {
 			route := &routes[i]
@@ -79,7 +82,7 @@ func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 				return nil, err
 			}
 			routeSnap.Inputs.Schema = in.Schema
-			routeValues, err := s.routeValues(routeSnap.Inputs, gw, route)
+			routeValues, routeWarnings, err := s.routeValues(routeSnap.Inputs, gw, route)
 			if err != nil {
 				return nil, fmt.Errorf("HTTPRoute %s/%s on Gateway %s: %w", route.Namespace, route.Name, gwName, err)
 			}
@@ -92,7 +95,7 @@ func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 			if err != nil {
 				return nil, fmt.Errorf("HTTPRoute %s/%s on Gateway %s: %w", route.Namespace, route.Name, gwName, err)
 			}
-			out = append(out, Rendered{Gateway: gwName, Route: route.Namespace + "/" + route.Name, Objects: routeOut.Objects})
+			out = append(out, Rendered{Gateway: gwName, Route: route.Namespace + "/" + route.Name, Objects: routeOut.Objects, Warnings: routeWarnings})
 		}
 	}
 	return out, nil

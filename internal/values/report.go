@@ -1,6 +1,9 @@
 package values
 
-import "sort"
+import (
+	"fmt"
+	"sort"
+)
 
 // State sums up how much of a policy took effect, in the words of GEP-713: Enforced
 // (all of it), PartiallyEnforced, or Overridden (none of it).
@@ -48,9 +51,6 @@ type OverriddenLeaf struct {
 type NotApplied struct {
 	As    Half  `json:"as"`
 	Level Level `json:"level"`
-	// Deprecated: always empty. A condition that cannot be evaluated fails closed: its
-	// half applies, and is listed in FailedClosed.
-	Error string `json:"error,omitempty"`
 }
 
 // FailedCondition is a half of a policy whose condition could not be evaluated at one
@@ -98,10 +98,6 @@ func (r PolicyReport) OverriddenBy() []Source {
 	}
 	return by
 }
-
-// WhenErrors lists the halves whose condition could not be evaluated, and which
-// applied: FailedClosed.
-func (r PolicyReport) WhenErrors() []FailedCondition { return r.FailedClosed }
 
 // reports compares what each policy of the chain set with what the fold kept. The
 // chain is listed from the highest block down, so the reports come in chain order.
@@ -224,4 +220,25 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// FailedClosedWarnings says, one line per block, which blocks of the chain applied
+// because their condition could not be evaluated: the one sign, where nothing else
+// would show it, that a condition is broken or was pushed past a bound.
+func (r *Result) FailedClosedWarnings() []string {
+	var out []string
+	for _, p := range r.Policies {
+		out = append(out, p.FailedClosedWarnings()...)
+	}
+	return out
+}
+
+// FailedClosedWarnings says which blocks of the policy applied because their condition
+// could not be evaluated.
+func (r PolicyReport) FailedClosedWarnings() []string {
+	out := make([]string, len(r.FailedClosed))
+	for i, f := range r.FailedClosed {
+		out[i] = fmt.Sprintf("%s: %s; its %s applied (a condition that cannot be evaluated fails closed)", r.Source, f.Error, f.As)
+	}
+	return out
 }

@@ -294,7 +294,7 @@ func TestKuadrantReportsSayWhatDecided(t *testing.T) {
 	t.Run("E: a constraint on a value nobody set fails to evaluate and so applies, which the report says", func(t *testing.T) {
 		res := mustCompute(t, policyAt(values.LevelGateway, "gateway", "", "{values: {limits: {a: {limit: 100}}}, when: 'self.limits.a.limit > 100'}"), "team-b/shop")
 		equalYAML(t, res.Values, "limits: {a: {limit: 100}}")
-		errs := report(res, "gateway").WhenErrors()
+		errs := report(res, "gateway").FailedClosed
 		if len(errs) != 1 || errs[0].Error != "spec.override.when: no such key: limits" {
 			t.Errorf("when errors %+v, want the missing key named", errs)
 		}
@@ -302,7 +302,7 @@ func TestKuadrantReportsSayWhatDecided(t *testing.T) {
 	t.Run("E: with an optional read the constraint holds off a value nobody set without an error", func(t *testing.T) {
 		res := mustCompute(t, policyAt(values.LevelGateway, "gateway", "", "{values: {limits: {a: {limit: 100}}}, when: 'self.?limits.?a.?limit.orValue(0) > 100'}"), "team-b/shop")
 		equalYAML(t, res.Values, "{}")
-		if r := report(res, "gateway"); len(r.WhenErrors()) != 0 || len(r.NotApplied) != 1 {
+		if r := report(res, "gateway"); len(r.FailedClosed) != 0 || len(r.NotApplied) != 1 {
 			t.Errorf("not applied %+v, want a false condition and no error", r.NotApplied)
 		}
 	})

@@ -69,6 +69,16 @@ func (e *SumLimitError) Error() string {
 	return msg
 }
 
+// Names tells whether the error names source among the largest contributors.
+func (e *SumLimitError) Names(source Source) bool {
+	for _, c := range e.Largest {
+		if c.Source == source {
+			return true
+		}
+	}
+	return false
+}
+
 var sumUnit = map[Limit]string{
 	LimitBlocks:     "blocks (defaults and overrides)",
 	LimitConditions: "blocks with a condition (when)",
