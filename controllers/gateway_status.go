@@ -188,15 +188,31 @@ var affectedConditions = map[string]string{
 // affected sets the gatewright.dev/...Affected conditions naming the policies that
 // change the Gateway's values, and removes them when none does.
 func (s *gatewayStatus) affected(policies []values.PolicyReport) {
+	setAffectedConditions(&s.status.Conditions, s.gw.Generation, policies)
+}
+
+// setAffectedConditions sets, in conditions of an object of generation, the
+// gatewright.dev/...Affected conditions naming the policies of each kind that change its
+// values, and the blocks of theirs that applied only because their condition could not
+// be evaluated; it removes a condition no policy of its kind calls for.
+func setAffectedConditions(conditions *[]metav1.Condition, generation int64, policies []values.PolicyReport) {
 	for conditionType, kind := range affectedConditions {
 		names := affectingPolicies(policies, kind)
 		if len(names) == 0 {
-			meta.RemoveStatusCondition(&s.status.Conditions, conditionType)
+			meta.RemoveStatusCondition(conditions, conditionType)
 			continue
 		}
-		meta.SetStatusCondition(&s.status.Conditions, metav1.Condition{
+		message := "values from " + strings.Join(names, ", ")
+		for _, report := range policies {
+			if report.Source.Kind == kind {
+				for _, warning := range report.FailedClosedWarnings() {
+					message += "; " + warning
+				}
+			}
+		}
+		meta.SetStatusCondition(conditions, metav1.Condition{
 			Type: conditionType, Status: metav1.ConditionTrue, Reason: "Affected",
-			Message: conditionMessage("values from " + strings.Join(names, ", ")), ObservedGeneration: s.gw.Generation,
+			Message: conditionMessage(message), ObservedGeneration: generation,
 		})
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 	"sort"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -21,17 +20,7 @@ import (
 // GatewayConfigs that change the route's values, at whatever level they reach it: a
 // Gateway's or a provider's policy changes a route's values as much as the route's own.
 func setRouteAffected(status *gatewayv1.RouteParentStatus, route *gatewayv1.HTTPRoute, policies []values.PolicyReport) {
-	for conditionType, kind := range affectedConditions {
-		names := affectingPolicies(policies, kind)
-		if len(names) == 0 {
-			meta.RemoveStatusCondition(&status.Conditions, conditionType)
-			continue
-		}
-		meta.SetStatusCondition(&status.Conditions, metav1.Condition{
-			Type: conditionType, Status: metav1.ConditionTrue, Reason: "Affected",
-			Message: conditionMessage("values from " + strings.Join(names, ", ")), ObservedGeneration: route.Generation,
-		})
-	}
+	setAffectedConditions(&status.Conditions, route.Generation, policies)
 }
 
 // routeParentStatus is Gatewright's entry for one parentRef: Accepted by where it
