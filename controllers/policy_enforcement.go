@@ -39,7 +39,7 @@ func (r *PolicyReconciler) enforcement(ctx context.Context, obj client.Object, t
 	}
 	source := values.Source{Kind: r.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}
 	var reports []contextReport
-	var violations, sums []string
+	var violations, sums, blocked []string
 	for _, c := range contexts {
 		in, ok := inputs.get(ctx, c)
 		if !ok {
@@ -47,10 +47,13 @@ func (r *PolicyReconciler) enforcement(ctx context.Context, obj client.Object, t
 		}
 		res, err := in.compute(c)
 		var sumErr *values.SumLimitError
-		if errors.As(err, &sumErr) && sumErr.Names(source) {
+		switch {
+		case errors.As(err, &sumErr) && sumErr.Names(source):
 			// Over a bound together with the rest of the chain: each policy named as a
-			// large contributor says so, since any of them can bring the sum down.
+			// large contributor is Invalid, since any of them can bring the sum down.
 			sums = append(sums, fmt.Sprintf("on %s: %v", c, err))
+		case sumErr != nil:
+			blocked = append(blocked, fmt.Sprintf("on %s: %v", c, err))
 		}
 		if res == nil {
 			continue
@@ -69,7 +72,7 @@ func (r *PolicyReconciler) enforcement(ctx context.Context, obj client.Object, t
 			}
 		}
 	}
-	return enforcementVerdict(reports, violations, sums), nil
+	return enforcementVerdict(reports, violations, sums, blocked), nil
 }
 
 // valueInputsCache reads the values inputs of each context once per class and pair of
@@ -159,7 +162,7 @@ const contextsShown = 5
 // value the blueprint's valuesSchema refuses stops the context from rendering at all, so
 // it outweighs everything else. Messages carry no counts that change with every new
 // Gateway, so that a growing fleet does not rewrite every policy's status.
-func enforcementVerdict(reports []contextReport, violations, sums []string) verdict {
+func enforcementVerdict(reports []contextReport, violations, sums, blocked []string) verdict {
 	if len(sums) > 0 {
 		if len(sums) > contextsShown {
 			sums = append(sums[:contextsShown], fmt.Sprintf("and on %d more", len(sums)-contextsShown))
@@ -169,10 +172,16 @@ func enforcementVerdict(reports []contextReport, violations, sums []string) verd
 	if len(violations) > 0 {
 		return verdict{reason: string(gatewayv1.PolicyReasonInvalid), message: "refused by the blueprint's valuesSchema: " + strings.Join(violations, "; ")}
 	}
+	if len(blocked) > contextsShown {
+		blocked = append(blocked[:contextsShown], fmt.Sprintf("and on %d more", len(blocked)-contextsShown))
+	}
+	if len(reports) == 0 && len(blocked) > 0 {
+		return verdict{reason: reasonPending, message: "not in effect, the values are not computed: " + strings.Join(blocked, "; ")}
+	}
 	if len(reports) == 0 {
 		return verdict{reason: reasonPending, message: "no Gateway or route of Gatewright takes values from this target yet"}
 	}
-	var notes []string
+	notes := blocked
 	winners := map[string]bool{}
 	overridden := 0
 	for _, cr := range reports {
