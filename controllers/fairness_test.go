@@ -35,7 +35,7 @@ gatewayTemplate:
 `
 
 // backlog is how many Gateways the busy namespace asks for at once.
-const backlog = 80
+const backlog = 120
 
 var _ = Describe("Fair sharing of the workers", func() {
 	It("gives a namespace alone more than half the workers, and another namespace's change a worker while the first's backlog waits", func(ctx SpecContext) {
