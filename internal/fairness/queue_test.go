@@ -435,3 +435,19 @@ func (g *gauge) Set(v float64) { g.value = v }
 
 // The queue is what controller-runtime's controllers ask for.
 var _ priorityqueue.PriorityQueue[string] = &Queue[string]{}
+
+// BenchmarkHandOut hands out and ends one item at a time with a thousand namespaces
+// waiting: the cost of choosing among them.
+func BenchmarkHandOut(b *testing.B) {
+	q := New(Options[string]{Workers: 16, Group: namespaceOf})
+	defer q.ShutDown()
+	for i := range 1000 {
+		q.Add(fmt.Sprintf("ns-%d/a", i))
+		q.Add(fmt.Sprintf("ns-%d/b", i))
+	}
+	for b.Loop() {
+		item, _ := q.Get()
+		q.Done(item)
+		q.Add(item)
+	}
+}

@@ -57,8 +57,9 @@ func (q *Queue[T]) maxPerGroup() int { return max(1, q.workers-1) }
 func (q *Queue[T]) maxExpensive() int { return max(1, q.workers/2) }
 
 // next hands out the item that the rules of the package comment choose, or nil when no
-// item may be taken now. It looks at every group with ready items: a few microseconds
-// for a thousand, against the milliseconds of a run.
+// item may be taken now. It looks at every group: BenchmarkHandOut takes 66 µs a hand-out
+// with a thousand namespaces waiting on a busy 2-core machine, against the milliseconds
+// of a reconcile.
 func (q *Queue[T]) next() *entry[T] {
 	costlyAllowed := q.expensiveInFlight < q.maxExpensive()
 	var chosen *group[T]
