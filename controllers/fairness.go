@@ -1,45 +1,39 @@
 package controllers
 
 import (
-	"sync"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/client-go/util/workqueue"
+	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/gatewright/gatewright/internal/fairness"
 )
 
-// slotRetry is how soon a reconcile that found its namespace's slots taken comes back.
-const slotRetry = 500 * time.Millisecond
-
-// namespaceSlots bounds how many workers one namespace's reconciles may hold at once, so
-// that one tenant's slow renders (each bounded, but many) cannot keep every worker busy
-// while another tenant's change waits. A reconcile that finds no free slot is requeued
-// shortly instead of blocking a worker.
-type namespaceSlots struct {
-	perNamespace int
-	mu           sync.Mutex
-	held         map[string]int
-}
-
-// newNamespaceSlots gives each namespace half of the workers, at least one.
-func newNamespaceSlots(workers int) *namespaceSlots {
-	return &namespaceSlots{perNamespace: max(1, workers/2), held: map[string]int{}}
-}
-
-// acquire takes a slot of namespace, and returns its release, or false when all its
-// slots are taken.
-func (s *namespaceSlots) acquire(namespace string) (func(), bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.held[namespace] >= s.perNamespace {
-		return nil, false
+// fairQueue gives a reconciler internal/fairness's queue, whose groups are namespaces:
+// one namespace's reconciles, however many or slow, leave another namespace's change a
+// worker, and a namespace alone gets every worker but one, with no reconcile put back
+// on a timer while it waits for its share. Cluster-scoped objects share the group "".
+func fairQueue(workers int) func(string, workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimitingInterface[reconcile.Request] {
+	return func(name string, limiter workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimitingInterface[reconcile.Request] {
+		return fairness.New(fairness.Options[reconcile.Request]{
+			Workers:     workers,
+			Group:       func(req reconcile.Request) string { return req.Namespace },
+			RateLimiter: limiter,
+			Depth:       queueDepth.WithLabelValues(name),
+		})
 	}
-	s.held[namespace]++
-	return func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if s.held[namespace]--; s.held[namespace] == 0 {
-			delete(s.held, namespace)
-		}
-	}, true
 }
+
+// queueDepth stands in for controller-runtime's workqueue_depth, which only its own
+// queues report.
+var queueDepth = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+	Name: "gatewright_workqueue_depth",
+	Help: "Items ready and waiting for a worker in a fairly shared queue, by controller.",
+}, []string{"controller"})
+
+func init() { ctrlmetrics.Registry.MustRegister(queueDepth) }
 
 // DefaultGatewayWorkers is how many Gateways are reconciled at once unless told
 // otherwise. A reconcile spends most of its time waiting on the API server, not on CPU,
@@ -52,3 +46,8 @@ const reconcileTimeout = 2 * time.Minute
 
 // DefaultRouteWorkers is how many HTTPRoutes are reconciled at once unless told otherwise.
 const DefaultRouteWorkers = 8
+
+// DefaultPolicyWorkers is how many GatewayClassConfigs, and how many GatewayConfigs, are
+// judged at once unless told otherwise: enough that a tenant's policies over many
+// Gateways leave another tenant's a worker.
+const DefaultPolicyWorkers = 4

@@ -42,7 +42,6 @@ type GatewayReconciler struct {
 	certificates *certificateSecrets
 	watches      *objectWatches
 	scopes       *kindScopes
-	slots        *namespaceSlots
 	legacy       *legacyAdopter
 	contested    *contestedNames
 }
@@ -72,11 +71,6 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	if owner == ownedElsewhere {
 		return ctrl.Result{}, nil // another shard programs it, and cleans up after it
 	}
-	release, ok := r.slots.acquire(gw.Namespace)
-	if !ok {
-		return ctrl.Result{RequeueAfter: slotRetry}, nil
-	}
-	defer release()
 	rec, err := r.Applier.LoadRecord(ctx, apply.GatewayOwner(gw))
 	if err != nil {
 		return ctrl.Result{}, err
@@ -260,7 +254,6 @@ func keepWaiting(waiting []render.Waiting) func(apply.Entry) bool {
 }
 
 func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	r.slots = newNamespaceSlots(r.Workers)
 	r.scopes = &kindScopes{client: r.Client}
 	r.legacy = &legacyAdopter{client: r.Client, applier: r.Applier, recorder: r.Recorder}
 	r.contested = newContestedNames()
@@ -277,7 +270,7 @@ func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewayv1.ReferenceGrant{}, mapTo(r.gatewaysOfGrant)).
 		WatchesRawSource(source.Kind(r.certificates.metadata, secretMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.gatewaysOfSecret), secretChanged)).
 		Named("gateway").
-		WithOptions(controller.Options{MaxConcurrentReconciles: r.Workers, ReconciliationTimeout: reconcileTimeout}).
+		WithOptions(controller.Options{MaxConcurrentReconciles: r.Workers, NewQueue: fairQueue(r.Workers), ReconciliationTimeout: reconcileTimeout}).
 		Build(retryingConflicts(r))
 	if err != nil {
 		return err

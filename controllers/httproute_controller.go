@@ -43,7 +43,6 @@ type HTTPRouteReconciler struct {
 	services cache.Cache
 	watches  *objectWatches
 	scopes   *kindScopes
-	slots    *namespaceSlots
 	legacy   *legacyAdopter
 	// contested holds the routes refused a name another owner holds.
 	contested *contestedNames
@@ -62,11 +61,6 @@ func (r *HTTPRouteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 		// A route that is gone leaves its Renderings to the Rendering reconciler.
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	release, ok := r.slots.acquire(route.Namespace)
-	if !ok {
-		return ctrl.Result{RequeueAfter: slotRetry}, nil
-	}
-	defer release()
 	var parents []routeParent
 	var err error
 	if route.DeletionTimestamp.IsZero() {
@@ -265,7 +259,6 @@ func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPR
 }
 
 func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	r.slots = newNamespaceSlots(r.Workers)
 	r.scopes = &kindScopes{client: r.Client}
 	r.legacy = &legacyAdopter{client: r.Client, applier: r.Applier, recorder: r.Recorder}
 	r.contested = newContestedNames()
@@ -286,7 +279,7 @@ func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewayv1.ReferenceGrant{}, mapTo(r.routesOfGrant)).
 		WatchesRawSource(source.Kind(services, serviceMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.routesOfService), serviceCameOrWent)).
 		Named("httproute").
-		WithOptions(controller.Options{MaxConcurrentReconciles: r.Workers, ReconciliationTimeout: reconcileTimeout}).
+		WithOptions(controller.Options{MaxConcurrentReconciles: r.Workers, NewQueue: fairQueue(r.Workers), ReconciliationTimeout: reconcileTimeout}).
 		Build(retryingConflicts(r))
 	if err != nil {
 		return err

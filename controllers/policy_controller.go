@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -37,6 +38,8 @@ type PolicyReconciler struct {
 	Blueprints          *render.Cache
 	// Kind is GatewayClassConfig or GatewayConfig.
 	Kind string
+	// Workers is how many policies are judged at once.
+	Workers int
 
 	shard shard
 	pace  judgementPace
@@ -237,6 +240,7 @@ func (r *PolicyReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewayv1.GatewayClass{}, r.coalesced(r.policiesNear), specChanged).
 		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, r.coalesced(r.policiesNear), specChanged).
 		Named(strings.ToLower(r.Kind)).
+		WithOptions(controller.Options{MaxConcurrentReconciles: r.Workers, NewQueue: fairQueue(r.Workers), ReconciliationTimeout: reconcileTimeout}).
 		Complete(retryingConflicts(r))
 }
 

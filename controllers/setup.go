@@ -30,9 +30,10 @@ type Options struct {
 	// a large cluster can run one Deployment per set of classes. Empty: every GatewayClass
 	// whose controllerName is Gatewright's. The sets of all instances must not overlap.
 	GatewayClasses []string
-	// GatewayWorkers and RouteWorkers are how many Gateways and HTTPRoutes are reconciled
-	// at once; zero means DefaultGatewayWorkers and DefaultRouteWorkers.
-	GatewayWorkers, RouteWorkers int
+	// GatewayWorkers, RouteWorkers and PolicyWorkers are how many Gateways, HTTPRoutes
+	// and policies of each kind are reconciled at once; zero means DefaultGatewayWorkers,
+	// DefaultRouteWorkers and DefaultPolicyWorkers.
+	GatewayWorkers, RouteWorkers, PolicyWorkers int
 }
 
 // LeaderElectionID is the name of the lease that the replicas of an instance with these
@@ -137,7 +138,10 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		return err
 	}
 	for _, kind := range []string{gatewrightv1alpha1.KindGatewayClassConfig, gatewrightv1alpha1.KindGatewayConfig} {
-		if err := (&PolicyReconciler{Client: mgr.GetClient(), ControllerNamespace: opts.ControllerNamespace, Blueprints: blueprints, Kind: kind, shard: shard}).SetupWithManager(mgr); err != nil {
+		if err := (&PolicyReconciler{
+			Client: mgr.GetClient(), ControllerNamespace: opts.ControllerNamespace, Blueprints: blueprints, Kind: kind, shard: shard,
+			Workers: orDefault(opts.PolicyWorkers, DefaultPolicyWorkers),
+		}).SetupWithManager(mgr); err != nil {
 			return err
 		}
 	}

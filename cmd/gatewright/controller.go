@@ -27,6 +27,7 @@ type controllerOptions struct {
 	gatewayClasses      []string
 	gatewayWorkers      int
 	routeWorkers        int
+	policyWorkers       int
 	zap                 zap.Options
 }
 
@@ -34,6 +35,7 @@ func newControllerCommand() *cobra.Command {
 	opts := controllerOptions{
 		controllerNamespace: defaultControllerNamespace, metricsAddress: ":8080", probeAddress: ":8081", pprofAddress: "0",
 		gatewayWorkers: controllers.DefaultGatewayWorkers, routeWorkers: controllers.DefaultRouteWorkers,
+		policyWorkers: controllers.DefaultPolicyWorkers,
 	}
 	cmd := &cobra.Command{
 		Use:   "controller",
@@ -63,8 +65,9 @@ together they must list every class; each set elects its leader with a lease of 
 	flags.StringVar(&opts.pprofAddress, "pprof-bind-address", opts.pprofAddress, "address of Go's /debug/pprof profiles, to measure the controller's CPU and memory (0, the default, disables it)")
 	flags.BoolVar(&opts.leaderElection, "leader-elect", false, "elect a leader, so that only one of several replicas reconciles")
 	flags.StringSliceVar(&opts.gatewayClasses, "gateway-classes", nil, "implement only the GatewayClasses of these names (comma-separated; default: every GatewayClass of Gatewright)")
-	flags.IntVar(&opts.gatewayWorkers, "gateway-workers", opts.gatewayWorkers, "how many Gateways are reconciled at once (each namespace gets at most half of them)")
-	flags.IntVar(&opts.routeWorkers, "route-workers", opts.routeWorkers, "how many HTTPRoutes are reconciled at once (each namespace gets at most half of them)")
+	flags.IntVar(&opts.gatewayWorkers, "gateway-workers", opts.gatewayWorkers, "how many Gateways are reconciled at once (namespaces share them fairly; one alone gets all but one)")
+	flags.IntVar(&opts.routeWorkers, "route-workers", opts.routeWorkers, "how many HTTPRoutes are reconciled at once (shared like the Gateway workers)")
+	flags.IntVar(&opts.policyWorkers, "policy-workers", opts.policyWorkers, "how many GatewayClassConfigs, and how many GatewayConfigs, are judged at once for their status (shared like the Gateway workers)")
 	bindLogFlags(flags, &opts.zap)
 	return cmd
 }
@@ -104,7 +107,7 @@ func runController(ctx context.Context, cfg *rest.Config, opts controllerOptions
 	options.LeaderElection = opts.leaderElection
 	setup := controllers.Options{
 		ControllerNamespace: opts.controllerNamespace, GatewayClasses: opts.gatewayClasses,
-		GatewayWorkers: opts.gatewayWorkers, RouteWorkers: opts.routeWorkers,
+		GatewayWorkers: opts.gatewayWorkers, RouteWorkers: opts.routeWorkers, PolicyWorkers: opts.policyWorkers,
 	}
 	options.LeaderElectionID = setup.LeaderElectionID()
 	options.LeaderElectionNamespace = opts.controllerNamespace

@@ -95,6 +95,7 @@ var _ = Describe("The Helm chart", func() {
 				"--leader-elect",
 				"--gateway-workers=16",
 				"--route-workers=8",
+				"--policy-workers=4",
 				"--zap-log-level=info",
 			}))
 			Expect(deploy.Spec.Template.Spec.ServiceAccountName).To(Equal("gatewright-controller"))
