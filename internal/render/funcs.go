@@ -68,8 +68,10 @@ type binder struct {
 	// operations counts the operations of the render so far, against maxOperations.
 	operations int
 	deadline   time.Time
-	// written counts the bytes the render wrote so far, against maxRenderedBytes.
-	written int
+	// written counts the bytes the render wrote so far, against maxRenderedBytes, and
+	// separators the line breaks, commas and brackets among them, against
+	// maxRenderedSeparators.
+	written, separators int
 	// allocated counts the bytes the render's builders, and printing its values,
 	// allocated so far, against maxAllocatedBytes.
 	allocated int

@@ -86,6 +86,7 @@ func TestTenantNumbersCannotMakeARenderUnbounded(t *testing.T) {
 		{"until of the smallest integer", "{{ range until -9223372036854775808 }}x{{ end }}", "until: a sequence of 1152921504606846976 elements is longer than the 10000 a render allows"},
 		{"repeat", "{{ repeat (int .Values.n) \"ab\" }}", "line 6: repeat would allocate 1.9 GiB, over the 32.0 MiB left of the render's 32 MiB budget"},
 		{"a loop that writes too much", "{{ range until 10000 }}{{ repeat 1000 \"x\" }}{{ end }}", "the render wrote more than 8 MiB"},
+		{"a loop that writes too many nodes", "{{ range until 10000 }}{{ repeat 20 \"0,\" }}{{ end }}", "the render wrote more than 100000 lines, commas and brackets together"},
 		{"a loop that writes too much through include", "{{ range until 10000 }}{{ include \"kilobyte\" . }}{{ end }}{{ define \"kilobyte\" }}{{ repeat 1000 \"x\" }}{{ end }}", "the render wrote more than 8 MiB"},
 	}
 	for _, tt := range tests {
