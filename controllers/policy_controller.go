@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -36,6 +37,9 @@ type PolicyReconciler struct {
 	client.Client
 	ControllerNamespace string
 	Blueprints          *render.Cache
+	// Recorder records an event on a policy each time an ancestor's condition changes
+	// state: at most two per target and change, never one per Gateway.
+	Recorder record.EventRecorder
 	// Kind is GatewayClassConfig or GatewayConfig.
 	Kind string
 	// Workers is how many policies are judged at once.
@@ -109,7 +113,9 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 			}
 			continue
 		}
+		var before []metav1.Condition
 		if old != nil {
+			before = slices.Clone(old.Conditions)
 			ancestor.Conditions = old.Conditions
 		}
 		// Programmed was this condition's name before the GEP-713 Standard words.
@@ -130,6 +136,11 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		}
 		setPolicyCondition(&ancestor, obj, string(gatewayv1.PolicyConditionAccepted), accepted)
 		setPolicyCondition(&ancestor, obj, conditionEnforced, enforced)
+		for _, conditionType := range []string{string(gatewayv1.PolicyConditionAccepted), conditionEnforced} {
+			changed := *meta.FindStatusCondition(ancestor.Conditions, conditionType)
+			changed.Message = fmt.Sprintf("%s/%s: %s", target.Kind, target.Name, changed.Message)
+			recordConditionChange(r.Recorder, obj, before, changed)
+		}
 		ancestors = append(ancestors, ancestor)
 	}
 	markOmitted(ancestors, obj, omitted)

@@ -47,3 +47,20 @@ spec:
 		}).Should(And(HavePrefix("True/PartiallyEnforced: "), ContainSubstring("the when of its override could not be evaluated, so the override applies (fails closed): spec.override.when: no such overload")))
 	})
 })
+
+var _ = Describe("Events on a policy", func() {
+	It("say when a target's verdict changes state, once per change", func(ctx SpecContext) {
+		w := newWorld(ctx)
+		w.classAndBlueprint(ctx, configBlueprint)
+		w.gateway(ctx, "web")
+		w.apply(ctx, gatewayConfig("web", "Gateway", "web", `default: {values: {greeting: hi}, when: "self.greeting >"}`))
+		invalid := MatchRegexp(`^Invalid: Gateway/web: .*spec.default.when: does not compile`)
+		Eventually(w.events(ctx, "GatewayConfig", "web")).Should(ContainElement(invalid))
+
+		w.apply(ctx, gatewayConfig("web", "Gateway", "web", `default: {greeting: hi}`))
+		Eventually(w.events(ctx, "GatewayConfig", "web")).Should(ConsistOf(
+			invalid, "Accepted: Gateway/web: ", "Enforced: Gateway/web: in effect on every Gateway and route it reaches",
+		))
+		Consistently(w.events(ctx, "GatewayConfig", "web")).Should(HaveLen(3), "no event without a change of state")
+	})
+})
