@@ -3,6 +3,7 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -20,6 +21,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/render"
 )
 
@@ -77,8 +79,12 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	if err != nil {
 		return ctrl.Result{}, err
 	}
+	routes, err := routesOnGateways(ctx, r.Client, gateways)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
 	var rendered metav1.Condition
-	rendered, bp.Status.FailingGateways = renderedCondition(gateways, bp.Generation)
+	rendered, bp.Status.FailingGateways = renderedCondition(gateways, routes, bp.Generation)
 	meta.SetStatusCondition(&bp.Status.Conditions, rendered)
 	recordConditionChange(r.Recorder, bp, original.Status.Conditions, rendered)
 	if equality.Semantic.DeepEqual(original.Status, bp.Status) {
@@ -109,10 +115,33 @@ func (r *BlueprintReconciler) blueprintOfGateway(ctx context.Context, obj client
 	return []reconcile.Request{{NamespacedName: types.NamespacedName{Name: class.Spec.ParametersRef.Name}}}
 }
 
+// blueprintsOfRoute maps a route to the blueprints of its parent Gateways' classes.
+func (r *BlueprintReconciler) blueprintsOfRoute(ctx context.Context, obj client.Object) []reconcile.Request {
+	route := obj.(*gatewayv1.HTTPRoute)
+	var requests []reconcile.Request
+	for _, ref := range route.Spec.ParentRefs {
+		key, isGateway := attach.ParentGateway(route, ref)
+		if !isGateway {
+			continue
+		}
+		gw := &gatewayv1.Gateway{}
+		if err := r.Get(ctx, key, gw); err != nil {
+			continue
+		}
+		for _, req := range r.blueprintOfGateway(ctx, gw) {
+			if !slices.Contains(requests, req) {
+				requests = append(requests, req)
+			}
+		}
+	}
+	return requests
+}
+
 func (r *BlueprintReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&gatewrightv1alpha1.GatewayClassBlueprint{}, specChanged).
 		Watches(&gatewayv1.Gateway{}, mapTo(r.blueprintOfGateway), builder.WithPredicates(renderFailureChanged)).
+		Watches(&gatewayv1.HTTPRoute{}, mapTo(r.blueprintsOfRoute), builder.WithPredicates(routeRenderFailureChanged)).
 		Watches(&gatewayv1.GatewayClass{}, mapTo(r.allBlueprints), builder.WithPredicates(predicate.Funcs{UpdateFunc: func(event.UpdateEvent) bool { return false }})).
 		Named("gatewayclassblueprint").
 		Complete(retryingConflicts(r))

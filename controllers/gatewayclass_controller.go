@@ -24,6 +24,7 @@ import (
 	"sigs.k8s.io/gateway-api/pkg/features"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/snapshot"
 )
@@ -97,7 +98,11 @@ func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	condition.Message = conditionMessage(condition.Message)
 	meta.SetStatusCondition(&class.Status.Conditions, condition)
 	class.Status.SupportedFeatures = supportedFeatures()
-	rendered, _ := renderedCondition(gateways.Items, class.Generation)
+	routes, err := routesOnGateways(ctx, r.Client, gateways.Items)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	rendered, _ := renderedCondition(gateways.Items, routes, class.Generation)
 	meta.SetStatusCondition(&class.Status.Conditions, rendered)
 	recordConditionChange(r.Recorder, class, original.Status.Conditions, rendered)
 	if err := r.setAffected(ctx, class); err != nil {
@@ -183,6 +188,23 @@ func (r *GatewayClassReconciler) classesOfClassConfig(_ context.Context, obj cli
 	return requestsFor(names)
 }
 
+// classesOfRoute maps a route to the classes of its parent Gateways.
+func (r *GatewayClassReconciler) classesOfRoute(ctx context.Context, obj client.Object) []reconcile.Request {
+	route := obj.(*gatewayv1.HTTPRoute)
+	var requests []reconcile.Request
+	for _, ref := range route.Spec.ParentRefs {
+		key, isGateway := attach.ParentGateway(route, ref)
+		gw := &gatewayv1.Gateway{}
+		if !isGateway || r.Get(ctx, key, gw) != nil {
+			continue
+		}
+		if req := r.classOfGateway(ctx, gw); !slices.Contains(requests, req[0]) {
+			requests = append(requests, req[0])
+		}
+	}
+	return requests
+}
+
 // classOfGateway maps a Gateway to its class; on a change of class, both the old and
 // the new class are mapped.
 func (r *GatewayClassReconciler) classOfGateway(_ context.Context, obj client.Object) []reconcile.Request {
@@ -209,6 +231,7 @@ func (r *GatewayClassReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&gatewayv1.GatewayClass{}, builder.WithPredicates(predicate.Or[client.Object](predicate.GenerationChangedPredicate{}, finalizersChanged))).
 		Watches(&gatewayv1.Gateway{}, handler.EnqueueRequestsFromMapFunc(r.classOfGateway), builder.WithPredicates(predicate.Or[client.Object](gatewayClassNameChanged, renderFailureChanged))).
+		Watches(&gatewayv1.HTTPRoute{}, handler.EnqueueRequestsFromMapFunc(r.classesOfRoute), builder.WithPredicates(routeRenderFailureChanged)).
 		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, handler.EnqueueRequestsFromMapFunc(r.classesOfBlueprint), specChanged).
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, handler.EnqueueRequestsFromMapFunc(r.classesOfClassConfig)).
 		Named("gatewayclass").

@@ -98,7 +98,7 @@ gatewayTemplate:
 		w.classAndBlueprint(ctx, configBlueprint)
 		w.gateway(ctx, "web")
 		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/"))
-		Eventually(w.blueprintConditionOf(ctx, gatewrightv1alpha1.ConditionRendered)).Should(Equal("True/Rendered: no Gateway fails to render or apply"))
+		Eventually(w.blueprintConditionOf(ctx, gatewrightv1alpha1.ConditionRendered)).Should(Equal("True/Rendered: no Gateway or route fails to render or apply"))
 
 		// It parses, so the blueprint is accepted; what it renders is not YAML.
 		w.classAndBlueprint(ctx, `
@@ -123,8 +123,18 @@ gatewayTemplate:
 		w.classAndBlueprint(ctx, configBlueprint)
 		Eventually(w.blueprintConditionOf(ctx, gatewrightv1alpha1.ConditionRendered)).Should(HavePrefix("True/Rendered"))
 		Eventually(clusterEvents(ctx, "GatewayClassBlueprint", w.blueprint)).Should(ConsistOf(
-			HavePrefix("RenderFailed: 1 Gateway(s) fail"), HavePrefix("Rendered: no Gateway fails"),
+			HavePrefix("RenderFailed: 1 Gateway(s) fail"), HavePrefix("Rendered: no Gateway or route fails"),
 		))
+
+		// A route template that fails: the route says so, and so does the blueprint.
+		w.classAndBlueprint(ctx, configBlueprint+`
+httpRouteTemplate:
+  resourceTemplates:
+  - {name: route, template: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: y\n"}
+`)
+		w.route(ctx, w.namespace, "shop", w.namespace)
+		Eventually(w.blueprintConditionOf(ctx, gatewrightv1alpha1.ConditionRendered)).Should(MatchRegexp(
+			`^False/RenderFailed: 1 route\(s\) fail to render or apply: ` + w.namespace + `/shop on Gateway ` + w.namespace + `/web: .*not valid YAML`))
 	})
 
 	It("refuses a class whose blueprint is missing, and accepts it once the blueprint appears", func(ctx SpecContext) {

@@ -1,6 +1,7 @@
 package controllers
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -9,12 +10,15 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/record"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/attach"
 )
 
 // A blueprint that parses can still fail on every Gateway: output that is not YAML, an
@@ -38,30 +42,116 @@ func renderFailure(gw *gatewayv1.Gateway) (message string, ok bool) {
 	return programmed.Message, true
 }
 
-// renderedCondition sums up the render failures of gateways as the gatewright.dev/Rendered
-// condition of an object of generation, and returns how many failed.
-func renderedCondition(gateways []gatewayv1.Gateway, generation int64) (metav1.Condition, int32) {
+// routeRenderFailures lists, as "namespace/name on Gateway namespace/name: message", the
+// parents among gateways on which a route's render or apply failed: Gatewright's
+// Accepted=False/UnsupportedValue of the route's generation.
+func routeRenderFailures(routes []gatewayv1.HTTPRoute, gateways []gatewayv1.Gateway) []string {
+	ours := map[types.NamespacedName]bool{}
+	for i := range gateways {
+		ours[client.ObjectKeyFromObject(&gateways[i])] = true
+	}
+	var failures []string
+	for i := range routes {
+		route := &routes[i]
+		for _, parent := range route.Status.Parents {
+			key, isGateway := attach.ParentGateway(route, parent.ParentRef)
+			if !isGateway || !ours[key] || parent.ControllerName != gatewrightv1alpha1.ControllerName {
+				continue
+			}
+			accepted := meta.FindStatusCondition(parent.Conditions, string(gatewayv1.RouteConditionAccepted))
+			if accepted != nil && accepted.Status == metav1.ConditionFalse && accepted.ObservedGeneration == route.Generation &&
+				accepted.Reason == string(gatewayv1.RouteReasonUnsupportedValue) {
+				failures = append(failures, route.Namespace+"/"+route.Name+" on Gateway "+key.String()+": "+quoteShort(accepted.Message))
+			}
+		}
+	}
+	return failures
+}
+
+// routesOnGateways lists, once each, the routes that name any of gateways in a parentRef.
+func routesOnGateways(ctx context.Context, r client.Reader, gateways []gatewayv1.Gateway) ([]gatewayv1.HTTPRoute, error) {
+	seen := map[types.NamespacedName]bool{}
+	var out []gatewayv1.HTTPRoute
+	for i := range gateways {
+		routes, err := routesOf(ctx, r, &gateways[i])
+		if err != nil {
+			return nil, err
+		}
+		for _, route := range routes {
+			if key := client.ObjectKeyFromObject(&route); !seen[key] {
+				seen[key] = true
+				out = append(out, route)
+			}
+		}
+	}
+	return out, nil
+}
+
+// renderedCondition sums up the render failures of gateways and of the routes on them as
+// the gatewright.dev/Rendered condition of an object of generation, and returns how many
+// Gateways failed.
+func renderedCondition(gateways []gatewayv1.Gateway, routes []gatewayv1.HTTPRoute, generation int64) (metav1.Condition, int32) {
 	var failures []string
 	for i := range gateways {
 		if message, failed := renderFailure(&gateways[i]); failed {
 			failures = append(failures, gateways[i].Namespace+"/"+gateways[i].Name+": "+quoteShort(message))
 		}
 	}
+	routeFailures := routeRenderFailures(routes, gateways)
 	condition := metav1.Condition{
 		Type: gatewrightv1alpha1.ConditionRendered, Status: metav1.ConditionTrue, Reason: gatewrightv1alpha1.ReasonRendered,
-		Message: "no Gateway fails to render or apply", ObservedGeneration: generation,
+		Message: "no Gateway or route fails to render or apply", ObservedGeneration: generation,
 	}
-	if len(failures) == 0 {
+	if len(failures)+len(routeFailures) == 0 {
 		return condition, 0
 	}
 	sort.Strings(failures)
-	shown := failures[:min(len(failures), failuresShown)]
-	message := fmt.Sprintf("%d Gateway(s) fail to render or apply: %s", len(failures), strings.Join(shown, "; "))
-	if more := len(failures) - len(shown); more > 0 {
-		message += fmt.Sprintf("; and %d more", more)
+	sort.Strings(routeFailures)
+	var parts []string
+	if len(failures) > 0 {
+		parts = append(parts, fmt.Sprintf("%d Gateway(s) fail to render or apply: %s", len(failures), firstFew(failures)))
 	}
-	condition.Status, condition.Reason, condition.Message = metav1.ConditionFalse, gatewrightv1alpha1.ReasonRenderFailed, conditionMessage(message)
+	if len(routeFailures) > 0 {
+		parts = append(parts, fmt.Sprintf("%d route(s) fail to render or apply: %s", len(routeFailures), firstFew(routeFailures)))
+	}
+	condition.Status, condition.Reason, condition.Message = metav1.ConditionFalse, gatewrightv1alpha1.ReasonRenderFailed, conditionMessage(strings.Join(parts, "; "))
 	return condition, int32(len(failures))
+}
+
+// firstFew joins the first failuresShown of failures, and counts the rest.
+func firstFew(failures []string) string {
+	shown := failures[:min(len(failures), failuresShown)]
+	out := strings.Join(shown, "; ")
+	if more := len(failures) - len(shown); more > 0 {
+		out += fmt.Sprintf("; and %d more", more)
+	}
+	return out
+}
+
+// routeFailed is the route's render failures on Gatewright's parents, as compared
+// across an update.
+func routeFailed(route *gatewayv1.HTTPRoute) string {
+	var out []string
+	for _, parent := range route.Status.Parents {
+		accepted := meta.FindStatusCondition(parent.Conditions, string(gatewayv1.RouteConditionAccepted))
+		if parent.ControllerName == gatewrightv1alpha1.ControllerName && accepted != nil && accepted.Status == metav1.ConditionFalse &&
+			accepted.Reason == string(gatewayv1.RouteReasonUnsupportedValue) {
+			out = append(out, accepted.Message)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// routeRenderFailureChanged is renderFailureChanged for routes.
+var routeRenderFailureChanged = predicate.Funcs{
+	CreateFunc: func(e event.CreateEvent) bool { return routeFailed(e.Object.(*gatewayv1.HTTPRoute)) != "" },
+	UpdateFunc: func(e event.UpdateEvent) bool {
+		return routeFailed(e.ObjectOld.(*gatewayv1.HTTPRoute)) != routeFailed(e.ObjectNew.(*gatewayv1.HTTPRoute))
+	},
+	DeleteFunc: func(e event.DeleteEvent) bool {
+		route, isRoute := e.Object.(*gatewayv1.HTTPRoute)
+		return !isRoute || routeFailed(route) != ""
+	},
 }
 
 // quoteShort cuts a Gateway's message to what a summary of several has room for.
