@@ -186,20 +186,24 @@ var renderFailureChanged = predicate.Funcs{
 	},
 }
 
-// recordConditionChange records an event on obj when condition differs in status or
-// reason from the one of its type in before: one per change of state, not per
-// reconcile, so a failing fleet cannot flood the blueprint's or class's events.
+// recordConditionChange records an event on obj when condition turns into a problem (not
+// True, and not merely Pending) or recovers from one, compared with the condition of its
+// type in before: one per change of state, never one per reconcile, so that a failing
+// fleet cannot flood the events of a blueprint, class or policy, and a fleet coming up
+// adds none.
 func recordConditionChange(recorder record.EventRecorder, obj runtime.Object, before []metav1.Condition, condition metav1.Condition) {
 	old := meta.FindStatusCondition(before, condition.Type)
-	if old != nil && old.Status == condition.Status && old.Reason == condition.Reason {
-		return
+	switch {
+	case old != nil && old.Status == condition.Status && old.Reason == condition.Reason:
+	case isProblem(condition):
+		recorder.Event(obj, corev1.EventTypeWarning, condition.Reason, condition.Message)
+	case old != nil && isProblem(*old):
+		recorder.Event(obj, corev1.EventTypeNormal, condition.Reason, condition.Message)
 	}
-	if old == nil && condition.Status == metav1.ConditionTrue {
-		return // nothing to tell about a first state that is fine
-	}
-	eventType := corev1.EventTypeNormal
-	if condition.Status != metav1.ConditionTrue {
-		eventType = corev1.EventTypeWarning
-	}
-	recorder.Event(obj, eventType, condition.Reason, condition.Message)
+}
+
+// isProblem tells whether a condition says something is wrong, rather than fine or not
+// decided yet.
+func isProblem(c metav1.Condition) bool {
+	return c.Status != metav1.ConditionTrue && c.Reason != reasonPending
 }
