@@ -85,6 +85,12 @@ type Rendering struct {
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=2000
 	Objects []RenderedObject `json:"objects,omitempty"`
+
+	// Values are the effective values the objects were rendered from, with where each
+	// came from, and the states of the policies that took part: what explain shows to a
+	// reader who may read the Rendering but not the policies. Only part 0 has them.
+	// +optional
+	Values *RecordedValues `json:"values,omitempty"`
 }
 
 // RenderingList is a list of Renderings.
