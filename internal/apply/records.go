@@ -39,6 +39,14 @@ type Record struct {
 // Exists tells whether the owner has a Rendering.
 func (r *Record) Exists() bool { return len(r.parts) > 0 }
 
+// ValuesRendering names the Rendering that records the values, part 0; "" when there is none.
+func (r *Record) ValuesRendering() string {
+	if part := r.parts[0]; part != nil {
+		return part.Name
+	}
+	return ""
+}
+
 // LoadRecord reads owner's Renderings from the cache. Only the controller writes them;
 // still, a Rendering counts only if it names the owner, and an entry only if its
 // namespace is the owner's (or it is cluster-scoped).
