@@ -107,6 +107,26 @@ kind: RoleBinding
 metadata: {name: shop-owner-routes, namespace: shop}
 roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: routes}
 subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: shop-owner}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: edge-owner-gatewright, namespace: edge}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: gatewright-tenant}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: edge-owner}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: routes, namespace: edge}
+rules:
+- apiGroups: [gateway.networking.k8s.io]
+  resources: [gateways, httproutes]
+  verbs: [get, list, watch, create, update, patch, delete]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: edge-owner-routes, namespace: edge}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: routes}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: edge-owner}]
 `
 
 // TestExplainFallsBackToTheRecord runs the controller and explains, as the owner of a
@@ -157,9 +177,10 @@ func TestExplainFallsBackToTheRecord(t *testing.T) {
 	})
 
 	dir := t.TempDir()
-	adminConfig, tenantConfig := filepath.Join(dir, "admin"), filepath.Join(dir, "tenant")
+	adminConfig, tenantConfig, gatewayOwnerConfig := filepath.Join(dir, "admin"), filepath.Join(dir, "tenant"), filepath.Join(dir, "gateway-owner")
 	writeKubeconfig(t, env.KubeConfig, adminConfig, "")
 	writeKubeconfig(t, env.KubeConfig, tenantConfig, "shop-owner")
+	writeKubeconfig(t, env.KubeConfig, gatewayOwnerConfig, "edge-owner")
 
 	tests := []struct {
 		name       string
@@ -184,6 +205,13 @@ func TestExplainFallsBackToTheRecord(t *testing.T) {
 		{name: "the route owner's YAML says where it comes from", kubeconfig: tenantConfig,
 			args: []string{"httproute", "shop", "-n", "shop", "-o", "yaml"},
 			want: []string{"recordedIn:\n  because: 'gateways.gateway.networking.k8s.io \"web\" is forbidden", "rendering: shop/httproute.shop.", "value: <private>"}},
+		{name: "the Gateway's owner, who may not read the GatewayClass, gets the record of a Gateway without objects", kubeconfig: gatewayOwnerConfig,
+			args: []string{"gateway", "web", "-n", "edge"},
+			want: []string{
+				"From Rendering edge/gateway.web, recorded at ", `gatewayclasses.gateway.networking.k8s.io "internet" is forbidden`,
+				`timeout        "30s"        GatewayConfig edge/web          override  6      Patch`,
+			},
+			notWant: []string{"123456789012", "retries"}},
 		{name: "the cluster's admin reads the chain itself", kubeconfig: adminConfig,
 			args:    []string{"httproute", "shop", "-n", "shop"},
 			want:    []string{`aws.accountId  "123456789012"`, "its default lost to the override of GatewayConfig edge/web (level 6)"},
@@ -209,6 +237,24 @@ func TestExplainFallsBackToTheRecord(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A record cut to its bound says so, and shows the values it left out as such.
+func TestExplainSaysWhatTheRecordLeftOut(t *testing.T) {
+	v := &gatewrightv1alpha1.RecordedValues{GatewayClass: "internet", Blueprint: "internet",
+		Cut: "the values are left out: with them the record is 70000 bytes of JSON, over 65536",
+		Provenance: []gatewrightv1alpha1.RecordedLeaf{{Path: "timeout", RecordedOrigin: gatewrightv1alpha1.RecordedOrigin{
+			Source: gatewrightv1alpha1.PolicySource{Kind: "GatewayConfig", Namespace: "edge", Name: "web"}, As: "override", Level: 6, Strategy: "Patch"}}}}
+	from := &recordSource{Rendering: "edge/gateway.web", Because: "forbidden", Cut: v.Cut}
+	var out bytes.Buffer
+	if err := from.print(&out, explanationOfRecord("edge/web", "", v), ""); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"The record is cut: the values are left out", `timeout  "<not recorded>"  GatewayConfig edge/web  override  6      Patch`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the output lacks %q:\n%s", want, out.String())
+		}
 	}
 }
 
