@@ -145,3 +145,23 @@ func TestSaveRecordWritesValuesOnlyWhenTheyChange(t *testing.T) {
 		t.Fatalf("changed values were not written: %+v", changed.Values)
 	}
 }
+
+// Part 0 with 2,000 entries of the longest names and the largest values record still
+// fits etcd's 1.5 MiB request limit.
+func TestTheLargestRenderingFitsEtcd(t *testing.T) {
+	long := func(n int) string { return strings.Repeat("x", n) }
+	gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: long(63), Name: long(253), UID: "0a1b2c3d-0a1b-0a1b-0a1b-0a1b2c3d4e5f"}}
+	inv := make(Inventory, gatewrightv1alpha1.MaxRenderedObjectsPerRendering)
+	for i := range inv {
+		inv[i] = Entry{APIVersion: long(63) + "/v1alpha1", Kind: long(63), Namespace: long(63), Name: long(253), Template: long(63), Hash: long(32), Ready: true}
+	}
+	rendering := GatewayOwner(gw).rendering(0, 1, inv)
+	res := &values.Result{}
+	for i := range 100_000 {
+		res.Provenance = append(res.Provenance, values.Leaf{Path: fmt.Sprintf("k%06d", i), Value: long(100), Origin: providerConfig})
+	}
+	rendering.Values = RecordValues(res, long(253), blueprint())
+	if size, limit := jsonSize(rendering), 3<<19; size > limit {
+		t.Fatalf("the largest Rendering is %d bytes of JSON, over etcd's %d", size, limit)
+	}
+}
