@@ -41,6 +41,7 @@ type RecordedLeaf struct {
 	// Unset is true when a null removed the key.
 	// +optional
 	Unset bool `json:"unset,omitempty"`
+	// RecordedOrigin is the block the value came from.
 	RecordedOrigin `json:",inline"`
 	// DroppedBy is set for a value not in the values, which a whole block replaced.
 	// +optional
