@@ -137,6 +137,7 @@ func (s *recordSource) print(out io.Writer, exp *explanation, format string) err
 		return printObject(out, recordedExplanation{explanation: exp, RecordedIn: s}, format)
 	}
 	fmt.Fprintf(out, "From Rendering %s, recorded at %s by the controller (%s)\n", s.Rendering, s.RecordedAt.UTC().Format(time.RFC3339), s.Because)
+	fmt.Fprintln(out, "The record keeps each policy's state, not which of its values lost to what.")
 	if s.Cut != "" {
 		fmt.Fprintf(out, "The record is cut: %s\n", s.Cut)
 	}

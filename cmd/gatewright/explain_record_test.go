@@ -193,7 +193,7 @@ func TestExplainFallsBackToTheRecord(t *testing.T) {
 			args: []string{"httproute", "shop", "-n", "shop"},
 			want: []string{
 				"From Rendering shop/httproute.shop.", "recorded at ", `by the controller (gateways.gateway.networking.k8s.io "web" is forbidden: User "shop-owner" cannot get resource "gateways"`,
-				"HTTPRoute shop/shop on Gateway edge/web (GatewayClass internet, GatewayClassBlueprint internet)",
+				"The record keeps each policy's state, not which of its values lost to what.\nHTTPRoute shop/shop on Gateway edge/web (GatewayClass internet, GatewayClassBlueprint internet)",
 				`aws.accountId  "<private>"  GatewayClassBlueprint internet  default   1      Patch`,
 				`aws.region     "eu-west-1"  GatewayClassBlueprint internet  default   1      Patch`,
 				`retries        2            GatewayConfig shop/shop         default   8      Patch`,
