@@ -193,6 +193,8 @@ func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, i
 	if err != nil {
 		return nil, nil, render.Input{}, err
 	}
+	// Saved with the objects, so that readers of the Rendering see what they came from.
+	rec.Values = apply.RecordValues(vals, in.class.Name, in.values.Blueprint)
 	live, err := r.Applier.Live(ctx, apply.GatewayOwner(gw), rec.Inventory)
 	if err != nil {
 		return nil, nil, render.Input{}, err

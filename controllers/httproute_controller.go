@@ -240,6 +240,8 @@ func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPR
 		}
 		return nil, nil, nil, err
 	}
+	// Saved with the objects, so that readers of the Rendering see what they came from.
+	rec.Values = apply.RecordValues(vals, parent.class.Name, in.Blueprint)
 	live, err := r.Applier.Live(ctx, apply.RouteOwner(route, parent.gateway.Namespace, parent.gateway.Name), rec.Inventory)
 	if err != nil {
 		return nil, nil, vals.Policies, err

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
 
 type explainOptions struct {
@@ -36,7 +37,11 @@ the unsets the blueprint refused. A block whose condition could not be evaluated
 that an error.
 
 It needs read access to those objects: in the Gateway's (and route's) namespace, in the
-controller namespace, and to GatewayClasses and GatewayClassBlueprints.`,
+controller namespace, and to GatewayClasses and GatewayClassBlueprints. A caller who may
+not read one of them (the owner of a route on another tenant's Gateway) gets the values
+the controller recorded in the Rendering of the Gateway or route when it last applied
+them, with where each came from and each policy's state, and a line that says so; values
+at the blueprint's privateValuePaths show as <private>.`,
 		Example: `  gatewright explain gateway web -n team-a
   gatewright explain httproute shop -n team-a -o yaml
   gatewright explain httproute shop -n team-b --gateway team-a/web`,
@@ -65,16 +70,26 @@ func runExplain(ctx context.Context, out, errOut io.Writer, opts explainOptions,
 	}
 	live := liveReader{client: k8s, controllerNamespace: opts.controllerNamespace}
 	var exp *explanation
+	var recorded *recordSource
 	switch kind {
 	case "gateway", "gateways", "gw":
 		exp, err = live.explainGateway(ctx, namespace, name)
+		if apierrors.IsForbidden(err) {
+			exp, recorded, err = live.recordedGateway(ctx, namespace, name, err)
+		}
 	case "httproute", "httproutes":
 		exp, err = live.explainHTTPRoute(ctx, namespace, name, opts.gateway)
+		if apierrors.IsForbidden(err) {
+			exp, recorded, err = live.recordedHTTPRoute(ctx, namespace, name, opts.gateway, err)
+		}
 	default:
 		return fmt.Errorf("explain gateway or httproute, not %q", kind)
 	}
 	if exp == nil {
 		return err
+	}
+	if recorded != nil {
+		return recorded.print(out, exp, opts.output)
 	}
 	about := "Gateway " + exp.Gateway
 	if exp.HTTPRoute != "" {

@@ -165,7 +165,7 @@ func printProvenance(out io.Writer, leaves []values.Leaf, format string) error {
 	for _, leaf := range kept {
 		value := "<unset>"
 		if !leaf.Unset {
-			raw, err := json.Marshal(leaf.Value)
+			raw, err := jsonText(leaf.Value)
 			if err != nil {
 				return err
 			}
@@ -180,7 +180,7 @@ func printProvenance(out io.Writer, leaves []values.Leaf, format string) error {
 	w = tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "PATH\tVALUE\tSOURCE\tAS\tLEVEL\tSTRATEGY\tREASON")
 	for _, leaf := range dropped {
-		raw, err := json.Marshal(leaf.Value)
+		raw, err := jsonText(leaf.Value)
 		if err != nil {
 			return err
 		}

@@ -31,10 +31,21 @@ type Record struct {
 	// Deleting tells that a Rendering of the owner is being deleted: its clean-up must
 	// finish before the owner gets new ones.
 	Deleting bool
+	// Values are the effective values part 0 records: as read, until the caller sets
+	// those of the objects it is about to apply.
+	Values *gatewrightv1alpha1.RecordedValues
 }
 
 // Exists tells whether the owner has a Rendering.
 func (r *Record) Exists() bool { return len(r.parts) > 0 }
+
+// ValuesRendering names the Rendering that records the values, part 0; "" when there is none.
+func (r *Record) ValuesRendering() string {
+	if part := r.parts[0]; part != nil {
+		return part.Name
+	}
+	return ""
+}
 
 // LoadRecord reads owner's Renderings from the cache. Only the controller writes them;
 // still, a Rendering counts only if it names the owner, and an entry only if its
@@ -58,6 +69,9 @@ func (a *Applier) LoadRecord(ctx context.Context, owner Owner) (*Record, error) 
 // add takes in one of the owner's Renderings.
 func (r *Record) add(part *gatewrightv1alpha1.Rendering) {
 	r.parts[part.Part] = part
+	if part.Part == 0 {
+		r.Values = part.Values
+	}
 	r.Deleting = r.Deleting || !part.DeletionTimestamp.IsZero()
 	r.Inventory = append(r.Inventory, checkedEntries(r.owner, part)...)
 }
@@ -78,11 +92,13 @@ func checkedEntries(owner Owner, r *gatewrightv1alpha1.Rendering) Inventory {
 	return inv
 }
 
-// SaveRecord makes owner's Renderings list inv, writing only the parts that change.
+// SaveRecord makes owner's Renderings list inv, and part 0 the record's values,
+// writing only the parts that change. An owner with values has a Rendering even when
+// it has no object, so that the readers of its namespace can see its values.
 func (a *Applier) SaveRecord(ctx context.Context, rec *Record, inv Inventory) error {
 	inv = append(Inventory{}, inv...)
 	inv.sort()
-	if len(inv) == 0 && !rec.Exists() {
+	if len(inv) == 0 && !rec.Exists() && rec.Values == nil {
 		return nil
 	}
 	chunks := chunk(inv, gatewrightv1alpha1.MaxRenderedObjectsPerRendering)
@@ -90,6 +106,9 @@ func (a *Applier) SaveRecord(ctx context.Context, rec *Record, inv Inventory) er
 		part := int32(i)
 		desired := rec.owner.rendering(part, int32(len(chunks)), objects)
 		existing := rec.parts[part]
+		if part == 0 {
+			desired.Values = recordedAt(rec.Values, existing)
+		}
 		var err error
 		switch {
 		case existing == nil:
@@ -173,6 +192,20 @@ func (a *Applier) release(ctx context.Context, r *gatewrightv1alpha1.Rendering) 
 	return nil
 }
 
+// recordedAt stamps values with the time they were first recorded: that of existing
+// when it records the same values, now otherwise.
+func recordedAt(values *gatewrightv1alpha1.RecordedValues, existing *gatewrightv1alpha1.Rendering) *gatewrightv1alpha1.RecordedValues {
+	if values == nil {
+		return nil
+	}
+	if existing != nil && sameValues(existing.Values, values) {
+		return existing.Values
+	}
+	stamped := values.DeepCopy()
+	stamped.RecordedAt = metav1.Now()
+	return stamped
+}
+
 func chunk(inv Inventory, size int) []Inventory {
 	var chunks []Inventory
 	for len(inv) > size {
@@ -187,6 +220,7 @@ func sameRendering(existing, desired *gatewrightv1alpha1.Rendering) bool {
 		equality.Semantic.DeepEqual(existing.Owner, desired.Owner) &&
 		existing.Part == desired.Part && existing.Parts == desired.Parts &&
 		equality.Semantic.DeepEqual(existing.Objects, desired.Objects) &&
+		equality.Semantic.DeepEqual(existing.Values, desired.Values) &&
 		equality.Semantic.DeepEqual(existing.OwnerReferences, desired.OwnerReferences) &&
 		controllerutil.ContainsFinalizer(existing, gatewrightv1alpha1.FinalizerCleanup)
 }

@@ -31,6 +31,16 @@ type GatewayClassBlueprintSpec struct {
 	// +kubebuilder:pruning:PreserveUnknownFields
 	ValuesSchema *apiextensionsv1.JSON `json:"valuesSchema,omitempty"`
 
+	// PrivateValuePaths lists paths of .Values (aws.accountId, secrets) whose values the
+	// Renderings record as private: a reader of a Rendering sees where such a value, or
+	// any value under it, came from, not what it is.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:items:MaxLength=256
+	// +kubebuilder:validation:items:MinLength=1
+	PrivateValuePaths []string `json:"privateValuePaths,omitempty"`
+
 	// Helpers holds named templates ({{ define "name" }}) that every template can use
 	// with include or template, like a chart's _helpers.tpl.
 	// +optional

@@ -12,8 +12,8 @@ const KindRendering = "Rendering"
 const FinalizerCleanup = "gatewright.dev/cleanup"
 
 // MaxRenderedObjectsPerRendering bounds one Rendering's list; an owner with more objects
-// has several Renderings (parts). 2,000 entries of the longest names still fit etcd's
-// 1.5 MiB object limit.
+// has several Renderings (parts). 2,000 entries of the longest names and the values
+// record (at most 64 KiB) still fit etcd's 1.5 MiB object limit: 1.34 MB.
 const MaxRenderedObjectsPerRendering = 2000
 
 // RenderingOwner names the Gateway, or the HTTPRoute on one parent Gateway, that a
@@ -85,6 +85,12 @@ type Rendering struct {
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=2000
 	Objects []RenderedObject `json:"objects,omitempty"`
+
+	// Values are the effective values the objects were rendered from, with where each
+	// came from, and the states of the policies that took part: what explain shows to a
+	// reader who may read the Rendering but not the policies. Only part 0 has them.
+	// +optional
+	Values *RecordedValues `json:"values,omitempty"`
 }
 
 // RenderingList is a list of Renderings.
