@@ -52,15 +52,30 @@ func (k Known) Unused(provenance []Leaf) []UnusedValue {
 			continue
 		}
 		path, ok := parsePath(leaf.Path)
-		if !ok || k.knows(path) {
+		if !ok || len(path) == 0 || k.knows(path) {
 			continue
 		}
 		if candidates == nil {
 			candidates = k.paths()
 		}
-		out = append(out, UnusedValue{Path: leaf.Path, Origin: leaf.Origin, Suggestion: Nearest(leaf.Path, lastKey(path), candidates)})
+		out = append(out, UnusedValue{Path: leaf.Path, Origin: leaf.Origin, Suggestion: k.suggest(path, candidates)})
 	}
 	return out
+}
+
+// suggest finds where path leaves the known paths (labels for lables.team) and the
+// known path nearest to that part, and writes path with it in its place.
+func (k Known) suggest(path []string, candidates []string) string {
+	wrong := 1
+	for wrong < len(path) && k.knows(path[:wrong]) {
+		wrong++
+	}
+	near := Nearest(renderPath(path[:wrong]), path[wrong-1], candidates)
+	if near == "" {
+		return ""
+	}
+	nearPath, _ := parsePath(near)
+	return renderPath(append(nearPath, path[wrong:]...))
 }
 
 // knows tells whether path is read or declared: under a known subtree, or on the way
@@ -102,13 +117,6 @@ func (k Known) paths() []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
-}
-
-func lastKey(path []string) string {
-	if len(path) == 0 {
-		return ""
-	}
-	return path[len(path)-1]
 }
 
 // Nearest returns the candidate closest to path by edit distance, ignoring case, when
