@@ -126,6 +126,9 @@ func Nearest(path, key string, candidates []string) string {
 	best, bestDistance := "", max(1, len(key)/3)+1
 	lower := strings.ToLower(path)
 	for _, candidate := range candidates {
+		if abs(len(candidate)-len(path)) >= bestDistance {
+			continue // at least that many edits apart: not worth measuring
+		}
 		if d := EditDistance(lower, strings.ToLower(candidate)); d < bestDistance && candidate != path {
 			best, bestDistance = candidate, d
 		}
@@ -182,4 +185,11 @@ func parsePath(s string) ([]string, bool) {
 		s = strings.TrimPrefix(s[end:], ".")
 	}
 	return path, true
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
