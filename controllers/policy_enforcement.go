@@ -41,6 +41,7 @@ func (r *PolicyReconciler) enforcement(ctx context.Context, obj client.Object, t
 	var reports []contextReport
 	var violations, sums, blocked []string
 	unused := unusedValues{}
+	judged := map[*values.Result]bool{} // contexts of one chain share its Result
 	for _, c := range contexts {
 		in, ok := inputs.get(ctx, c)
 		if !ok {
@@ -64,7 +65,10 @@ func (r *PolicyReconciler) enforcement(ctx context.Context, obj client.Object, t
 				reports = append(reports, contextReport{context: c, report: report})
 			}
 		}
-		unused.add(in.Blueprint.Name, source, in.parsed.UnusedValues(res))
+		if !judged[res] {
+			judged[res] = true
+			unused.add(in.Blueprint.Name, source, in.parsed.UnusedValues(res))
+		}
 		var schemaErr *values.SchemaError
 		if errors.As(err, &schemaErr) {
 			for _, v := range schemaErr.Violations {

@@ -28,15 +28,24 @@ func (u unusedValues) add(blueprint string, source values.Source, found []values
 }
 
 // note reads "not read by GatewayClassBlueprint X: replica (did you mean replicas?)",
-// naming at most unusedShown values per blueprint; "" when there are none.
+// naming at most unusedShown values per blueprint and unusedShown blueprints; "" when
+// there are none.
 func (u unusedValues) note() string {
+	blueprints := slices.Sorted(maps.Keys(u))
+	more := len(blueprints) - unusedShown
+	if more > 0 {
+		blueprints = blueprints[:unusedShown]
+	}
 	var parts []string
-	for _, blueprint := range slices.Sorted(maps.Keys(u)) {
+	for _, blueprint := range blueprints {
 		notes := slices.Sorted(slices.Values(u[blueprint]))
 		if len(notes) > unusedShown {
 			notes = append(notes[:unusedShown], fmt.Sprintf("and %d more", len(notes)-unusedShown))
 		}
 		parts = append(parts, "not read by GatewayClassBlueprint "+blueprint+": "+strings.Join(notes, ", "))
+	}
+	if more > 0 {
+		parts = append(parts, fmt.Sprintf("and by %d more blueprints", more))
 	}
 	return strings.Join(parts, "; ")
 }
