@@ -84,7 +84,8 @@ func (w *pathWalker) walk(node parse.Node, dot scope) {
 	case *parse.ActionNode:
 		w.pipe(n.Pipe, dot)
 	case *parse.TemplateNode:
-		if n.Pipe != nil {
+		// {{ template "x" . }} hands over the data, which the walk of x follows.
+		if n.Pipe != nil && !(len(n.Pipe.Cmds) == 1 && len(n.Pipe.Cmds[0].Args) == 1 && isRoot(n.Pipe.Cmds[0].Args[0], dot)) {
 			w.pipe(n.Pipe, dot)
 		}
 	case *parse.IfNode:

@@ -36,7 +36,14 @@ func knownValues(templates []*template.Template, schema *apiextensionsv1.JSONSch
 	if schema != nil {
 		declare(schema, nil, &known)
 	}
+	// Templates read the same paths many times over; each is checked once per value.
+	known.Nodes, known.Subtrees = distinct(known.Nodes), distinct(known.Subtrees)
 	return known
+}
+
+func distinct(paths [][]string) [][]string {
+	slices.SortFunc(paths, slices.Compare)
+	return slices.CompactFunc(paths, slices.Equal)
 }
 
 // declare adds the paths schema declares at path: the keys of its properties, and whole

@@ -82,6 +82,18 @@ func TestUnusedValues(t *testing.T) {
 			want:     []string{"ownr (did you mean owner?)"},
 		},
 		{
+			name:     "a define that template runs with the data is read on its own",
+			helpers:  `{{ define "owner" }}{{ .Values.owner | quote }}{{ end }}`,
+			template: `owner: {{ template "owner" . }}`,
+			set:      []string{"owner", "ownr"},
+			want:     []string{"ownr (did you mean owner?)"},
+		},
+		{
+			name:     "the data bound to a variable may be read whole, so nothing is unused",
+			template: `{{ $root := . }}x: {{ $root.Values.owner | quote }}`,
+			set:      []string{"ownr"},
+		},
+		{
 			name:     "a value the template reads by a parent path is read",
 			template: `{{ .Values.a.b.c | quote }}`,
 			set:      []string{"a"},
