@@ -168,8 +168,8 @@ func printObject(out io.Writer, obj any, format string) error {
 	return err
 }
 
-// printProvenance prints leaves, as a table unless format says otherwise; a row of the
-// table whose value is among unused says so in a last column, which is there only then.
+// printProvenance prints leaves, as tables of the values (marking those among unused)
+// and of the dropped values, or in format.
 func printProvenance(out io.Writer, leaves []values.Leaf, unused []values.UnusedValue, format string) error {
 	if format != "" {
 		if leaves == nil {
@@ -185,6 +185,28 @@ func printProvenance(out io.Writer, leaves []values.Leaf, unused []values.Unused
 			kept = append(kept, leaf)
 		}
 	}
+	if err := printKept(out, kept, unused); err != nil {
+		return err
+	}
+	if len(dropped) == 0 {
+		return nil
+	}
+	fmt.Fprintln(out, "\nDropped (not in the values):")
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "PATH\tVALUE\tSOURCE\tAS\tLEVEL\tSTRATEGY\tREASON")
+	for _, leaf := range dropped {
+		raw, err := json.Marshal(leaf.Value)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", leaf.Path, raw, leaf.Source, leaf.As, leaf.Level, leaf.Strategy, dropReason(leaf))
+	}
+	return w.Flush()
+}
+
+// printKept prints the table of the leaves in the values; a row whose value is among
+// unused says so in a last column, NOTE, which is there only then.
+func printKept(out io.Writer, kept []values.Leaf, unused []values.UnusedValue) error {
 	notes := map[string]string{}
 	for _, u := range unused {
 		notes[u.Path] = "unused"
@@ -226,20 +248,7 @@ func printProvenance(out io.Writer, leaves []values.Leaf, unused []values.Unused
 			return err
 		}
 	}
-	if len(dropped) == 0 {
-		return nil
-	}
-	fmt.Fprintln(out, "\nDropped (not in the values):")
-	w = tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "PATH\tVALUE\tSOURCE\tAS\tLEVEL\tSTRATEGY\tREASON")
-	for _, leaf := range dropped {
-		raw, err := json.Marshal(leaf.Value)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", leaf.Path, raw, leaf.Source, leaf.As, leaf.Level, leaf.Strategy, dropReason(leaf))
-	}
-	return w.Flush()
+	return nil
 }
 
 // dropReason says why a dropped value is not in the values: an override took the place
