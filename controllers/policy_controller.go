@@ -227,15 +227,15 @@ func (r *PolicyReconciler) accepted(ctx context.Context, obj client.Object, targ
 	case "GatewayClass":
 		class := &gatewayv1.GatewayClass{}
 		if err := r.Get(ctx, client.ObjectKey{Name: string(target.Name)}, class); err != nil || class.Spec.ControllerName != gatewrightv1alpha1.ControllerName {
-			return notFound("no GatewayClass %s of Gatewright", target.Name)
+			return notFound("no GatewayClass %s of Gatewright%s", target.Name, r.didYouMean(ctx, target, ""))
 		}
 	case "Gateway":
 		if err := r.Get(ctx, client.ObjectKey{Namespace: obj.GetNamespace(), Name: string(target.Name)}, &gatewayv1.Gateway{}); err != nil {
-			return notFound("no Gateway %s in namespace %s", target.Name, obj.GetNamespace())
+			return notFound("no Gateway %s in namespace %s%s", target.Name, obj.GetNamespace(), r.didYouMean(ctx, target, obj.GetNamespace()))
 		}
 	case "HTTPRoute":
 		if err := r.Get(ctx, client.ObjectKey{Namespace: obj.GetNamespace(), Name: string(target.Name)}, &gatewayv1.HTTPRoute{}); err != nil {
-			return notFound("no HTTPRoute %s in namespace %s", target.Name, obj.GetNamespace())
+			return notFound("no HTTPRoute %s in namespace %s%s", target.Name, obj.GetNamespace(), r.didYouMean(ctx, target, obj.GetNamespace()))
 		}
 	}
 	return verdict{ok: true, reason: string(gatewayv1.PolicyReasonAccepted)}

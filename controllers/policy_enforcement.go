@@ -40,6 +40,8 @@ func (r *PolicyReconciler) enforcement(ctx context.Context, obj client.Object, t
 	source := values.Source{Kind: r.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}
 	var reports []contextReport
 	var violations, sums, blocked []string
+	unused := unusedValues{}
+	judged := map[*values.Result]bool{} // contexts of one chain share its Result
 	for _, c := range contexts {
 		in, ok := inputs.get(ctx, c)
 		if !ok {
@@ -63,6 +65,10 @@ func (r *PolicyReconciler) enforcement(ctx context.Context, obj client.Object, t
 				reports = append(reports, contextReport{context: c, report: report})
 			}
 		}
+		if !judged[res] {
+			judged[res] = true
+			unused.add(in.Blueprint.Name, source, in.parsed.UnusedValues(res))
+		}
 		var schemaErr *values.SchemaError
 		if errors.As(err, &schemaErr) {
 			for _, v := range schemaErr.Violations {
@@ -72,7 +78,11 @@ func (r *PolicyReconciler) enforcement(ctx context.Context, obj client.Object, t
 			}
 		}
 	}
-	return enforcementVerdict(reports, violations, sums, blocked), nil
+	v := enforcementVerdict(reports, violations, sums, blocked)
+	if note := unused.note(); note != "" {
+		v.message += "; " + note
+	}
+	return v, nil
 }
 
 // valueInputsCache reads the values inputs of each context once per class and pair of
@@ -90,6 +100,7 @@ type valueInputsCache struct {
 // same policies, so the first of them computes the values of all.
 type valueInputs struct {
 	values.Inputs
+	parsed   *render.Blueprint
 	computed map[string]computedValues // by values.Inputs.ChainKey
 }
 
@@ -152,7 +163,7 @@ func (cache *valueInputsCache) load(ctx context.Context, className string, names
 		return nil
 	}
 	in.Schema = parsed.ValuesSchema()
-	return &valueInputs{Inputs: in}
+	return &valueInputs{Inputs: in, parsed: parsed}
 }
 
 // contextsShown bounds how many contexts a message names.

@@ -32,7 +32,7 @@ func (r liveReader) explainGateway(ctx context.Context, namespace, name string) 
 		return nil, err
 	}
 	res, err := snap.Values(nil)
-	return newExplanation(&gw, nil, snap.Inputs.Blueprint.Name, res, err)
+	return newExplanation(&gw, nil, snap.Inputs.Blueprint, res, err)
 }
 
 func (r liveReader) explainHTTPRoute(ctx context.Context, namespace, name, parent string) (*explanation, error) {
@@ -49,7 +49,7 @@ func (r liveReader) explainHTTPRoute(ctx context.Context, namespace, name, paren
 		return nil, err
 	}
 	res, err := snap.Values(&route)
-	return newExplanation(gw, &route, snap.Inputs.Blueprint.Name, res, err)
+	return newExplanation(gw, &route, snap.Inputs.Blueprint, res, err)
 }
 
 // snapshot reads what the values of gw, or of route on it, are computed from, as the

@@ -18,13 +18,15 @@ import (
 
 // explanation is what explain prints.
 type explanation struct {
-	Gateway      string              `json:"gateway"`
-	HTTPRoute    string              `json:"httpRoute,omitempty"`
-	GatewayClass string              `json:"gatewayClass"`
-	Blueprint    string              `json:"blueprint"`
-	Values       map[string]any      `json:"values"`
-	Provenance   []values.Leaf       `json:"provenance"`
-	Policies     []policyExplanation `json:"policies"`
+	Gateway      string         `json:"gateway"`
+	HTTPRoute    string         `json:"httpRoute,omitempty"`
+	GatewayClass string         `json:"gatewayClass"`
+	Blueprint    string         `json:"blueprint"`
+	Values       map[string]any `json:"values"`
+	Provenance   []values.Leaf  `json:"provenance"`
+	// Unused are the values no template reads and the valuesSchema does not declare.
+	Unused   []values.UnusedValue `json:"unused,omitempty"`
+	Policies []policyExplanation  `json:"policies"`
 	// Error is set when the values violate the blueprint's valuesSchema.
 	Error string `json:"error,omitempty"`
 }
@@ -32,10 +34,13 @@ type explanation struct {
 type policyExplanation struct {
 	values.PolicyReport
 	State values.State `json:"state"`
+	// unused are those of the explanation's Unused that the policy set.
+	unused []values.UnusedValue
 }
 
-// newExplanation explains res; a valuesSchema error is explained too and returned.
-func newExplanation(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, blueprint string, res *values.Result, err error) (*explanation, error) {
+// newExplanation explains res, computed with blueprint; a valuesSchema error is
+// explained too and returned.
+func newExplanation(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, blueprint *gatewrightv1alpha1.GatewayClassBlueprint, res *values.Result, err error) (*explanation, error) {
 	var schemaErr *values.SchemaError
 	if err != nil && !errors.As(err, &schemaErr) {
 		return nil, err
@@ -43,9 +48,10 @@ func newExplanation(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, blueprint
 	exp := &explanation{
 		Gateway:      gw.Namespace + "/" + gw.Name,
 		GatewayClass: string(gw.Spec.GatewayClassName),
-		Blueprint:    blueprint,
+		Blueprint:    blueprint.Name,
 		Values:       res.Values,
 		Provenance:   res.Provenance,
+		Unused:       unusedValues(blueprint, res),
 		Policies:     []policyExplanation{},
 	}
 	if exp.Provenance == nil {
@@ -55,7 +61,7 @@ func newExplanation(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, blueprint
 		exp.HTTPRoute = route.Namespace + "/" + route.Name
 	}
 	for _, report := range res.Policies {
-		exp.Policies = append(exp.Policies, policyExplanation{PolicyReport: report, State: report.State()})
+		exp.Policies = append(exp.Policies, policyExplanation{PolicyReport: report, State: report.State(), unused: unusedBy(exp.Unused, report.Source)})
 	}
 	if err != nil {
 		exp.Error = err.Error()
@@ -72,7 +78,7 @@ func (e *explanation) print(out io.Writer, format string) error {
 		subject = "HTTPRoute " + e.HTTPRoute + " on Gateway " + e.Gateway
 	}
 	fmt.Fprintf(out, "%s (GatewayClass %s, GatewayClassBlueprint %s)\n\nValues:\n", subject, e.GatewayClass, e.Blueprint)
-	if err := printProvenance(out, e.Provenance, ""); err != nil {
+	if err := printProvenance(out, e.Provenance, e.Unused, ""); err != nil {
 		return err
 	}
 	fmt.Fprintln(out, "\nPolicies:")
@@ -88,6 +94,13 @@ func (e *explanation) print(out io.Writer, format string) error {
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s", p.Source, strings.Join(levels, ","), p.State)
 		notes := policyNotes(p.PolicyReport)
+		for _, u := range p.unused {
+			note := u.Path + ": not read by the blueprint's templates nor in its valuesSchema"
+			if u.Suggestion != "" {
+				note += "; did you mean " + u.Suggestion + "?"
+			}
+			notes = append(notes, note)
+		}
 		for i, note := range notes {
 			if i > 0 {
 				fmt.Fprint(w, "\t\t")

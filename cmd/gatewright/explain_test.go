@@ -26,7 +26,7 @@ func TestExplanationOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := snap.Values(nil)
-	exp, err := newExplanation(gw, nil, snap.Inputs.Blueprint.Name, res, err)
+	exp, err := newExplanation(gw, nil, snap.Inputs.Blueprint, res, err)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestExplanationNotes(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := snap.Values(route)
-	exp, err := newExplanation(gw, route, snap.Inputs.Blueprint.Name, res, err)
+	exp, err := newExplanation(gw, route, snap.Inputs.Blueprint, res, err)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,10 +9,13 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/yaml"
 
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/offline"
+	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -72,7 +76,7 @@ func runValues(out, errOut io.Writer, opts valuesOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := offlineValues(set, opts.controllerNamespace, opts.gateway, opts.route)
+	res, blueprint, err := offlineValues(set, opts.controllerNamespace, opts.gateway, opts.route)
 	if err != nil {
 		return err
 	}
@@ -82,7 +86,7 @@ func runValues(out, errOut io.Writer, opts valuesOptions) error {
 	}
 	warnings := printWarnings(errOut, about, res.FailedClosedWarnings())
 	if opts.provenance {
-		err = printProvenance(out, res.Provenance, opts.output)
+		err = printProvenance(out, res.Provenance, unusedValues(blueprint, res), opts.output)
 	} else {
 		err = printObject(out, res.Values, opts.output)
 	}
@@ -92,33 +96,52 @@ func runValues(out, errOut io.Writer, opts valuesOptions) error {
 	return strictError(opts.strict, warnings)
 }
 
-// offlineValues computes the values of a Gateway, or of an HTTPRoute on it, from set.
-func offlineValues(set *offline.Set, controllerNamespace, gateway, route string) (*values.Result, error) {
+// offlineValues computes the values of a Gateway, or of an HTTPRoute on it, from set,
+// and returns them with the blueprint they are for.
+func offlineValues(set *offline.Set, controllerNamespace, gateway, route string) (*values.Result, *gatewrightv1alpha1.GatewayClassBlueprint, error) {
 	gwNamespace, gwName := splitName(gateway)
 	gw, err := set.Gateway(gwNamespace, gwName)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if route == "" {
-		snap, err := set.Snapshot(controllerNamespace, gw, nil)
-		if err != nil {
-			return nil, err
+	var r *gatewayv1.HTTPRoute
+	if route != "" {
+		routeNamespace, routeName := splitName(route)
+		if r, err = set.HTTPRoute(routeNamespace, routeName); err != nil {
+			return nil, nil, err
 		}
-		return snap.Values(nil)
-	}
-	routeNamespace, routeName := splitName(route)
-	r, err := set.HTTPRoute(routeNamespace, routeName)
-	if err != nil {
-		return nil, err
-	}
-	if len(attach.ParentRefsTo(r, gw)) == 0 {
-		return nil, fmt.Errorf("HTTPRoute %s/%s has no parentRef to Gateway %s/%s", r.Namespace, r.Name, gw.Namespace, gw.Name)
+		if len(attach.ParentRefsTo(r, gw)) == 0 {
+			return nil, nil, fmt.Errorf("HTTPRoute %s/%s has no parentRef to Gateway %s/%s", r.Namespace, r.Name, gw.Namespace, gw.Name)
+		}
 	}
 	snap, err := set.Snapshot(controllerNamespace, gw, r)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return snap.Values(r)
+	res, err := snap.Values(r)
+	return res, snap.Inputs.Blueprint, err
+}
+
+// unusedValues are the values of res that blueprint's templates do not read and its
+// valuesSchema does not declare; none when the blueprint does not parse, which render
+// reports.
+func unusedValues(blueprint *gatewrightv1alpha1.GatewayClassBlueprint, res *values.Result) []values.UnusedValue {
+	parsed, err := render.Parse(blueprint)
+	if err != nil {
+		return nil
+	}
+	return parsed.UnusedValues(res)
+}
+
+// unusedBy are those of unused that source set.
+func unusedBy(unused []values.UnusedValue, source values.Source) []values.UnusedValue {
+	var out []values.UnusedValue
+	for _, u := range unused {
+		if u.Source == source {
+			out = append(out, u)
+		}
+	}
+	return out
 }
 
 // splitName reads NAMESPACE/NAME; a bare NAME is in the default namespace.
@@ -145,7 +168,9 @@ func printObject(out io.Writer, obj any, format string) error {
 	return err
 }
 
-func printProvenance(out io.Writer, leaves []values.Leaf, format string) error {
+// printProvenance prints leaves, as tables of the values (marking those among unused)
+// and of the dropped values, or in format.
+func printProvenance(out io.Writer, leaves []values.Leaf, unused []values.UnusedValue, format string) error {
 	if format != "" {
 		if leaves == nil {
 			leaves = []values.Leaf{}
@@ -160,24 +185,14 @@ func printProvenance(out io.Writer, leaves []values.Leaf, format string) error {
 			kept = append(kept, leaf)
 		}
 	}
-	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "PATH\tVALUE\tSOURCE\tAS\tLEVEL\tSTRATEGY")
-	for _, leaf := range kept {
-		value := "<unset>"
-		if !leaf.Unset {
-			raw, err := jsonText(leaf.Value)
-			if err != nil {
-				return err
-			}
-			value = string(raw)
-		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\n", leaf.Path, value, leaf.Source, leaf.As, leaf.Level, leaf.Strategy)
-	}
-	if err := w.Flush(); err != nil || len(dropped) == 0 {
+	if err := printKept(out, kept, unused); err != nil {
 		return err
 	}
+	if len(dropped) == 0 {
+		return nil
+	}
 	fmt.Fprintln(out, "\nDropped (not in the values):")
-	w = tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "PATH\tVALUE\tSOURCE\tAS\tLEVEL\tSTRATEGY\tREASON")
 	for _, leaf := range dropped {
 		raw, err := jsonText(leaf.Value)
@@ -187,6 +202,53 @@ func printProvenance(out io.Writer, leaves []values.Leaf, format string) error {
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", leaf.Path, raw, leaf.Source, leaf.As, leaf.Level, leaf.Strategy, dropReason(leaf))
 	}
 	return w.Flush()
+}
+
+// printKept prints the table of the leaves in the values; a row whose value is among
+// unused says so in a last column, NOTE, which is there only then.
+func printKept(out io.Writer, kept []values.Leaf, unused []values.UnusedValue) error {
+	notes := map[string]string{}
+	for _, u := range unused {
+		notes[u.Path] = "unused"
+		if u.Suggestion != "" {
+			notes[u.Path] += " (did you mean " + u.Suggestion + "?)"
+		}
+	}
+	// Every row ends its STRATEGY cell with a tab when there are notes, so that the
+	// table aligns; the padding this leaves at the end of rows without one is trimmed.
+	var table bytes.Buffer
+	w := tabwriter.NewWriter(&table, 0, 4, 2, ' ', 0)
+	row := "%s\t%s\t%s\t%s\t%d\t%s\n"
+	header := "PATH\tVALUE\tSOURCE\tAS\tLEVEL\tSTRATEGY"
+	if len(notes) > 0 {
+		row = "%s\t%s\t%s\t%s\t%d\t%s\t%s\n"
+		header += "\tNOTE"
+	}
+	fmt.Fprintln(w, header)
+	for _, leaf := range kept {
+		value := "<unset>"
+		if !leaf.Unset {
+			raw, err := jsonText(leaf.Value)
+			if err != nil {
+				return err
+			}
+			value = string(raw)
+		}
+		args := []any{leaf.Path, value, leaf.Source, leaf.As, leaf.Level, leaf.Strategy}
+		if len(notes) > 0 {
+			args = append(args, notes[leaf.Path])
+		}
+		fmt.Fprintf(w, row, args...)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(table.String(), "\n"), "\n") {
+		if _, err := fmt.Fprintln(out, strings.TrimRight(line, " ")); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // dropReason says why a dropped value is not in the values: an override took the place

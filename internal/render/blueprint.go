@@ -40,6 +40,8 @@ type Blueprint struct {
 	valuesSchema                     *values.Schema // nil when the blueprint has none
 	// valuesSchemaSource is the valuesSchema as written, for Lint.
 	valuesSchemaSource *apiextensionsv1.JSON
+	// known is what the templates read of .Values and the valuesSchema declares.
+	known values.Known
 }
 
 // HasStatus tells whether the blueprint has a status template. Without one, no render
@@ -103,6 +105,7 @@ func Parse(bp *gatewrightv1alpha1.GatewayClassBlueprint) (*Blueprint, error) {
 		}
 		b.valuesSchemaSource = bp.Spec.ValuesSchema.DeepCopy()
 	}
+	b.known = knownValues(b.templates.Templates(), b.schemaProps())
 	return b, nil
 }
 

@@ -121,6 +121,9 @@ gatewayTemplate:
 		{Template: "gateway/first", Line: 12, Message: notInSchema(".Values.service.prots", "; did you mean .Values.service.ports?")},
 		{Template: "gateway/first", Line: 15, Message: notInSchema(".Values.service.ports[].prot", "; did you mean .Values.service.ports[].port?")},
 		{Template: "helpers", Line: 2, Message: notInSchema(".Values.imag", "; did you mean .Values.image?")},
+		{Template: "valuesSchema", Message: openObject(".Values")},
+		{Template: "valuesSchema", Message: openObject(".Values.service")},
+		{Template: "valuesSchema", Message: openObject(".Values.service.ports[]")},
 	}
 	if diff := cmp.Diff(want, parsed.Lint()); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
@@ -134,5 +137,55 @@ func TestLintChecksNoValuesPathsWithoutASchema(t *testing.T) {
 	}
 	if got := parsed.Lint(); len(got) != 0 {
 		t.Errorf("got %v, want no warnings", got)
+	}
+}
+
+func openObject(path string) string {
+	return path + " lists properties but takes any other key, so a tenant's typo there passes and does nothing: add additionalProperties: false"
+}
+
+func TestLintOpenSchemaObjects(t *testing.T) {
+	tests := []struct {
+		name   string
+		schema string
+		want   []string
+	}{
+		{
+			name:   "an object that lists properties and says nothing of other keys is open",
+			schema: `{type: object, properties: {replicas: {type: integer}}}`,
+			want:   []string{openObject(".Values")},
+		},
+		{
+			name:   "an object closed with additionalProperties false is not",
+			schema: `{type: object, additionalProperties: false, properties: {replicas: {type: integer}}}`,
+		},
+		{
+			name:   "a map schema and preserved unknown fields mean to be open",
+			schema: `{type: object, additionalProperties: false, properties: {labels: {type: object, additionalProperties: {type: string}}, extra: {type: object, x-kubernetes-preserve-unknown-fields: true, properties: {a: {type: string}}}}}`,
+		},
+		{
+			name:   "an object without properties takes any key by design",
+			schema: `{type: object}`,
+		},
+		{
+			name:   "objects in items and map values are checked too, by path",
+			schema: `{type: object, additionalProperties: false, properties: {ports: {type: array, items: {type: object, properties: {port: {type: integer}}}}, pools: {type: object, additionalProperties: {type: object, properties: {size: {type: integer}}}}}}`,
+			want:   []string{openObject(".Values.pools[]"), openObject(".Values.ports[]")},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			parsed, err := render.Parse(blueprint(t, "gatewayTemplate: {}\nvaluesSchema: "+tt.schema+"\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, w := range parsed.Lint() {
+				got = append(got, w.Message)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

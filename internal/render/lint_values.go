@@ -8,6 +8,8 @@ import (
 	"text/template/parse"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
+	"github.com/gatewright/gatewright/internal/values"
 )
 
 // valuesPathWarnings reports the .Values paths that templates read and that the
@@ -16,6 +18,24 @@ import (
 // (additionalProperties, x-kubernetes-preserve-unknown-fields, no properties listed, or
 // allOf/anyOf/oneOf) are not checked. Without a valuesSchema nothing is.
 func (b *Blueprint) valuesPathWarnings() []Warning {
+	schema := b.schemaProps()
+	if schema == nil {
+		return nil
+	}
+	var warnings []Warning
+	for _, t := range b.templates.Templates() {
+		if t.Tree == nil || t.Tree.Root == nil {
+			continue
+		}
+		w := pathWalker{tree: t.Tree, schema: schema}
+		w.walk(t.Tree.Root, rootScope)
+		warnings = append(warnings, w.warnings...)
+	}
+	return warnings
+}
+
+// schemaProps is the valuesSchema as written, nil when the blueprint has none.
+func (b *Blueprint) schemaProps() *apiextensionsv1.JSONSchemaProps {
 	if b.valuesSchemaSource == nil {
 		return nil
 	}
@@ -23,16 +43,7 @@ func (b *Blueprint) valuesPathWarnings() []Warning {
 	if err := json.Unmarshal(b.valuesSchemaSource.Raw, &schema); err != nil {
 		return nil // Parse refuses such a schema before a Blueprint exists
 	}
-	var warnings []Warning
-	for _, t := range b.templates.Templates() {
-		if t.Tree == nil || t.Tree.Root == nil {
-			continue
-		}
-		w := pathWalker{tree: t.Tree, schema: &schema}
-		w.walk(t.Tree.Root, rootScope)
-		warnings = append(warnings, w.warnings...)
-	}
-	return warnings
+	return &schema
 }
 
 // scope is what the dot stands for: the template's data (root), a part of .Values
@@ -52,10 +63,13 @@ const (
 
 var rootScope = scope{kind: rootKind}
 
+// pathWalker follows the .Values paths of a template: it warns about those the schema
+// lacks, when it has a schema, and records in known what the template reads.
 type pathWalker struct {
 	tree     *parse.Tree
-	schema   *apiextensionsv1.JSONSchemaProps
+	schema   *apiextensionsv1.JSONSchemaProps // nil: no warnings
 	warnings []Warning
+	known    values.Known
 }
 
 func (w *pathWalker) walk(node parse.Node, dot scope) {
@@ -70,15 +84,16 @@ func (w *pathWalker) walk(node parse.Node, dot scope) {
 	case *parse.ActionNode:
 		w.pipe(n.Pipe, dot)
 	case *parse.TemplateNode:
-		if n.Pipe != nil {
+		// {{ template "x" . }} hands over the data, which the walk of x follows.
+		if n.Pipe != nil && !(len(n.Pipe.Cmds) == 1 && len(n.Pipe.Cmds[0].Args) == 1 && isRoot(n.Pipe.Cmds[0].Args[0], dot)) {
 			w.pipe(n.Pipe, dot)
 		}
 	case *parse.IfNode:
-		w.pipe(n.Pipe, dot)
+		w.condition(n.Pipe, dot)
 		w.walk(n.List, dot)
 		w.walk(n.ElseList, dot)
 	case *parse.WithNode:
-		w.pipe(n.Pipe, dot)
+		w.condition(n.Pipe, dot)
 		w.walk(n.List, w.pipeScope(n.Pipe, dot, false))
 		w.walk(n.ElseList, dot)
 	case *parse.RangeNode:
@@ -88,8 +103,22 @@ func (w *pathWalker) walk(node parse.Node, dot scope) {
 	}
 }
 
+// condition is the pipeline of an if or a with: a bare path there tests the value and
+// reads nothing below it (inside a with, the body's own paths say what it reads).
+func (w *pathWalker) condition(pipe *parse.PipeNode, dot scope) {
+	if len(pipe.Decl) == 0 && len(pipe.Cmds) == 1 && len(pipe.Cmds[0].Args) == 1 {
+		if path, ok := valuesPath(pipe.Cmds[0].Args[0], dot); ok {
+			w.check(pipe.Cmds[0].Args[0], path)
+			w.known.Nodes = append(w.known.Nodes, path)
+			return
+		}
+	}
+	w.pipe(pipe, dot)
+}
+
 // pipeScope is the dot inside {{ with PIPE }} or, for items, {{ range PIPE }}: a part
-// of .Values when the pipeline is just a path into it.
+// of .Values when the pipeline is just a path into it, the template's data when it is
+// just $ or that data.
 func (w *pathWalker) pipeScope(pipe *parse.PipeNode, dot scope, items bool) scope {
 	cmds := pipe.Cmds
 	if last := len(cmds) - 1; items && last > 0 {
@@ -99,6 +128,9 @@ func (w *pathWalker) pipeScope(pipe *parse.PipeNode, dot scope, items bool) scop
 	}
 	if len(cmds) != 1 || len(cmds[0].Args) != 1 {
 		return scope{}
+	}
+	if !items && isRoot(cmds[0].Args[0], dot) {
+		return rootScope
 	}
 	path, ok := valuesPath(cmds[0].Args[0], dot)
 	if !ok {
@@ -112,11 +144,23 @@ func (w *pathWalker) pipeScope(pipe *parse.PipeNode, dot scope, items bool) scop
 
 func (w *pathWalker) pipe(pipe *parse.PipeNode, dot scope) {
 	for _, cmd := range pipe.Cmds {
-		if path, ok := indexPath(cmd, dot); ok {
-			w.check(cmd, path)
+		if path, complete, ok := indexPath(cmd, dot); ok {
+			if complete {
+				w.check(cmd, path)
+			}
+			w.read(path)
 			continue
 		}
+		function := ""
+		if id, ok := cmd.Args[0].(*parse.IdentifierNode); ok {
+			function = id.Ident
+		}
 		for _, arg := range cmd.Args {
+			// The template's data handed to anything but include (whose template is
+			// walked on its own) may be read whole: tpl, toYaml, a variable, dict.
+			if function != "include" && isRoot(arg, dot) {
+				w.known.All = true
+			}
 			w.arg(arg, dot)
 		}
 	}
@@ -127,12 +171,38 @@ func (w *pathWalker) arg(node parse.Node, dot scope) {
 	case *parse.FieldNode, *parse.VariableNode:
 		if path, ok := valuesPath(n, dot); ok {
 			w.check(n, path)
+			w.read(path)
+		}
+	case *parse.DotNode:
+		if path, ok := valuesPath(n, dot); ok {
+			w.read(path)
 		}
 	case *parse.ChainNode:
 		w.arg(n.Node, dot)
 	case *parse.PipeNode:
 		w.pipe(n, dot)
 	}
+}
+
+// read records that the template reads path and what lies below it: printed, passed to
+// a function, ranged over or bound to a variable, a value may be read through and through.
+func (w *pathWalker) read(path []string) {
+	if len(path) == 0 {
+		w.known.All = true
+		return
+	}
+	w.known.Subtrees = append(w.known.Subtrees, path)
+}
+
+// isRoot tells whether node is the template's data: $, or the dot where it is the data.
+func isRoot(node parse.Node, dot scope) bool {
+	switch n := node.(type) {
+	case *parse.DotNode:
+		return dot.kind == rootKind
+	case *parse.VariableNode:
+		return len(n.Ident) == 1 && n.Ident[0] == "$"
+	}
+	return false
 }
 
 // valuesPath is the .Values path a field or variable reads: .Values.a.b and $.Values.a.b
@@ -159,28 +229,32 @@ func valuesPath(node parse.Node, dot scope) ([]string, bool) {
 }
 
 // indexPath reads {{ index .Values "a" "b" }}: a path into .Values with quoted keys.
-func indexPath(cmd *parse.CommandNode, dot scope) ([]string, bool) {
+// A key that is not quoted ends the path, which is then not complete.
+func indexPath(cmd *parse.CommandNode, dot scope) (path []string, complete, ok bool) {
 	if len(cmd.Args) < 3 {
-		return nil, false
+		return nil, false, false
 	}
 	if id, ok := cmd.Args[0].(*parse.IdentifierNode); !ok || id.Ident != "index" {
-		return nil, false
+		return nil, false, false
 	}
-	path, ok := valuesPath(cmd.Args[1], dot)
+	path, ok = valuesPath(cmd.Args[1], dot)
 	if !ok {
-		return nil, false
+		return nil, false, false
 	}
 	for _, arg := range cmd.Args[2:] {
 		key, ok := arg.(*parse.StringNode)
 		if !ok {
-			return nil, false
+			return path, false, true
 		}
 		path = append(path, key.Text)
 	}
-	return path, true
+	return path, true, true
 }
 
 func (w *pathWalker) check(node parse.Node, path []string) {
+	if w.schema == nil {
+		return
+	}
 	if problem := missingFromSchema(w.schema, path); problem != "" {
 		location, _ := w.tree.ErrorContext(node)
 		name, line := splitLocation(location)
@@ -247,12 +321,7 @@ func suggest(parent []string, key string, properties map[string]apiextensionsv1.
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	best, bestDistance := "", max(1, len(key)/3)+1
-	for _, name := range names {
-		if d := editDistance(strings.ToLower(key), strings.ToLower(name)); d < bestDistance {
-			best, bestDistance = name, d
-		}
-	}
+	best := values.Nearest(key, key, names)
 	switch {
 	case best != "":
 		return "; did you mean " + writePath(append(slices.Clone(parent), best)) + "?"
@@ -260,31 +329,4 @@ func suggest(parent []string, key string, properties map[string]apiextensionsv1.
 		return " (" + writePath(parent) + " takes no keys)"
 	}
 	return " (" + writePath(parent) + " has " + strings.Join(names, ", ") + ")"
-}
-
-// editDistance is how many single-byte insertions, deletions, substitutions and swaps
-// of neighbours turn a into b (the optimal string alignment distance): the typos of
-// keys are mostly one of those.
-func editDistance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
 }

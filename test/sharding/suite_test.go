@@ -59,6 +59,8 @@ spec:
         metadata: {name: {{ .Gateway.metadata.name }}-config}
         data:
           greeting: {{ .Values.greeting | quote }}
+          replicas: {{ .Values.replicas | quote }}
+          port: {{ .Values.port | quote }}
           class: {{ .GatewayClass.metadata.name | quote }}
   httpRouteTemplate:
     resourceTemplates:
