@@ -77,9 +77,6 @@ func runTree(ctx context.Context, out io.Writer, opts treeOptions, kind, name st
 	}
 	if !opts.watch {
 		text, err := show()
-		if ctx.Err() != nil {
-			return nil
-		}
 		if err != nil {
 			return err
 		}
