@@ -48,8 +48,8 @@ func asInvalidParameters(err error, target **snapshot.InvalidParametersError) bo
 // kind the API server does not serve is not one: its CRD may be installed at any time,
 // and nothing would trigger a reconcile then, so it is retried with backoff.
 func isInputError(err error) bool {
-	if meta.IsNoMatchError(err) || errors.Is(err, render.ErrTimeLimit) {
-		return false // a render's time depends on how busy the machine is, too
+	if meta.IsNoMatchError(err) || errors.Is(err, render.ErrTimeLimit) || errors.Is(err, render.ErrBusy) {
+		return false // a render's time and shared memory depend on what else runs, too
 	}
 	var invalid *snapshot.InvalidParametersError
 	var schemaErr *values.SchemaError

@@ -1,6 +1,10 @@
 package render
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+)
 
 // maxAllocatedBytes bounds what the functions of one render allocate building text,
 // lists and maps: every function whose result or work can be much larger than its
@@ -13,14 +17,63 @@ import "fmt"
 // lists and maps.
 const maxAllocatedBytes = 4 * maxRenderedBytes
 
+// Renders run at once, one per worker, and each may allocate up to its budget, so what
+// they allocate together is bounded too. Each render draws its first ownAllocatedBytes
+// freely; past that, it draws on a pool every render shares, and a draw the pool cannot
+// give stops the render as busy, which is retried with backoff. A tenant's renders near
+// their budgets can then fill only the pool, and other renders, which stay within their
+// own share, go on untouched.
+const (
+	ownAllocatedBytes    = 4 << 20
+	sharedAllocatedBytes = 128 << 20
+)
+
+// sharedAllocated is what the renders running now drew from the shared pool.
+var sharedAllocated atomic.Int64
+
+// ErrBusy is a render stopped because the renders running at the same time had drawn
+// the shared pool: it depends on them, not on its input, so a controller retries it.
+var ErrBusy = errors.New("render memory busy")
+
 // allocate draws n bytes that what (a function, or printing a value) is about to allocate.
 func (b *binder) allocate(what string, n int) error {
 	left := maxAllocatedBytes - b.allocated
 	if n > left {
 		return &limitError{message: fmt.Sprintf("%s would allocate %s, over the %s left of the render's %d MiB budget", what, byteSize(n), byteSize(left), maxAllocatedBytes>>20)}
 	}
+	return b.draw(what, n)
+}
+
+// draw counts n more bytes of the render, and takes what they exceed of its own share
+// from the shared pool.
+func (b *binder) draw(what string, n int) error {
+	beyondOwn := min(n, b.allocated+n-ownAllocatedBytes)
+	if beyondOwn > 0 {
+		if sharedAllocated.Add(int64(beyondOwn)) > sharedAllocatedBytes {
+			sharedAllocated.Add(-int64(beyondOwn))
+			return &limitError{busy: true, message: fmt.Sprintf("%s would allocate %s while the renders running now hold the %d MiB they share; retried", what, byteSize(n), sharedAllocatedBytes>>20)}
+		}
+		b.shared += beyondOwn
+	}
 	b.allocated += n
 	return nil
+}
+
+// release gives back what the render drew from the shared pool; every render ends with it.
+func (b *binder) release() {
+	sharedAllocated.Add(-int64(b.shared))
+	b.shared = 0
+}
+
+// parseBytesPerNode is what parsing the output costs per YAML node, at most: 240 bytes
+// for the items of a flow list, 600 for the keys of a mapping, as measured.
+const parseBytesPerNode = 600
+
+// drawParse draws what parsing text into objects will allocate: one node per line
+// break, comma and bracket, as maxRenderedSeparators counts them. Only the shared pool
+// bounds it; the output's own bounds keep it under 60 MiB.
+func (b *binder) drawParse(text string) error {
+	return b.draw("parsing the output", (separators([]byte(text))+1)*parseBytesPerNode)
 }
 
 // left is what remains of the budget: measuring a value further is pointless.

@@ -49,11 +49,14 @@ var ErrTimeLimit = errors.New("render time limit")
 type limitError struct {
 	message string
 	timeout bool
+	busy    bool
 }
 
 func (e *limitError) Error() string { return e.message }
 
-func (e *limitError) Is(target error) bool { return e.timeout && target == ErrTimeLimit }
+func (e *limitError) Is(target error) bool {
+	return (e.timeout && target == ErrTimeLimit) || (e.busy && target == ErrBusy)
+}
 
 // spend draws n operations on the render's budget.
 func (b *binder) spend(n int) error {

@@ -18,3 +18,16 @@ func IdleClones(b *Blueprint) int {
 	defer b.clonesMu.Unlock()
 	return len(b.clones)
 }
+
+// SharedAllocated is what the renders running now hold of the pool they share.
+func SharedAllocated() int64 { return sharedAllocated.Load() }
+
+// HoldSharedPool takes the whole shared pool, as renders running elsewhere would, until
+// the test ends.
+func HoldSharedPool(t testing.TB) {
+	sharedAllocated.Add(sharedAllocatedBytes)
+	t.Cleanup(func() { sharedAllocated.Add(-sharedAllocatedBytes) })
+}
+
+// SharedPoolBytes is the size of the pool renders share.
+const SharedPoolBytes = sharedAllocatedBytes

@@ -73,8 +73,9 @@ type binder struct {
 	// maxRenderedSeparators.
 	written, separators int
 	// allocated counts the bytes the render's builders, and printing its values,
-	// allocated so far, against maxAllocatedBytes.
-	allocated int
+	// allocated so far, against maxAllocatedBytes; shared is what of them, and of parsing
+	// its output, the render drew from the pool all renders share.
+	allocated, shared int
 }
 
 // reset gives a render the whole budget. The bound functions hold b, not its fields,

@@ -261,6 +261,9 @@ func (b *Blueprint) renderSet(c *clone, set []resourceTemplate, data map[string]
 			continue
 		}
 		text, err := c.execute(rt.id, data)
+		if err == nil {
+			err = c.binder.drawParse(text)
+		}
 		if err != nil {
 			return nil, templateError(b.name, rt.id, err)
 		}
@@ -328,6 +331,7 @@ func (b *Blueprint) idleClone() *clone {
 // failed (an error, a limit, a recovered panic) is dropped rather than reasoned about:
 // failures are rare.
 func (b *Blueprint) giveBack(c *clone, renderErr error) {
+	c.binder.release()
 	if renderErr != nil {
 		return
 	}
