@@ -58,7 +58,7 @@ func (a *legacyAdopter) adopt(ctx context.Context, rec *apply.Record, legacy app
 // timestamps count whole seconds; an owner of the same second is not older.
 func (a *legacyAdopter) predatesRenderings(ctx context.Context, obj client.Object, kind string) (bool, error) {
 	var list gatewrightv1alpha1.RenderingList
-	if err := a.client.List(ctx, &list, client.InNamespace(obj.GetNamespace())); err != nil {
+	if err := a.client.List(ctx, &list, client.InNamespace(obj.GetNamespace()), client.UnsafeDisableDeepCopy); err != nil {
 		return false, err
 	}
 	created := obj.GetCreationTimestamp()
@@ -150,6 +150,10 @@ func declares(bp *gatewrightv1alpha1.GatewayClassBlueprint, gk schema.GroupKind)
 func (r *GatewayReconciler) adoptLegacy(ctx context.Context, gw client.Object, rec *apply.Record, bp *gatewrightv1alpha1.GatewayClassBlueprint) error {
 	if !hasLegacy(gw, apply.LegacyInventoryAnnotation) {
 		return nil
+	}
+	if rec.Exists() {
+		// Its annotation is a tenant's writing since the Rendering exists: dropped unread.
+		return r.legacy.dropLegacy(ctx, gw, apply.LegacyInventoryAnnotation)
 	}
 	old, err := r.legacy.predatesRenderings(ctx, gw, "Gateway")
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/equality"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/values"
@@ -113,12 +112,12 @@ func jsonSize(v any) int {
 	return len(raw)
 }
 
-// sameValues tells whether two records hold the same values, whenever recorded.
+// sameValues tells whether two records hold the same values, whenever recorded. It
+// runs at every reconcile, so it compares the fields rather than copy both records.
 func sameValues(a, b *gatewrightv1alpha1.RecordedValues) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	a, b = a.DeepCopy(), b.DeepCopy()
-	a.RecordedAt, b.RecordedAt = metav1.Time{}, metav1.Time{}
-	return equality.Semantic.DeepEqual(a, b)
+	return a.GatewayClass == b.GatewayClass && a.Blueprint == b.Blueprint && a.Cut == b.Cut &&
+		equality.Semantic.DeepEqual(a.Provenance, b.Provenance) && equality.Semantic.DeepEqual(a.Policies, b.Policies)
 }

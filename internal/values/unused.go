@@ -39,8 +39,13 @@ func (u UnusedValue) Note() string {
 	return u.Path + " (did you mean " + u.Suggestion + "?)"
 }
 
+// maxSuggestions bounds the unused values that get a suggestion: each costs an edit
+// distance to every known path, and a tenant may set 10,000 values nothing reads. A
+// message names at most five of them anyway.
+const maxSuggestions = 16
+
 // Unused returns the leaves of provenance that are in the values and at no known path,
-// in the order of provenance.
+// in the order of provenance; the first maxSuggestions of them with a suggestion.
 func (k Known) Unused(provenance []Leaf) []UnusedValue {
 	if k.All {
 		return nil
@@ -55,10 +60,14 @@ func (k Known) Unused(provenance []Leaf) []UnusedValue {
 		if !ok || len(path) == 0 || k.knows(path) {
 			continue
 		}
-		if candidates == nil {
-			candidates = k.paths()
+		unused := UnusedValue{Path: leaf.Path, Origin: leaf.Origin}
+		if len(out) < maxSuggestions {
+			if candidates == nil {
+				candidates = k.paths()
+			}
+			unused.Suggestion = k.suggest(path, candidates)
 		}
-		out = append(out, UnusedValue{Path: leaf.Path, Origin: leaf.Origin, Suggestion: k.suggest(path, candidates)})
+		out = append(out, unused)
 	}
 	return out
 }
@@ -140,27 +149,26 @@ func Nearest(path, key string, candidates []string) string {
 // of neighbours turn a into b (the optimal string alignment distance): the typos of
 // keys are mostly one of those.
 func EditDistance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
+	// Three rows of the table are all it reads: the one before last, the last, this one.
+	before, last, row := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
+	for j := range last {
+		last[j] = j
 	}
 	for i := 1; i <= len(a); i++ {
+		row[0] = i
 		for j := 1; j <= len(b); j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			row[j] = min(last[j]+1, row[j-1]+1, last[j-1]+cost)
 			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+				row[j] = min(row[j], before[j-2]+1)
 			}
 		}
+		before, last, row = last, row, before
 	}
-	return d[len(a)][len(b)]
+	return last[len(b)]
 }
 
 // parsePath reads a path as renderPath writes it: a.b["c.d"].e.

@@ -1,6 +1,8 @@
 package values
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -47,5 +49,47 @@ func TestNearest(t *testing.T) {
 				t.Errorf("Nearest(%q) = %q, want %q", tt.path, got, tt.want)
 			}
 		})
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0},
+		{"", "abc", 3},
+		{"abc", "", 3},
+		{"replicas", "replicas", 0},
+		{"replica", "replicas", 1},
+		{"tpye", "type", 1},
+		{"kitten", "sitting", 3},
+		{"ca", "abc", 3},
+	}
+	for _, tt := range tests {
+		if got := EditDistance(tt.a, tt.b); got != tt.want {
+			t.Errorf("EditDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+// TestUnusedSuggestsForTheFirstFewOnly: a tenant may set 10,000 values nothing reads;
+// each suggestion costs an edit distance to every known path, so only the first few get
+// one, and every unused value is still reported.
+func TestUnusedSuggestsForTheFirstFewOnly(t *testing.T) {
+	known := Known{Subtrees: [][]string{{"replicas"}}}
+	var provenance []Leaf
+	for i := range 100 {
+		provenance = append(provenance, Leaf{Path: "replica" + strings.Repeat("s", i%2) + "x" + strconv.Itoa(i)})
+	}
+	provenance = append(provenance, Leaf{Path: "replica"})
+	unused := known.Unused(provenance)
+	if len(unused) != len(provenance) {
+		t.Fatalf("%d unused values, want %d", len(unused), len(provenance))
+	}
+	for i, u := range unused {
+		if i >= maxSuggestions && u.Suggestion != "" {
+			t.Fatalf("value %d (%s) got a suggestion past the first %d", i, u.Path, maxSuggestions)
+		}
 	}
 }
