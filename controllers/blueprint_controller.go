@@ -93,12 +93,13 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	return ctrl.Result{}, r.Status().Patch(ctx, bp, client.MergeFrom(original))
 }
 
-// gatewaysOf lists the Gateways of every Gatewright GatewayClass that uses blueprint.
+// gatewaysOf lists the Gateways of every Gatewright GatewayClass that uses blueprint,
+// uncopied from the cache: their status is only read.
 func (r *BlueprintReconciler) gatewaysOf(ctx context.Context, blueprint string) ([]gatewayv1.Gateway, error) {
 	var out []gatewayv1.Gateway
 	for _, class := range classesUsing(ctx, r.Client, blueprint) {
 		var gateways gatewayv1.GatewayList
-		if err := r.List(ctx, &gateways, client.MatchingFields{indexGatewayClassName: class.Name}); err != nil {
+		if err := r.List(ctx, &gateways, client.MatchingFields{indexGatewayClassName: class.Name}, client.UnsafeDisableDeepCopy); err != nil {
 			return nil, err
 		}
 		out = append(out, gateways.Items...)

@@ -55,10 +55,11 @@ func (r *NamespaceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 }
 
 // policiesTargeting lists, by namespace/name, the GatewayClassConfigs and GatewayConfigs
-// of namespace that target it.
+// of namespace that target it. It reads the cache without copies: a tenant's policies
+// may be many and large, and only their targets are read.
 func (r *NamespaceReconciler) policiesTargeting(ctx context.Context, namespace string) (classConfigs, configs []string, err error) {
 	var gccs gatewrightv1alpha1.GatewayClassConfigList
-	if err := r.List(ctx, &gccs, client.InNamespace(namespace)); err != nil {
+	if err := r.List(ctx, &gccs, client.InNamespace(namespace), client.UnsafeDisableDeepCopy); err != nil {
 		return nil, nil, err
 	}
 	for _, p := range gccs.Items {
@@ -67,7 +68,7 @@ func (r *NamespaceReconciler) policiesTargeting(ctx context.Context, namespace s
 		}
 	}
 	var gwcs gatewrightv1alpha1.GatewayConfigList
-	if err := r.List(ctx, &gwcs, client.InNamespace(namespace)); err != nil {
+	if err := r.List(ctx, &gwcs, client.InNamespace(namespace), client.UnsafeDisableDeepCopy); err != nil {
 		return nil, nil, err
 	}
 	for _, p := range gwcs.Items {
