@@ -3,7 +3,6 @@ package blueprints_test
 import (
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
@@ -14,15 +13,16 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
-	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/translate"
 )
 
 // liveGateway renders one Gateway of a blueprint's example input as the controller does:
 // with the live objects of its templates and kstatus readiness (apply.Ready).
 type liveGateway struct {
-	blueprint *render.Blueprint
-	input     render.Input
+	snap       *translate.Gateway
+	blueprints render.Cache
+	live       translate.Live
 }
 
 func newLiveGateway(t *testing.T, blueprint, gateway string) *liveGateway {
@@ -33,47 +33,20 @@ func newLiveGateway(t *testing.T, blueprint, gateway string) *liveGateway {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inputs, err := set.Inputs(controllerNamespace, gw)
+	snap, err := set.Snapshot(controllerNamespace, gw)
 	if err != nil {
 		t.Fatal(err)
 	}
-	parsed, err := render.Parse(inputs.Blueprint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inputs.Schema = parsed.ValuesSchema()
-	values, err := inputs.ForGateway(gw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	judged, err := set.Listeners(gw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := render.Input{Values: values.Values, Gateway: gw, Listeners: judged, Live: map[string][]*unstructured.Unstructured{}, IsReady: apply.Ready}
-	for i := range set.GatewayClasses {
-		if set.GatewayClasses[i].Name == string(gw.Spec.GatewayClassName) {
-			in.GatewayClass = &set.GatewayClasses[i]
-		}
-	}
-	for _, route := range set.HTTPRoutes {
-		if len(attach.ParentRefsTo(&route, gw)) > 0 {
-			in.HTTPRoutes = append(in.HTTPRoutes, route)
-		}
-	}
-	sort.Slice(in.HTTPRoutes, func(i, j int) bool {
-		return in.HTTPRoutes[i].Namespace+"/"+in.HTTPRoutes[i].Name < in.HTTPRoutes[j].Namespace+"/"+in.HTTPRoutes[j].Name
-	})
-	return &liveGateway{blueprint: parsed, input: in}
+	return &liveGateway{snap: snap, live: translate.Live{Objects: map[string][]*unstructured.Unstructured{}, IsReady: apply.Ready}}
 }
 
 func (g *liveGateway) render(t *testing.T) *render.Output {
 	t.Helper()
-	out, err := g.blueprint.Gateway(g.input)
-	if err != nil {
-		t.Fatal(err)
+	res := g.snap.Translate(&g.blueprints, g.live)
+	if res.Err != nil {
+		t.Fatal(res.Err)
 	}
-	return out
+	return res.Output
 }
 
 // converge renders, lets a fake cloud provision what was rendered, and renders again
@@ -85,10 +58,10 @@ func (g *liveGateway) converge(t *testing.T) *render.Output {
 		if len(out.Waiting) == 0 && out.StatusRendered {
 			return out
 		}
-		g.input.Live = map[string][]*unstructured.Unstructured{}
+		g.live.Objects = map[string][]*unstructured.Unstructured{}
 		for _, obj := range out.Objects {
 			template := obj.GetLabels()[gatewrightv1alpha1.LabelTemplate]
-			g.input.Live[template] = append(g.input.Live[template], provisioned(t, obj))
+			g.live.Objects[template] = append(g.live.Objects[template], provisioned(t, obj))
 		}
 	}
 	t.Fatal("the render still waits after 10 rounds")

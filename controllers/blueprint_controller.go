@@ -22,6 +22,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/conditions"
 	"github.com/gatewright/gatewright/internal/render"
 )
 
@@ -63,7 +64,7 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	}
 	parsed, err := r.Blueprints.Get(bp)
 	if err != nil {
-		accepted.Status, accepted.Reason, accepted.Message = metav1.ConditionFalse, gatewrightv1alpha1.ReasonInvalidTemplates, conditionMessage(err.Error())
+		accepted.Status, accepted.Reason, accepted.Message = metav1.ConditionFalse, gatewrightv1alpha1.ReasonInvalidTemplates, conditions.Message(err.Error())
 		linted.Status, linted.Reason, linted.Message = metav1.ConditionFalse, gatewrightv1alpha1.ReasonInvalidTemplates, "the blueprint is not accepted"
 	} else if warnings := parsed.Lint(); len(warnings) > 0 {
 		lines := make([]string, len(warnings))
@@ -71,7 +72,7 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 			lines[i] = w.String()
 		}
 		linted.Status, linted.Reason = metav1.ConditionFalse, gatewrightv1alpha1.ReasonWarnings
-		linted.Message = conditionMessage(fmt.Sprintf("%d warning(s), as gatewright lint prints them: %s", len(warnings), strings.Join(lines, "; ")))
+		linted.Message = conditions.Message(fmt.Sprintf("%d warning(s), as gatewright lint prints them: %s", len(warnings), strings.Join(lines, "; ")))
 	}
 	meta.SetStatusCondition(&bp.Status.Conditions, accepted)
 	meta.SetStatusCondition(&bp.Status.Conditions, linted)

@@ -8,6 +8,7 @@ import (
 	"k8s.io/client-go/tools/record"
 
 	"github.com/gatewright/gatewright/internal/apply"
+	"github.com/gatewright/gatewright/internal/conditions"
 )
 
 // maxEventMessage bounds every event message. An event tells that something happened,
@@ -22,7 +23,7 @@ type cappedRecorder struct {
 }
 
 func (r cappedRecorder) Event(object runtime.Object, eventtype, reason, message string) {
-	r.EventRecorder.Event(object, eventtype, reason, truncateMessage(message, maxEventMessage))
+	r.EventRecorder.Event(object, eventtype, reason, conditions.Truncate(message, maxEventMessage))
 }
 
 func (r cappedRecorder) Eventf(object runtime.Object, eventtype, reason, messageFmt string, args ...any) {
@@ -30,7 +31,7 @@ func (r cappedRecorder) Eventf(object runtime.Object, eventtype, reason, message
 }
 
 func (r cappedRecorder) AnnotatedEventf(object runtime.Object, annotations map[string]string, eventtype, reason, messageFmt string, args ...any) {
-	r.EventRecorder.AnnotatedEventf(object, annotations, eventtype, reason, "%s", truncateMessage(fmt.Sprintf(messageFmt, args...), maxEventMessage))
+	r.EventRecorder.AnnotatedEventf(object, annotations, eventtype, reason, "%s", conditions.Truncate(fmt.Sprintf(messageFmt, args...), maxEventMessage))
 }
 
 // recordChanges tells in events on obj what an apply changed and pruned. An owner's

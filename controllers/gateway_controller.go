@@ -22,9 +22,11 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
+	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/metrics"
 	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/snapshot"
+	"github.com/gatewright/gatewright/internal/translate"
 )
 
 // GatewayReconciler renders and applies the blueprint of each Gateway of Gatewright's
@@ -82,29 +84,30 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 		return ctrl.Result{}, r.tearDown(ctx, gw, class, rec)
 	}
 
-	certificateRefs, err := r.certificates.resolve(ctx, r.Client, gw)
+	judged, err := snapshot.Listeners(ctx, r.Client, gw, r.certificates.check(ctx))
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	status := newGatewayStatus(gw, certificateRefs)
+	status := newGatewayStatus(gw, judged)
 	defer func() { err = errors.Join(err, r.patchStatus(ctx, gw, status)) }()
 
-	in, err := r.loadInputs(ctx, gw, class)
+	snap, err := r.gather(ctx, gw, class, judged)
 	if err != nil {
 		return status.fail(err)
 	}
 	status.accepted()
-	status.attach(in.routes, in.attached)
+	status.attach(snap.Routes, snap.Attached)
 	if status.noValidListener() {
 		return ctrl.Result{}, nil
 	}
 
-	out, parsed, input, err := r.render(ctx, gw, in, rec, status)
+	res, err := r.translate(ctx, snap, rec, status)
 	if err != nil {
 		r.Recorder.Event(gw, "Warning", "RenderFailed", err.Error())
 		return status.invalid(err)
 	}
-	if err := r.adoptLegacy(ctx, gw, rec, in.values.Blueprint); err != nil {
+	out := res.Output
+	if err := r.adoptLegacy(ctx, gw, rec, snap.Values.Blueprint); err != nil {
 		return ctrl.Result{}, err
 	}
 	start, first := time.Now(), !rec.Exists()
@@ -130,12 +133,12 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	if err := r.watches.ensure(ctx, out.Objects); err != nil {
 		return ctrl.Result{}, err
 	}
-	settled, more, err := settle(apply.GatewayOwner(gw), parsed, input, out, applied)
+	settled, more, err := settle(apply.GatewayOwner(gw), res.Blueprint, res.Input, out, applied)
 	if err != nil {
 		r.Recorder.Event(gw, "Warning", "RenderFailed", err.Error())
 		return status.invalid(err)
 	}
-	status.programmed(settled, applied.NotReady, parsed.HasStatus())
+	status.programmed(settled, applied.NotReady, res.Blueprint.HasStatus())
 	if more {
 		// The next round reads this one's objects from the cache, a few milliseconds behind.
 		return ctrl.Result{RequeueAfter: staleRecordRetry}, nil
@@ -174,45 +177,25 @@ func settle(owner apply.Owner, parsed *render.Blueprint, input render.Input, out
 	return again, false, nil
 }
 
-// render computes the values and renders the blueprint, with the live objects of the
-// Gateway's inventory as .Resources.
-func (r *GatewayReconciler) render(ctx context.Context, gw *gatewayv1.Gateway, in *gatewayInputs, rec *apply.Record, status *gatewayStatus) (_ *render.Output, _ *render.Blueprint, _ render.Input, err error) {
-	defer func() { countRender(metrics.KindGateway, in.values.Blueprint.Name, err) }()
-	parsed, err := r.Blueprints.Get(in.values.Blueprint)
+// translate computes the values and renders the blueprint, with the live objects of
+// the Gateway's inventory as .Resources.
+func (r *GatewayReconciler) translate(ctx context.Context, snap *translate.Gateway, rec *apply.Record, status *gatewayStatus) (_ *translate.Result, err error) {
+	defer func() { countRender(metrics.KindGateway, snap.Values.Blueprint.Name, err) }()
+	live, err := r.Applier.Live(ctx, apply.GatewayOwner(snap.Gateway), rec.Inventory)
 	if err != nil {
-		// A blueprint that does not parse cannot be used: the Gateway is not accepted.
-		return nil, nil, render.Input{}, &snapshot.InvalidParametersError{Message: err.Error(), Cause: err}
+		return nil, err
 	}
-	in.values.Schema = parsed.ValuesSchema()
-	start := time.Now()
-	vals, err := in.values.ForGateway(gw)
-	observeSince(metrics.ValuesMergeDuration, metrics.KindGateway, start)
-	if vals != nil {
-		status.affected(vals.Policies)
+	res := snap.Translate(r.Blueprints, translate.Live{Objects: live, IsReady: apply.Ready, IsNamespaced: r.scopes.isNamespaced})
+	observeTranslation(metrics.KindGateway, res)
+	if res.Values != nil {
+		status.affected(res.Values.Policies)
 	}
-	if err != nil {
-		return nil, nil, render.Input{}, err
+	if res.Err != nil {
+		return res, res.Err
 	}
 	// Saved with the objects, so that readers of the Rendering see what they came from.
-	rec.Values = apply.RecordValues(vals, in.class.Name, in.values.Blueprint)
-	live, err := r.Applier.Live(ctx, apply.GatewayOwner(gw), rec.Inventory)
-	if err != nil {
-		return nil, nil, render.Input{}, err
-	}
-	start = time.Now()
-	defer observeSince(metrics.RenderDuration, metrics.KindGateway, start)
-	input := render.Input{
-		Values:       vals.Values,
-		Gateway:      gw,
-		GatewayClass: in.class,
-		HTTPRoutes:   in.routes,
-		Listeners:    status.listenerRules,
-		Live:         live,
-		IsReady:      apply.Ready,
-		IsNamespaced: r.scopes.isNamespaced,
-	}
-	out, err := parsed.Gateway(input)
-	return out, parsed, input, err
+	rec.Values = apply.RecordValues(res.Values, snap.Class.Name, snap.Values.Blueprint)
+	return res, nil
 }
 
 // tearDown lets go of a Gateway that is being deleted or whose class is gone or another
@@ -232,7 +215,7 @@ func (r *GatewayReconciler) tearDown(ctx context.Context, gw *gatewayv1.Gateway,
 		return nil
 	}
 	if class == nil && gw.DeletionTimestamp.IsZero() {
-		status := newGatewayStatus(gw, nil)
+		status := newGatewayStatus(gw, listeners.Evaluate(gw.Spec.Listeners, nil))
 		status.notAccepted(gatewayv1.GatewayReasonInvalid, fmt.Sprintf("GatewayClass %s not found; the objects rendered for this Gateway are deleted", gw.Spec.GatewayClassName))
 		if err := r.patchStatus(ctx, gw, status); err != nil {
 			return err

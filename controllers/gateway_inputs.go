@@ -5,29 +5,17 @@ import (
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/snapshot"
-	"github.com/gatewright/gatewright/internal/values"
+	"github.com/gatewright/gatewright/internal/translate"
 )
 
-// gatewayInputs is everything a Gateway's render reads.
-type gatewayInputs struct {
-	class  *gatewayv1.GatewayClass
-	values values.Inputs
-	// routes are the HTTPRoutes attached to at least one listener, by namespace/name;
-	// attached maps each listener to the number of routes on it.
-	routes   []gatewayv1.HTTPRoute
-	attached map[gatewayv1.SectionName]int32
-}
-
-// loadInputs reads the blueprint, the policies that may apply and the routes.
-func (r *GatewayReconciler) loadInputs(ctx context.Context, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass) (*gatewayInputs, error) {
+// gather reads what gw's values and templates are computed from: the blueprint, the
+// policies that may apply and the routes attached (from the index of their parents).
+func (r *GatewayReconciler) gather(ctx context.Context, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, judged []listeners.Status) (*translate.Gateway, error) {
 	candidates, err := routesOf(ctx, r.Client, gw)
 	if err != nil {
 		return nil, err
 	}
-	snap, err := snapshot.ForGatewayAmong(ctx, r.Client, r.ControllerNamespace, gw, class, candidates)
-	if err != nil {
-		return nil, err
-	}
-	return &gatewayInputs{class: class, values: snap.Inputs, routes: snap.Routes, attached: snap.Attached}, nil
+	return snapshot.ForGatewayAmong(ctx, r.Client, r.ControllerNamespace, gw, class, candidates, judged)
 }

@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gatewright/gatewright/internal/conditions"
 	"github.com/gatewright/gatewright/internal/listeners"
 )
 
@@ -41,7 +42,7 @@ func (s *gatewayStatus) setListeners(programmed bool, reason gatewayv1.ListenerC
 			if ok {
 				status = metav1.ConditionTrue
 			}
-			meta.SetStatusCondition(&l.Conditions, metav1.Condition{Type: string(t), Status: status, Reason: string(reason), Message: conditionMessage(message), ObservedGeneration: s.gw.Generation})
+			meta.SetStatusCondition(&l.Conditions, metav1.Condition{Type: string(t), Status: status, Reason: string(reason), Message: conditions.Message(message), ObservedGeneration: s.gw.Generation})
 		}
 		set(gatewayv1.ListenerConditionAccepted, rules.IsAccepted(), rules.Accepted, "")
 		set(gatewayv1.ListenerConditionResolvedRefs, rules.ResolvedRefs == gatewayv1.ListenerReasonResolvedRefs, rules.ResolvedRefs, rules.ResolvedRefsMessage)

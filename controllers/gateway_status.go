@@ -13,11 +13,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
+	"github.com/gatewright/gatewright/internal/conditions"
 	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/render"
-	"github.com/gatewright/gatewright/internal/snapshot"
+	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -31,10 +31,10 @@ type gatewayStatus struct {
 	listenerRules []listeners.Status
 }
 
-// newGatewayStatus starts the status of gw, whose listeners' certificateRefs resolved
-// as certificateRefs says (attach.ResolveCertificateRefs).
-func newGatewayStatus(gw *gatewayv1.Gateway, certificateRefs map[gatewayv1.SectionName][]listeners.CertificateRef) *gatewayStatus {
-	return &gatewayStatus{gw: gw, original: *gw.Status.DeepCopy(), status: *gw.Status.DeepCopy(), listenerRules: listeners.Evaluate(gw.Spec.Listeners, certificateRefs)}
+// newGatewayStatus starts the status of gw, whose listeners the rules judged as judged
+// says (snapshot.Listeners).
+func newGatewayStatus(gw *gatewayv1.Gateway, judged []listeners.Status) *gatewayStatus {
+	return &gatewayStatus{gw: gw, original: *gw.Status.DeepCopy(), status: *gw.Status.DeepCopy(), listenerRules: judged}
 }
 
 func (s *gatewayStatus) set(conditionType gatewayv1.GatewayConditionType, ok bool, reason gatewayv1.GatewayConditionReason, message string) {
@@ -43,7 +43,7 @@ func (s *gatewayStatus) set(conditionType gatewayv1.GatewayConditionType, ok boo
 		status = metav1.ConditionTrue
 	}
 	meta.SetStatusCondition(&s.status.Conditions, metav1.Condition{
-		Type: string(conditionType), Status: status, Reason: string(reason), Message: conditionMessage(message), ObservedGeneration: s.gw.Generation,
+		Type: string(conditionType), Status: status, Reason: string(reason), Message: conditions.Message(message), ObservedGeneration: s.gw.Generation,
 	})
 }
 
@@ -92,8 +92,8 @@ func (s *gatewayStatus) noValidListener() bool {
 // fail maps an error reading the inputs: a reference that cannot be used refuses the
 // Gateway; anything else is retried.
 func (s *gatewayStatus) fail(err error) (ctrl.Result, error) {
-	var invalid *snapshot.InvalidParametersError
-	if asInvalidParameters(err, &invalid) {
+	var invalid *translate.InvalidParametersError
+	if translate.AsInvalidParameters(err, &invalid) {
 		s.set(gatewayv1.GatewayConditionAccepted, false, gatewayv1.GatewayReasonInvalidParameters, err.Error())
 		s.set(gatewayv1.GatewayConditionProgrammed, false, gatewayv1.GatewayReasonInvalid, "the Gateway is not accepted")
 		s.attach(nil, nil)
@@ -107,7 +107,7 @@ func (s *gatewayStatus) fail(err error) (ctrl.Result, error) {
 // Gateway's objects stay as they are until the input is fixed (or, for a failure to
 // read the live objects, until the retry).
 func (s *gatewayStatus) invalid(err error) (ctrl.Result, error) {
-	var invalid *snapshot.InvalidParametersError
+	var invalid *translate.InvalidParametersError
 	var refErr *values.ParametersRefError
 	if errors.As(err, &invalid) || errors.As(err, &refErr) {
 		return s.fail(err)
@@ -163,7 +163,7 @@ func (r *GatewayReconciler) patchStatus(ctx context.Context, gw *gatewayv1.Gatew
 		return nil
 	}
 	err := r.Status().Patch(ctx, answeredWithMetadata(gatewayGVK, gw), statusPatch(s.original, s.status, ""))
-	if statusRefused(err) {
+	if conditions.Refused(err) {
 		err = r.Status().Patch(ctx, answeredWithMetadata(gatewayGVK, gw), statusPatch(s.original, shortGatewayMessages(s.status), ""))
 	}
 	return client.IgnoreNotFound(err)
@@ -172,59 +172,15 @@ func (r *GatewayReconciler) patchStatus(ctx context.Context, gw *gatewayv1.Gatew
 // shortGatewayMessages returns a copy of status with every message cut short.
 func shortGatewayMessages(status gatewayv1.GatewayStatus) gatewayv1.GatewayStatus {
 	short := *status.DeepCopy()
-	short.Conditions = shortMessages(short.Conditions)
+	short.Conditions = conditions.Short(short.Conditions)
 	for i := range short.Listeners {
-		short.Listeners[i].Conditions = shortMessages(short.Listeners[i].Conditions)
+		short.Listeners[i].Conditions = conditions.Short(short.Listeners[i].Conditions)
 	}
 	return short
-}
-
-// affectedConditions maps each ...Affected condition to the kind of policy it names.
-var affectedConditions = map[string]string{
-	gatewrightv1alpha1.ConditionGatewayClassConfigAffected: gatewrightv1alpha1.KindGatewayClassConfig,
-	gatewrightv1alpha1.ConditionGatewayConfigAffected:      gatewrightv1alpha1.KindGatewayConfig,
 }
 
 // affected sets the gatewright.dev/...Affected conditions naming the policies that
 // change the Gateway's values, and removes them when none does.
 func (s *gatewayStatus) affected(policies []values.PolicyReport) {
-	setAffectedConditions(&s.status.Conditions, s.gw.Generation, policies)
-}
-
-// setAffectedConditions sets, in conditions of an object of generation, the
-// gatewright.dev/...Affected conditions naming the policies of each kind that change its
-// values, and the blocks of theirs that applied only because their condition could not
-// be evaluated; it removes a condition no policy of its kind calls for.
-func setAffectedConditions(conditions *[]metav1.Condition, generation int64, policies []values.PolicyReport) {
-	for conditionType, kind := range affectedConditions {
-		names := affectingPolicies(policies, kind)
-		if len(names) == 0 {
-			meta.RemoveStatusCondition(conditions, conditionType)
-			continue
-		}
-		message := "values from " + strings.Join(names, ", ")
-		for _, report := range policies {
-			if report.Source.Kind == kind {
-				for _, warning := range report.FailedClosedWarnings() {
-					message += "; " + warning
-				}
-			}
-		}
-		meta.SetStatusCondition(conditions, metav1.Condition{
-			Type: conditionType, Status: metav1.ConditionTrue, Reason: "Affected",
-			Message: conditionMessage(message), ObservedGeneration: generation,
-		})
-	}
-}
-
-// affectingPolicies names, in chain order, the policies of a kind among reports that
-// have at least one value in effect.
-func affectingPolicies(reports []values.PolicyReport, kind string) []string {
-	var names []string
-	for _, report := range reports {
-		if report.Source.Kind == kind && report.State() != values.Overridden {
-			names = append(names, report.Source.Namespace+"/"+report.Source.Name)
-		}
-	}
-	return names
+	translate.SetAffected(&s.status.Conditions, s.gw.Generation, policies)
 }

@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/render"
 )
 
@@ -16,7 +17,7 @@ func programmedGateway() *gatewayv1.Gateway {
 	gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "ns", Generation: 2}}
 	gw.Spec.Listeners = []gatewayv1.Listener{{Name: "http", Protocol: gatewayv1.HTTPProtocolType, Port: 80}}
 	gw.Status.Addresses = []gatewayv1.GatewayStatusAddress{{Value: "192.0.2.1"}}
-	s := newGatewayStatus(gw, nil)
+	s := newGatewayStatus(gw, listeners.Evaluate(gw.Spec.Listeners, nil))
 	s.accepted()
 	s.attach(nil, map[gatewayv1.SectionName]int32{"http": 3})
 	s.setListeners(true, gatewayv1.ListenerReasonProgrammed)
@@ -34,7 +35,7 @@ func condition(conditions []metav1.Condition, t string) string {
 }
 
 func TestNotAccepted(t *testing.T) {
-	s := newGatewayStatus(programmedGateway(), nil)
+	s := newGatewayStatus(programmedGateway(), listeners.Evaluate(programmedGateway().Spec.Listeners, nil))
 	s.notAccepted(gatewayv1.GatewayReasonInvalidParameters, "GatewayClass web-class is being deleted")
 
 	if got := condition(s.status.Conditions, "Accepted"); got != "False/InvalidParameters: GatewayClass web-class is being deleted" {
@@ -75,7 +76,7 @@ func TestProgrammedAddresses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newGatewayStatus(programmedGateway(), nil)
+			s := newGatewayStatus(programmedGateway(), listeners.Evaluate(programmedGateway().Spec.Listeners, nil))
 			s.programmed(&tt.out, tt.notReady, tt.hasStatusTemplate)
 			if !slices.Equal(s.status.Addresses, tt.want) {
 				t.Errorf("addresses: %v, want %v", s.status.Addresses, tt.want)

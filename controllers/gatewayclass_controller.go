@@ -25,8 +25,10 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/conditions"
 	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/snapshot"
+	"github.com/gatewright/gatewright/internal/translate"
 )
 
 // GatewayClassReconciler sets Accepted on the GatewayClasses Gatewright implements, and
@@ -84,8 +86,8 @@ func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req ctrl.Request
 		}
 	}
 	if err != nil {
-		var invalid *snapshot.InvalidParametersError
-		if !asInvalidParameters(err, &invalid) {
+		var invalid *translate.InvalidParametersError
+		if !translate.AsInvalidParameters(err, &invalid) {
 			return ctrl.Result{}, err
 		}
 		condition.Status, condition.Reason, condition.Message = metav1.ConditionFalse, string(gatewayv1.GatewayClassReasonInvalidParameters), err.Error()
@@ -95,7 +97,7 @@ func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	if !class.DeletionTimestamp.IsZero() {
 		condition.Message += fmt.Sprintf("; being deleted: waits until its %d Gateway(s) are gone", len(gateways.Items))
 	}
-	condition.Message = conditionMessage(condition.Message)
+	condition.Message = conditions.Message(condition.Message)
 	meta.SetStatusCondition(&class.Status.Conditions, condition)
 	class.Status.SupportedFeatures = supportedFeatures()
 	routes, err := routesOnGateways(ctx, r.Client, gateways.Items)
@@ -173,7 +175,7 @@ func (r *GatewayClassReconciler) setAffected(ctx context.Context, class *gateway
 	sort.Strings(names)
 	meta.SetStatusCondition(&class.Status.Conditions, metav1.Condition{
 		Type: gatewrightv1alpha1.ConditionGatewayClassConfigAffected, Status: metav1.ConditionTrue, Reason: "Affected",
-		Message: conditionMessage("targeted by GatewayClassConfig " + strings.Join(names, ", ")), ObservedGeneration: class.Generation,
+		Message: conditions.Message("targeted by GatewayClassConfig " + strings.Join(names, ", ")), ObservedGeneration: class.Generation,
 	})
 	return nil
 }

@@ -2,12 +2,10 @@ package controllers
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -15,9 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/gatewright/gatewright/internal/render"
-	"github.com/gatewright/gatewright/internal/snapshot"
-	"github.com/gatewright/gatewright/internal/values"
+	"github.com/gatewright/gatewright/internal/translate"
 )
 
 func requestsFor(names []types.NamespacedName) []reconcile.Request {
@@ -28,42 +24,9 @@ func requestsFor(names []types.NamespacedName) []reconcile.Request {
 	return requests
 }
 
-// asInvalidParameters tells whether err means that a reference or the blueprint it
-// leads to cannot be used (as opposed to a failure to read the API).
-func asInvalidParameters(err error, target **snapshot.InvalidParametersError) bool {
-	if errors.As(err, target) {
-		return true
-	}
-	var renderErr *render.Error
-	var refErr *values.ParametersRefError
-	if errors.As(err, &renderErr) || errors.As(err, &refErr) {
-		*target = &snapshot.InvalidParametersError{Message: err.Error(), Cause: err}
-		return true
-	}
-	return false
-}
-
-// isInputError tells whether err comes from the inputs (values, templates, references):
-// retrying cannot help until they change, and a change triggers a reconcile. A rendered
-// kind the API server does not serve is not one: its CRD may be installed at any time,
-// and nothing would trigger a reconcile then, so it is retried with backoff.
-func isInputError(err error) bool {
-	if meta.IsNoMatchError(err) || errors.Is(err, render.ErrTimeLimit) || errors.Is(err, render.ErrBusy) {
-		return false // a render's time and shared memory depend on what else runs, too
-	}
-	var invalid *snapshot.InvalidParametersError
-	var schemaErr *values.SchemaError
-	var limitErr *values.LimitError
-	var policyErr *values.PolicyError
-	var sumErr *values.SumLimitError
-	if errors.As(err, &sumErr) {
-		return true
-	}
-	if apierrors.IsInvalid(err) || apierrors.IsBadRequest(err) {
-		return true // the API server refused a rendered object: the blueprint or values must change
-	}
-	return asInvalidParameters(err, &invalid) || errors.As(err, &schemaErr) || errors.As(err, &limitErr) || errors.As(err, &policyErr)
-}
+// isInputError tells whether err comes from the inputs: retrying cannot help until they
+// change, and a change triggers a reconcile.
+func isInputError(err error) bool { return translate.Classify(err) == translate.InputError }
 
 // logRefusedApply logs an apply the API server refused as invalid, which is not retried
 // (isInputError): the log line is the only one until the input changes, where a retried
@@ -83,9 +46,7 @@ const staleRecordRetry = 100 * time.Millisecond
 // read from a cache that had not seen the previous write yet. Nothing went wrong:
 // writing anyway could drop what the previous round recorded, so the round is retried.
 // Server-side applies force ownership and so never conflict.
-func staleRecord(err error) bool {
-	return apierrors.IsConflict(err) || apierrors.IsAlreadyExists(err)
-}
+func staleRecord(err error) bool { return translate.Classify(err) == translate.Conflict }
 
 // setAnnotation sets key to value on obj, or removes it when value is empty.
 func setAnnotation(obj client.Object, key, value string) {

@@ -19,11 +19,10 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/attach"
-	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/metrics"
 	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/snapshot"
-	"github.com/gatewright/gatewright/internal/values"
+	"github.com/gatewright/gatewright/internal/translate"
 )
 
 // HTTPRouteReconciler renders the route templates for each HTTPRoute on each parent
@@ -79,7 +78,7 @@ func (r *HTTPRouteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 
 	var backends attach.Resolution
 	if len(parents) > 0 {
-		if backends, err = r.resolveBackendRefs(ctx, route); err != nil {
+		if backends, err = snapshot.BackendRefs(ctx, r.Client, route, serviceExists(ctx, r.services)); err != nil {
 			return ctrl.Result{}, err
 		}
 	}
@@ -177,9 +176,15 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 		return statuses, false, r.Applier.DeleteRecord(ctx, rec)
 	}
 
-	out, parsed, policies, err := r.render(ctx, route, parent, rec, backends.BackendRefs)
-	for i := range statuses {
-		setRouteAffected(&statuses[i], route, policies)
+	res, err := r.translate(ctx, translate.Route{Route: route, BackendRefs: backends.BackendRefs}, parent, rec)
+	if res != nil && res.Values != nil {
+		for i := range statuses {
+			setRouteAffected(&statuses[i], route, res.Values.Policies)
+		}
+	}
+	var out *render.Output
+	if res != nil {
+		out = res.Output
 	}
 	failure := "RenderFailed"
 	if err == nil {
@@ -193,7 +198,7 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 		}
 		if err == nil {
 			recordChanges(r.Recorder, route, first, applied)
-			again := len(applied.Changed) > 0 && parsed.RouteObjectsMayChange(out)
+			again := len(applied.Changed) > 0 && res.Blueprint.RouteObjectsMayChange(out)
 			return statuses, again, r.watches.ensure(ctx, out.Objects)
 		}
 	}
@@ -217,47 +222,29 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 	return statuses, false, err
 }
 
-// render computes the route's values on parent and renders its templates; it also
-// returns the parsed blueprint and the policies that took part in the values.
-func (r *HTTPRouteReconciler) render(ctx context.Context, route *gatewayv1.HTTPRoute, parent routeParent, rec *apply.Record, backendRefs []attach.BackendRef) (_ *render.Output, _ *render.Blueprint, _ []values.PolicyReport, err error) {
-	snap, err := snapshot.ForValues(ctx, r.Client, r.ControllerNamespace, parent.gateway, parent.class, route)
+// translate computes the route's values on parent and renders its templates, with the
+// live objects of its inventory there as .Resources.
+func (r *HTTPRouteReconciler) translate(ctx context.Context, route translate.Route, parent routeParent, rec *apply.Record) (_ *translate.Result, err error) {
+	snap, err := snapshot.ForValues(ctx, r.Client, r.ControllerNamespace, parent.gateway, parent.class, route.Route)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
-	in := &snap.Inputs
-	defer func() { countRender(metrics.KindHTTPRoute, in.Blueprint.Name, err) }()
-	parsed, err := r.Blueprints.Get(in.Blueprint)
-	if err != nil {
-		return nil, nil, nil, err
+	defer func() { countRender(metrics.KindHTTPRoute, snap.Values.Blueprint.Name, err) }()
+	if snap.Listeners, err = snapshot.Listeners(ctx, r.Client, parent.gateway, r.certificates.check(ctx)); err != nil {
+		return nil, err
 	}
-	in.Schema = parsed.ValuesSchema()
-	start := time.Now()
-	vals, err := in.ForHTTPRoute(parent.gateway, route)
-	observeSince(metrics.ValuesMergeDuration, metrics.KindHTTPRoute, start)
+	live, err := r.Applier.Live(ctx, apply.RouteOwner(route.Route, parent.gateway.Namespace, parent.gateway.Name), rec.Inventory)
 	if err != nil {
-		if vals != nil {
-			return nil, nil, vals.Policies, err
-		}
-		return nil, nil, nil, err
+		return nil, err
+	}
+	res := snap.TranslateRoute(r.Blueprints, route, translate.Live{Objects: live, IsReady: apply.Ready, IsNamespaced: r.scopes.isNamespaced})
+	observeTranslation(metrics.KindHTTPRoute, res)
+	if res.Err != nil {
+		return res, res.Err
 	}
 	// Saved with the objects, so that readers of the Rendering see what they came from.
-	rec.Values = apply.RecordValues(vals, parent.class.Name, in.Blueprint)
-	live, err := r.Applier.Live(ctx, apply.RouteOwner(route, parent.gateway.Namespace, parent.gateway.Name), rec.Inventory)
-	if err != nil {
-		return nil, nil, vals.Policies, err
-	}
-	certificateRefs, err := r.certificates.resolve(ctx, r.Client, parent.gateway)
-	if err != nil {
-		return nil, nil, vals.Policies, err
-	}
-	start = time.Now()
-	out, err := parsed.HTTPRoute(render.Input{
-		Values: vals.Values, Gateway: parent.gateway, GatewayClass: parent.class, BackendRefs: backendRefs,
-		Listeners: listeners.Evaluate(parent.gateway.Spec.Listeners, certificateRefs),
-		Live:      live, IsReady: apply.Ready, IsNamespaced: r.scopes.isNamespaced,
-	}, route)
-	observeSince(metrics.RenderDuration, metrics.KindHTTPRoute, start)
-	return out, parsed, vals.Policies, err
+	rec.Values = apply.RecordValues(res.Values, parent.class.Name, snap.Values.Blueprint)
+	return res, nil
 }
 
 func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {

@@ -13,6 +13,8 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/conditions"
+	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -20,7 +22,7 @@ import (
 // GatewayConfigs that change the route's values, at whatever level they reach it: a
 // Gateway's or a provider's policy changes a route's values as much as the route's own.
 func setRouteAffected(status *gatewayv1.RouteParentStatus, route *gatewayv1.HTTPRoute, policies []values.PolicyReport) {
-	setAffectedConditions(&status.Conditions, route.Generation, policies)
+	translate.SetAffected(&status.Conditions, route.Generation, policies)
 }
 
 // routeParentStatus is Gatewright's entry for one parentRef: Accepted by where it
@@ -42,7 +44,7 @@ func setRouteCondition(status *gatewayv1.RouteParentStatus, route *gatewayv1.HTT
 	if ok {
 		s = metav1.ConditionTrue
 	}
-	meta.SetStatusCondition(&status.Conditions, metav1.Condition{Type: string(t), Status: s, Reason: string(reason), Message: conditionMessage(message), ObservedGeneration: route.Generation})
+	meta.SetStatusCondition(&status.Conditions, metav1.Condition{Type: string(t), Status: s, Reason: string(reason), Message: conditions.Message(message), ObservedGeneration: route.Generation})
 }
 
 // patchStatus replaces this shard's RouteParentStatus entries, keeping other
@@ -94,11 +96,11 @@ func (r *HTTPRouteReconciler) patchStatus(ctx context.Context, route *gatewayv1.
 		return statusPatch(route.Status, gatewayv1.HTTPRouteStatus{RouteStatus: gatewayv1.RouteStatus{Parents: parents}}, route.ResourceVersion)
 	}
 	err := r.Status().Patch(ctx, target, patch(parentsStatus))
-	if statusRefused(err) {
+	if conditions.Refused(err) {
 		short := slices.Clone(parentsStatus)
 		for i, s := range short {
 			if _, mine := statuses[parentKey(route, s.ParentRef)]; mine && s.ControllerName == gatewrightv1alpha1.ControllerName {
-				short[i].Conditions = shortMessages(s.Conditions)
+				short[i].Conditions = conditions.Short(s.Conditions)
 			}
 		}
 		err = r.Status().Patch(ctx, target, patch(short))

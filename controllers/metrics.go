@@ -17,6 +17,7 @@ import (
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/metrics"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/translate"
 )
 
 // countRender counts one render of kind with blueprint and, when its inputs refused it,
@@ -60,9 +61,12 @@ func countCleanup(kind string, deleted []string) {
 	metrics.DeletedObjects.WithLabelValues(kind, metrics.ReasonCleanup).Add(float64(len(deleted)))
 }
 
-// observeSince observes on h the seconds since start.
-func observeSince(h *prometheus.HistogramVec, kind string, start time.Time) {
-	h.WithLabelValues(kind).Observe(time.Since(start).Seconds())
+// observeTranslation records how long the values and the render of res took.
+func observeTranslation(kind string, res *translate.Result) {
+	metrics.ValuesMergeDuration.WithLabelValues(kind).Observe(res.ValuesTook.Seconds())
+	if res.RenderTook > 0 { // it rendered
+		metrics.RenderDuration.WithLabelValues(kind).Observe(res.RenderTook.Seconds())
+	}
 }
 
 // gatewayConditionTypes are the conditions gatewright_gateways counts.

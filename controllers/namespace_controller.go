@@ -19,6 +19,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/conditions"
 )
 
 // NamespaceReconciler sets the gatewright.dev/...Affected conditions on Namespaces that
@@ -109,7 +110,7 @@ func setNamespaceAffected(ns *corev1.Namespace, conditionType, kind string, name
 	}
 	condition := corev1.NamespaceCondition{
 		Type: corev1.NamespaceConditionType(conditionType), Status: corev1.ConditionTrue, Reason: "Affected",
-		Message: conditionMessage("targeted by " + kind + " " + strings.Join(names, ", ")),
+		Message: conditions.Message("targeted by " + kind + " " + strings.Join(names, ", ")),
 	}
 	condition.LastTransitionTime = metav1.Now()
 	if old != nil {

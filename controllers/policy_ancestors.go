@@ -9,6 +9,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gatewright/gatewright/internal/translate"
 )
 
 // writes tells whether this instance writes the ancestor entry for target. The shard of a
@@ -47,6 +49,9 @@ func findAncestor(ancestors []gatewayv1.PolicyAncestorStatus, ancestor gatewayv1
 	return nil
 }
 
+// ancestorsNamed bounds how many omitted ancestors a message names.
+const ancestorsNamed = 5
+
 // maxAncestors is how many entries Gateway API's PolicyStatus holds.
 const maxAncestors = 16
 
@@ -74,14 +79,14 @@ func markOmitted(ancestors []gatewayv1.PolicyAncestorStatus, obj client.Object, 
 	}
 	names := make([]string, 0, len(omitted))
 	for _, t := range omitted {
-		if len(names) == contextsShown {
-			names = append(names, fmt.Sprintf("and %d more", len(omitted)-contextsShown))
+		if len(names) == ancestorsNamed {
+			names = append(names, fmt.Sprintf("and %d more", len(omitted)-ancestorsNamed))
 			break
 		}
 		names = append(names, string(t.Kind)+" "+string(t.Name))
 	}
-	setPolicyCondition(&ancestors[len(ancestors)-1], obj, conditionAncestorsOmitted, verdict{
-		ok: true, reason: "TooManyAncestors",
-		message: fmt.Sprintf("status.ancestors holds at most %d entries; %d more ancestors are not listed: %s", maxAncestors, len(omitted), strings.Join(names, ", ")),
+	setPolicyCondition(&ancestors[len(ancestors)-1], obj, conditionAncestorsOmitted, translate.Verdict{
+		OK: true, Reason: "TooManyAncestors",
+		Message: fmt.Sprintf("status.ancestors holds at most %d entries; %d more ancestors are not listed: %s", maxAncestors, len(omitted), strings.Join(names, ", ")),
 	})
 }

@@ -25,7 +25,9 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/conditions"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -121,16 +123,16 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		// Programmed was this condition's name before the GEP-713 Standard words.
 		meta.RemoveStatusCondition(&ancestor.Conditions, "Programmed")
 		accepted := r.accepted(ctx, obj, target)
-		enforced := verdict{reason: reasonPending, message: "the target is not accepted"}
+		enforced := translate.Verdict{Reason: translate.ReasonPending, Message: "the target is not accepted"}
 		switch {
-		case accepted.ok && refused != nil:
-			enforced = verdict{reason: string(gatewayv1.PolicyReasonInvalid), message: refused.Error()}
-		case accepted.ok:
+		case accepted.OK && refused != nil:
+			enforced = translate.Verdict{Reason: string(gatewayv1.PolicyReasonInvalid), Message: refused.Error()}
+		case accepted.OK:
 			if enforced, err = r.enforcement(ctx, obj, target, inputs); err != nil {
 				return ctrl.Result{}, err
 			}
 		}
-		if enforced.reason == string(gatewayv1.PolicyReasonInvalid) {
+		if enforced.Reason == string(gatewayv1.PolicyReasonInvalid) {
 			// The error belongs on the object the user edited, where kubectl get shows it.
 			accepted = enforced
 		}
@@ -149,10 +151,10 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		return ctrl.Result{}, nil
 	}
 	err = r.Status().Patch(ctx, obj, r.shard.patchFrom(original))
-	if statusRefused(err) {
+	if conditions.Refused(err) {
 		// Rather short messages than an older verdict left standing.
 		for i := range p.status.Ancestors {
-			p.status.Ancestors[i].Conditions = shortMessages(p.status.Ancestors[i].Conditions)
+			p.status.Ancestors[i].Conditions = conditions.Short(p.status.Ancestors[i].Conditions)
 		}
 		err = r.Status().Patch(ctx, obj, r.shard.patchFrom(original))
 	}
@@ -187,20 +189,13 @@ func (r *PolicyReconciler) withReferencingGateways(ctx context.Context, obj clie
 	return out, nil
 }
 
-// verdict is a condition's status, reason and message.
-type verdict struct {
-	ok      bool
-	reason  string
-	message string
-}
-
-func setPolicyCondition(ancestor *gatewayv1.PolicyAncestorStatus, obj client.Object, conditionType string, v verdict) {
+func setPolicyCondition(ancestor *gatewayv1.PolicyAncestorStatus, obj client.Object, conditionType string, v translate.Verdict) {
 	status := metav1.ConditionFalse
-	if v.ok {
+	if v.OK {
 		status = metav1.ConditionTrue
 	}
 	meta.SetStatusCondition(&ancestor.Conditions, metav1.Condition{
-		Type: conditionType, Status: status, Reason: v.reason, Message: conditionMessage(v.message), ObservedGeneration: obj.GetGeneration(),
+		Type: conditionType, Status: status, Reason: v.Reason, Message: conditions.Message(v.Message), ObservedGeneration: obj.GetGeneration(),
 	})
 }
 
@@ -215,14 +210,14 @@ func ancestorRef(obj client.Object, target gatewayv1.LocalPolicyTargetReference)
 }
 
 // accepted checks the target exists and may be targeted by this policy.
-func (r *PolicyReconciler) accepted(ctx context.Context, obj client.Object, target gatewayv1.LocalPolicyTargetReference) verdict {
-	notFound := func(format string, args ...any) verdict {
-		return verdict{reason: string(gatewayv1.PolicyReasonTargetNotFound), message: fmt.Sprintf(format, args...)}
+func (r *PolicyReconciler) accepted(ctx context.Context, obj client.Object, target gatewayv1.LocalPolicyTargetReference) translate.Verdict {
+	notFound := func(format string, args ...any) translate.Verdict {
+		return translate.Verdict{Reason: string(gatewayv1.PolicyReasonTargetNotFound), Message: fmt.Sprintf(format, args...)}
 	}
 	switch target.Kind {
 	case "Namespace":
 		if string(target.Name) != obj.GetNamespace() {
-			return verdict{reason: string(gatewayv1.PolicyReasonInvalid), message: fmt.Sprintf("a Namespace target must name the policy's own namespace %s, not %s", obj.GetNamespace(), target.Name)}
+			return translate.Verdict{Reason: string(gatewayv1.PolicyReasonInvalid), Message: fmt.Sprintf("a Namespace target must name the policy's own namespace %s, not %s", obj.GetNamespace(), target.Name)}
 		}
 	case "GatewayClass":
 		class := &gatewayv1.GatewayClass{}
@@ -238,7 +233,7 @@ func (r *PolicyReconciler) accepted(ctx context.Context, obj client.Object, targ
 			return notFound("no HTTPRoute %s in namespace %s%s", target.Name, obj.GetNamespace(), r.didYouMean(ctx, target, obj.GetNamespace()))
 		}
 	}
-	return verdict{ok: true, reason: string(gatewayv1.PolicyReasonAccepted)}
+	return translate.Verdict{OK: true, Reason: string(gatewayv1.PolicyReasonAccepted)}
 }
 
 func (r *PolicyReconciler) SetupWithManager(mgr ctrl.Manager) error {

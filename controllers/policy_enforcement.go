@@ -2,87 +2,35 @@ package controllers
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"strings"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/snapshot"
+	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
-// The Enforced condition of a policy ancestor, in the words of GEP-713 (Standard).
-const (
-	conditionEnforced       = "Enforced"
-	reasonEnforced          = "Enforced"
-	reasonPartiallyEnforced = "PartiallyEnforced"
-	reasonOverridden        = "Overridden"
-	reasonPending           = "Pending"
-)
-
-// contextReport is a policy's report in the values of one context.
-type contextReport struct {
-	context valuesContext
-	report  values.PolicyReport
-}
+// conditionEnforced is the type of a policy ancestor's Enforced condition (GEP-713).
+const conditionEnforced = "Enforced"
 
 // enforcement judges how much of the policy took effect over every context the target
 // reaches; inputs are shared by the targets of one policy, which often reach the same
-// classes and namespaces. Contexts of one chain share one Result, so it is only read.
-func (r *PolicyReconciler) enforcement(ctx context.Context, obj client.Object, target gatewayv1.LocalPolicyTargetReference, inputs *valueInputsCache) (verdict, error) {
+// classes and namespaces.
+func (r *PolicyReconciler) enforcement(ctx context.Context, obj client.Object, target gatewayv1.LocalPolicyTargetReference, inputs *valueInputsCache) (translate.Verdict, error) {
 	contexts, err := r.contextsReached(ctx, obj.GetNamespace(), target)
 	if err != nil {
-		return verdict{}, err
+		return translate.Verdict{}, err
 	}
-	source := values.Source{Kind: r.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}
-	var reports []contextReport
-	var violations, sums, blocked []string
-	unused := unusedValues{}
-	judged := map[*values.Result]bool{} // contexts of one chain share its Result
+	judge := translate.NewEnforcement(values.Source{Kind: r.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()})
 	for _, c := range contexts {
-		in, ok := inputs.get(ctx, c)
-		if !ok {
-			continue // the Gateway or route reports what keeps it from computing values
+		if in, ok := inputs.get(ctx, c); ok {
+			judge.Add(c.String(), in.compute(c))
 		}
-		res, err := in.compute(c)
-		var sumErr *values.SumLimitError
-		switch {
-		case errors.As(err, &sumErr) && sumErr.Names(source):
-			// Over a bound together with the rest of the chain: each policy named as a
-			// large contributor is Invalid, since any of them can bring the sum down.
-			sums = append(sums, fmt.Sprintf("on %s: %v", c, err))
-		case sumErr != nil:
-			blocked = append(blocked, fmt.Sprintf("on %s: %v", c, err))
-		}
-		if res == nil {
-			continue
-		}
-		for _, report := range res.Policies {
-			if report.Source == source {
-				reports = append(reports, contextReport{context: c, report: report})
-			}
-		}
-		if !judged[res] {
-			judged[res] = true
-			unused.add(in.Blueprint.Name, source, in.parsed.UnusedValues(res))
-		}
-		var schemaErr *values.SchemaError
-		if errors.As(err, &schemaErr) {
-			for _, v := range schemaErr.Violations {
-				if v.SetBy != nil && v.SetBy.Source == source {
-					violations = append(violations, fmt.Sprintf("%s: %s (%s)", v.Path, v.Message, c))
-				}
-			}
-		}
+		// else the Gateway or route reports what keeps it from computing values
 	}
-	v := enforcementVerdict(reports, violations, sums, blocked)
-	if note := unused.note(); note != "" {
-		v.message += "; " + note
-	}
-	return v, nil
+	return judge.Verdict(), nil
 }
 
 // valueInputsCache reads the values inputs of each context once per class and pair of
@@ -100,30 +48,27 @@ type valueInputsCache struct {
 // same policies, so the first of them computes the values of all.
 type valueInputs struct {
 	values.Inputs
-	parsed   *render.Blueprint
-	computed map[string]computedValues // by values.Inputs.ChainKey
+	class      *gatewayv1.GatewayClass
+	blueprints *render.Cache
+	computed   map[string]*translate.Result // by values.Inputs.ChainKey
 }
 
-type computedValues struct {
-	result *values.Result
-	err    error
-}
-
-// compute returns what snapshot.ComputeValues returns for c, computing it once per chain.
-func (v *valueInputs) compute(c valuesContext) (*values.Result, error) {
+// compute returns the values of c, computed once per chain.
+func (v *valueInputs) compute(c valuesContext) *translate.Result {
 	key, err := v.ChainKey(c.gateway, c.route)
 	if err != nil {
-		return nil, err
+		return &translate.Result{Err: err}
 	}
 	if done, ok := v.computed[key]; ok {
-		return done.result, done.err
+		return done
 	}
-	res, err := snapshot.ComputeValues(&v.Inputs, c.gateway, c.route)
+	snap := translate.Gateway{Gateway: c.gateway, Class: v.class, Values: v.Inputs}
+	res := snap.Valuing(v.blueprints, c.route)
 	if v.computed == nil {
-		v.computed = map[string]computedValues{}
+		v.computed = map[string]*translate.Result{}
 	}
-	v.computed[key] = computedValues{result: res, err: err}
-	return res, err
+	v.computed[key] = res
+	return res
 }
 
 // get returns the inputs of c, false when c's values are not computed at all: its class
@@ -158,86 +103,8 @@ func (cache *valueInputsCache) load(ctx context.Context, className string, names
 	if err != nil {
 		return nil
 	}
-	parsed, err := cache.blueprints.Get(in.Blueprint)
-	if err != nil {
+	if _, err := cache.blueprints.Get(in.Blueprint); err != nil {
 		return nil
 	}
-	in.Schema = parsed.ValuesSchema()
-	return &valueInputs{Inputs: in, parsed: parsed}
-}
-
-// contextsShown bounds how many contexts a message names.
-const contextsShown = 5
-
-// enforcementVerdict sums up a policy's reports over the contexts it takes part in. A
-// value the blueprint's valuesSchema refuses stops the context from rendering at all, so
-// it outweighs everything else. Messages carry no counts that change with every new
-// Gateway, so that a growing fleet does not rewrite every policy's status.
-func enforcementVerdict(reports []contextReport, violations, sums, blocked []string) verdict {
-	if len(sums) > 0 {
-		if len(sums) > contextsShown {
-			sums = append(sums[:contextsShown], fmt.Sprintf("and on %d more", len(sums)-contextsShown))
-		}
-		return verdict{reason: string(gatewayv1.PolicyReasonInvalid), message: "over a bound together with the other policies that reach the same values: " + strings.Join(sums, "; ")}
-	}
-	if len(violations) > 0 {
-		return verdict{reason: string(gatewayv1.PolicyReasonInvalid), message: "refused by the blueprint's valuesSchema: " + strings.Join(violations, "; ")}
-	}
-	if len(blocked) > contextsShown {
-		blocked = append(blocked[:contextsShown], fmt.Sprintf("and on %d more", len(blocked)-contextsShown))
-	}
-	if len(reports) == 0 && len(blocked) > 0 {
-		return verdict{reason: reasonPending, message: "not in effect, the values are not computed: " + strings.Join(blocked, "; ")}
-	}
-	if len(reports) == 0 {
-		return verdict{reason: reasonPending, message: "no Gateway or route of Gatewright takes values from this target yet"}
-	}
-	notes := blocked
-	winners := map[string]bool{}
-	overridden := 0
-	for _, cr := range reports {
-		var shortfalls []string
-		if cr.report.State() != values.Enforced {
-			by := cr.report.OverriddenBy()
-			names := make([]string, len(by))
-			for i, source := range by {
-				names[i] = source.String()
-				winners[source.String()] = true
-			}
-			shortfalls = append(shortfalls, "overridden by "+orItself(names))
-		}
-		if cr.report.State() == values.Overridden {
-			overridden++
-		}
-		for _, failed := range cr.report.FailedClosed {
-			shortfalls = append(shortfalls, fmt.Sprintf("the when of its %s could not be evaluated, so the %s applies (fails closed): %s", failed.As, failed.As, failed.Error))
-		}
-		if refused := cr.report.RefusedUnsets; len(refused) > 0 {
-			paths := make([]string, len(refused))
-			for i, u := range refused {
-				paths[i] = u.Path
-			}
-			shortfalls = append(shortfalls, "the blueprint forbids tenants to unset "+strings.Join(paths, ", "))
-		}
-		if len(shortfalls) > 0 {
-			notes = append(notes, fmt.Sprintf("on %s: %s", cr.context, strings.Join(shortfalls, "; ")))
-		}
-	}
-	switch {
-	case len(notes) == 0:
-		return verdict{ok: true, reason: reasonEnforced, message: "in effect on every Gateway and route it reaches"}
-	case overridden == len(reports):
-		return verdict{reason: reasonOverridden, message: "every value is overridden by " + orItself(sortedKeys(winners))}
-	}
-	if len(notes) > contextsShown {
-		notes = append(notes[:contextsShown], fmt.Sprintf("and on %d more", len(notes)-contextsShown))
-	}
-	return verdict{ok: true, reason: reasonPartiallyEnforced, message: "not all in effect: " + strings.Join(notes, "; ")}
-}
-
-func orItself(by []string) string {
-	if len(by) == 0 {
-		return "the policy's own overrides"
-	}
-	return strings.Join(by, ", ")
+	return &valueInputs{Inputs: in, class: class, blueprints: cache.blueprints}
 }

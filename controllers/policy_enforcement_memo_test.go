@@ -10,12 +10,12 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
-	"github.com/gatewright/gatewright/internal/snapshot"
+	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
 // TestValueInputsComputeEachChainOnce checks that a judgement computes the values of
-// each distinct chain once and hands every context what ComputeValues would.
+// each distinct chain once and hands every context what the values engine would.
 func TestValueInputsComputeEachChainOnce(t *testing.T) {
 	block := func(s string) *apiextensionsv1.JSON { return &apiextensionsv1.JSON{Raw: []byte(s)} }
 	target := func(group, kind, name string) []gatewayv1.LocalPolicyTargetReference {
@@ -38,7 +38,7 @@ func TestValueInputsComputeEachChainOnce(t *testing.T) {
 				Spec: gatewrightv1alpha1.GatewayConfigSpec{TargetRefs: target(gatewayv1.GroupName, "Gateway", "own"),
 					DefaultsAndOverrides: gatewrightv1alpha1.DefaultsAndOverrides{Default: block(`{"color": "red"}`)}}},
 		},
-	}}
+	}, blueprints: &render.Cache{}}
 	gateway := func(name string) *gatewayv1.Gateway {
 		return &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: name}, Spec: gatewayv1.GatewaySpec{GatewayClassName: "internet"}}
 	}
@@ -51,12 +51,15 @@ func TestValueInputsComputeEachChainOnce(t *testing.T) {
 
 	results := map[string]*values.Result{}
 	for _, c := range contexts {
-		got, gotErr := v.compute(c)
-		want, wantErr := snapshot.ComputeValues(&v.Inputs, c.gateway, c.route)
-		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotErr, wantErr) {
-			t.Errorf("%s: got %+v, %v; want %+v, %v", c, got, gotErr, want, wantErr)
+		got := v.compute(c)
+		want, wantErr := v.ForGateway(c.gateway)
+		if c.route != nil {
+			want, wantErr = v.ForHTTPRoute(c.gateway, c.route)
 		}
-		results[c.String()] = got
+		if !reflect.DeepEqual(got.Values, want) || !reflect.DeepEqual(got.Err, wantErr) {
+			t.Errorf("%s: got %+v, %v; want %+v, %v", c, got.Values, got.Err, want, wantErr)
+		}
+		results[c.String()] = got.Values
 	}
 
 	// a, b and the route on a take the same policies; own and the route on own take
@@ -73,7 +76,7 @@ func TestValueInputsComputeEachChainOnce(t *testing.T) {
 		t.Errorf("%d chains computed, want 2", len(v.computed))
 	}
 	var refErr *values.ParametersRefError
-	if _, err := v.compute(valuesContext{gateway: broken}); !errors.As(err, &refErr) {
+	if err := v.compute(valuesContext{gateway: broken}).Err; !errors.As(err, &refErr) {
 		t.Errorf("a Gateway with a broken parametersRef: got %v, want a *ParametersRefError", err)
 	}
 }

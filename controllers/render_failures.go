@@ -19,6 +19,8 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/conditions"
+	"github.com/gatewright/gatewright/internal/translate"
 )
 
 // A blueprint that parses can still fail on every Gateway: output that is not YAML, an
@@ -114,7 +116,7 @@ func renderedCondition(gateways []gatewayv1.Gateway, routes []gatewayv1.HTTPRout
 	if len(routeFailures) > 0 {
 		parts = append(parts, fmt.Sprintf("%d route(s) fail to render or apply: %s", len(routeFailures), firstFew(routeFailures)))
 	}
-	condition.Status, condition.Reason, condition.Message = metav1.ConditionFalse, gatewrightv1alpha1.ReasonRenderFailed, conditionMessage(strings.Join(parts, "; "))
+	condition.Status, condition.Reason, condition.Message = metav1.ConditionFalse, gatewrightv1alpha1.ReasonRenderFailed, conditions.Message(strings.Join(parts, "; "))
 	return condition, int32(len(failures))
 }
 
@@ -205,5 +207,5 @@ func recordConditionChange(recorder record.EventRecorder, obj runtime.Object, be
 // isProblem tells whether a condition says something is wrong, rather than fine or not
 // decided yet.
 func isProblem(c metav1.Condition) bool {
-	return c.Status != metav1.ConditionTrue && c.Reason != reasonPending
+	return c.Status != metav1.ConditionTrue && c.Reason != translate.ReasonPending
 }

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -22,53 +21,10 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/conditions"
+	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/scheme"
 )
-
-func TestTruncateMessage(t *testing.T) {
-	tests := []struct {
-		name    string
-		message string
-		limit   int
-		want    string
-	}{
-		{name: "short", message: "fine", limit: 64, want: "fine"},
-		{name: "exactly the limit", message: strings.Repeat("a", 64), limit: 64, want: strings.Repeat("a", 64)},
-		// 65 bytes: the suffix for up to 99 bytes cut is 18 bytes ("…" is 3), 46 are kept.
-		{name: "one byte over", message: strings.Repeat("a", 65), limit: 64, want: strings.Repeat("a", 46) + "… (19 bytes cut)"},
-		// "é" is 2 bytes: byte 46 is in the middle of one, so only 45 bytes are kept.
-		{name: "UTF-8 boundary", message: "x" + strings.Repeat("é", 40), limit: 64, want: "x" + strings.Repeat("é", 22) + "… (36 bytes cut)"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := truncateMessage(tt.message, tt.limit)
-			if got != tt.want {
-				t.Errorf("got %q, want %q", got, tt.want)
-			}
-			if len(got) > tt.limit || !utf8.ValidString(got) {
-				t.Errorf("%d bytes (limit %d), valid UTF-8: %v", len(got), tt.limit, utf8.ValidString(got))
-			}
-		})
-	}
-}
-
-func TestConditionMessageBound(t *testing.T) {
-	for _, n := range []int{maxConditionMessage, maxConditionMessage + 1, 40000, 1 << 20} {
-		message := strings.Repeat("€", n/3) + strings.Repeat("a", n%3)
-		got := conditionMessage(message)
-		if len(got) > maxConditionMessage || !utf8.ValidString(got) {
-			t.Fatalf("%d bytes in: %d bytes out, valid UTF-8: %v", n, len(got), utf8.ValidString(got))
-		}
-		if n > maxConditionMessage {
-			// The cut tells how many bytes it left out, and leaves out hardly more than it must
-			// (a partial rune, and the digits reserved for the count).
-			kept := strings.TrimSuffix(got, cutSuffix(n-strings.Index(got, "… (")))
-			if kept == got || !strings.HasPrefix(message, kept) || len(got) < maxConditionMessage-8 {
-				t.Errorf("%d bytes in: %q… ends %q", n, got[:16], got[len(got)-24:])
-			}
-		}
-	}
-}
 
 func TestShortGatewayMessages(t *testing.T) {
 	long := strings.Repeat("x", 1000)
@@ -78,26 +34,12 @@ func TestShortGatewayMessages(t *testing.T) {
 	}
 	short := shortGatewayMessages(status)
 	for _, c := range append(short.Conditions, short.Listeners[0].Conditions...) {
-		if len(c.Message) > refusedStatusMessage || !strings.HasPrefix(c.Message, "xxx") {
+		if len(c.Message) > conditions.RefusedMessage || !strings.HasPrefix(c.Message, "xxx") {
 			t.Errorf("%s: %d bytes: %q", c.Type, len(c.Message), c.Message)
 		}
 	}
 	if status.Conditions[0].Message != long || status.Listeners[0].Conditions[0].Message != long {
 		t.Error("the status given was changed")
-	}
-}
-
-func TestStatusRefused(t *testing.T) {
-	gk := schema.GroupKind{Group: gatewayv1.GroupName, Kind: "Gateway"}
-	for err, want := range map[error]bool{
-		apierrors.NewInvalid(gk, "web", field.ErrorList{field.TooLong(field.NewPath("status"), "", 32768)}): true,
-		apierrors.NewRequestEntityTooLargeError("limit is 3145728"):                                         true,
-		apierrors.NewConflict(gatewayv1.Resource("gateways"), "web", nil):                                   false,
-		nil: false,
-	} {
-		if got := statusRefused(err); got != want {
-			t.Errorf("%v: got %v", err, got)
-		}
 	}
 }
 
@@ -142,16 +84,16 @@ func TestCappedRecorder(t *testing.T) {
 }
 
 // refusingLongMessages is a client whose API server refuses a status holding a
-// Gatewright message longer than refusedStatusMessage, as the real one refuses one over
+// Gatewright message longer than conditions.RefusedMessage, as the real one refuses one over
 // 32768 bytes; it counts the status writes.
 func refusingLongMessages(objs ...client.Object) (client.Client, *int) {
 	writes := 0
 	refuse := func(messages []string) error {
 		writes++
 		for _, m := range messages {
-			if len(m) > refusedStatusMessage {
+			if len(m) > conditions.RefusedMessage {
 				return apierrors.NewInvalid(schema.GroupKind{Group: gatewayv1.GroupName, Kind: "Status"}, "x",
-					field.ErrorList{field.TooLong(field.NewPath("status"), "", refusedStatusMessage)})
+					field.ErrorList{field.TooLong(field.NewPath("status"), "", conditions.RefusedMessage)})
 			}
 		}
 		return nil
@@ -200,7 +142,7 @@ func TestGatewayStatusRefusedIsWrittenShort(t *testing.T) {
 	c, writes := refusingLongMessages(gw)
 	r := &GatewayReconciler{Client: c}
 
-	s := newGatewayStatus(gw, nil)
+	s := newGatewayStatus(gw, listeners.Evaluate(gw.Spec.Listeners, nil))
 	s.set(gatewayv1.GatewayConditionProgrammed, false, gatewayv1.GatewayReasonInvalid, strings.Repeat("x", 1000))
 	if err := r.patchStatus(ctx, gw, s); err != nil {
 		t.Fatal(err)
@@ -210,7 +152,7 @@ func TestGatewayStatusRefusedIsWrittenShort(t *testing.T) {
 		t.Fatal(err)
 	}
 	programmed := meta.FindStatusCondition(got.Status.Conditions, "Programmed")
-	if *writes != 2 || programmed.Status != metav1.ConditionFalse || len(programmed.Message) > refusedStatusMessage {
+	if *writes != 2 || programmed.Status != metav1.ConditionFalse || len(programmed.Message) > conditions.RefusedMessage {
 		t.Errorf("%d writes; Programmed=%s, %d bytes", *writes, programmed.Status, len(programmed.Message))
 	}
 }
@@ -228,7 +170,7 @@ func TestRouteStatusRefusedIsWrittenShort(t *testing.T) {
 
 	ours := routeParentStatus(route, ref, attach.Result{Listeners: []gatewayv1.SectionName{"http"}}, attach.Resolution{Reason: gatewayv1.RouteReasonResolvedRefs})
 	setRouteCondition(&ours, route, gatewayv1.RouteConditionAccepted, false, gatewayv1.RouteReasonUnsupportedValue, strings.Repeat("x", 40000))
-	if len(ours.Conditions[0].Message) > maxConditionMessage {
+	if len(ours.Conditions[0].Message) > conditions.MaxMessage {
 		t.Errorf("condition message of %d bytes", len(ours.Conditions[0].Message))
 	}
 	elsewhere := &gatewaysElsewhere{reader: c, known: map[string]bool{}}
@@ -245,7 +187,7 @@ func TestRouteStatusRefusedIsWrittenShort(t *testing.T) {
 	if got.Status.Parents[0].Conditions[0].Message != theirs.Conditions[0].Message {
 		t.Error("another controller's message was changed")
 	}
-	if accepted := meta.FindStatusCondition(got.Status.Parents[1].Conditions, "Accepted"); accepted.Status != metav1.ConditionFalse || len(accepted.Message) > refusedStatusMessage {
+	if accepted := meta.FindStatusCondition(got.Status.Parents[1].Conditions, "Accepted"); accepted.Status != metav1.ConditionFalse || len(accepted.Message) > conditions.RefusedMessage {
 		t.Errorf("Accepted=%s, %d bytes", accepted.Status, len(accepted.Message))
 	}
 }

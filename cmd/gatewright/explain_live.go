@@ -12,7 +12,9 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/snapshot"
+	"github.com/gatewright/gatewright/internal/translate"
 )
 
 // liveReader reads from the cluster what the values of one Gateway, or of a route on
@@ -31,8 +33,7 @@ func (r liveReader) explainGateway(ctx context.Context, namespace, name string) 
 	if err != nil {
 		return nil, err
 	}
-	res, err := snap.Values(nil)
-	return newExplanation(&gw, nil, snap.Inputs.Blueprint, res, err)
+	return newExplanation(&gw, nil, snap, snap.Valuing(&render.Cache{}, nil))
 }
 
 func (r liveReader) explainHTTPRoute(ctx context.Context, namespace, name, parent string) (*explanation, error) {
@@ -48,14 +49,13 @@ func (r liveReader) explainHTTPRoute(ctx context.Context, namespace, name, paren
 	if err != nil {
 		return nil, err
 	}
-	res, err := snap.Values(&route)
-	return newExplanation(gw, &route, snap.Inputs.Blueprint, res, err)
+	return newExplanation(gw, &route, snap, snap.Valuing(&render.Cache{}, &route))
 }
 
 // snapshot reads what the values of gw, or of route on it, are computed from, as the
 // controller does: the class, its blueprint and the policies of the controller, Gateway
 // and route namespaces.
-func (r liveReader) snapshot(ctx context.Context, gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) (*snapshot.Gateway, error) {
+func (r liveReader) snapshot(ctx context.Context, gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) (*translate.Gateway, error) {
 	var class gatewayv1.GatewayClass
 	if err := r.get(ctx, client.ObjectKey{Name: string(gw.Spec.GatewayClassName)}, &class); err != nil {
 		return nil, err

@@ -13,6 +13,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -40,18 +41,20 @@ type policyExplanation struct {
 
 // newExplanation explains res, computed with blueprint; a valuesSchema error is
 // explained too and returned.
-func newExplanation(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, blueprint *gatewrightv1alpha1.GatewayClassBlueprint, res *values.Result, err error) (*explanation, error) {
+func newExplanation(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, snap *translate.Gateway, computed *translate.Result) (*explanation, error) {
 	var schemaErr *values.SchemaError
+	err := computed.Err
 	if err != nil && !errors.As(err, &schemaErr) {
 		return nil, err
 	}
+	res := computed.Values
 	exp := &explanation{
 		Gateway:      gw.Namespace + "/" + gw.Name,
 		GatewayClass: string(gw.Spec.GatewayClassName),
-		Blueprint:    blueprint.Name,
+		Blueprint:    snap.Values.Blueprint.Name,
 		Values:       res.Values,
 		Provenance:   res.Provenance,
-		Unused:       unusedValues(blueprint, res),
+		Unused:       computed.Unused(),
 		Policies:     []policyExplanation{},
 	}
 	if exp.Provenance == nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gatewright/gatewright/internal/offline"
+	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/test/golden"
 )
 
@@ -21,12 +22,11 @@ func TestExplanationOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap, err := set.Snapshot(defaultControllerNamespace, gw, nil)
+	snap, err := set.ForValues(defaultControllerNamespace, gw, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := snap.Values(nil)
-	exp, err := newExplanation(gw, nil, snap.Inputs.Blueprint, res, err)
+	exp, err := newExplanation(gw, nil, snap, snap.Valuing(&render.Cache{}, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,12 +72,11 @@ func TestExplanationNotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap, err := set.Snapshot(defaultControllerNamespace, gw, route)
+	snap, err := set.ForValues(defaultControllerNamespace, gw, route)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := snap.Values(route)
-	exp, err := newExplanation(gw, route, snap.Inputs.Blueprint, res, err)
+	exp, err := newExplanation(gw, route, snap, snap.Valuing(&render.Cache{}, route))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,10 +12,10 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/yaml"
 
-	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/offline"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -76,17 +76,21 @@ func runValues(out, errOut io.Writer, opts valuesOptions) error {
 	if err != nil {
 		return err
 	}
-	res, blueprint, err := offlineValues(set, opts.controllerNamespace, opts.gateway, opts.route)
+	computed, err := offlineValues(set, opts.controllerNamespace, opts.gateway, opts.route)
 	if err != nil {
 		return err
 	}
+	if computed.Err != nil {
+		return computed.Err
+	}
+	res := computed.Values
 	about := "Gateway " + opts.gateway
 	if opts.route != "" {
 		about = "HTTPRoute " + opts.route + " on " + about
 	}
 	warnings := printWarnings(errOut, about, res.FailedClosedWarnings())
 	if opts.provenance {
-		err = printProvenance(out, res.Provenance, unusedValues(blueprint, res), opts.output)
+		err = printProvenance(out, res.Provenance, computed.Unused(), opts.output)
 	} else {
 		err = printObject(out, res.Values, opts.output)
 	}
@@ -96,41 +100,28 @@ func runValues(out, errOut io.Writer, opts valuesOptions) error {
 	return strictError(opts.strict, warnings)
 }
 
-// offlineValues computes the values of a Gateway, or of an HTTPRoute on it, from set,
-// and returns them with the blueprint they are for.
-func offlineValues(set *offline.Set, controllerNamespace, gateway, route string) (*values.Result, *gatewrightv1alpha1.GatewayClassBlueprint, error) {
+// offlineValues computes the values of a Gateway, or of an HTTPRoute on it, from set.
+func offlineValues(set *offline.Set, controllerNamespace, gateway, route string) (*translate.Result, error) {
 	gwNamespace, gwName := splitName(gateway)
 	gw, err := set.Gateway(gwNamespace, gwName)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	var r *gatewayv1.HTTPRoute
 	if route != "" {
 		routeNamespace, routeName := splitName(route)
 		if r, err = set.HTTPRoute(routeNamespace, routeName); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if len(attach.ParentRefsTo(r, gw)) == 0 {
-			return nil, nil, fmt.Errorf("HTTPRoute %s/%s has no parentRef to Gateway %s/%s", r.Namespace, r.Name, gw.Namespace, gw.Name)
+			return nil, fmt.Errorf("HTTPRoute %s/%s has no parentRef to Gateway %s/%s", r.Namespace, r.Name, gw.Namespace, gw.Name)
 		}
 	}
-	snap, err := set.Snapshot(controllerNamespace, gw, r)
+	snap, err := set.ForValues(controllerNamespace, gw, r)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	res, err := snap.Values(r)
-	return res, snap.Inputs.Blueprint, err
-}
-
-// unusedValues are the values of res that blueprint's templates do not read and its
-// valuesSchema does not declare; none when the blueprint does not parse, which render
-// reports.
-func unusedValues(blueprint *gatewrightv1alpha1.GatewayClassBlueprint, res *values.Result) []values.UnusedValue {
-	parsed, err := render.Parse(blueprint)
-	if err != nil {
-		return nil
-	}
-	return parsed.UnusedValues(res)
+	return snap.Valuing(&render.Cache{}, r), nil
 }
 
 // unusedBy are those of unused that source set.

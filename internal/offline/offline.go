@@ -19,7 +19,7 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/manifest"
 	"github.com/gatewright/gatewright/internal/snapshot"
-	"github.com/gatewright/gatewright/internal/values"
+	"github.com/gatewright/gatewright/internal/translate"
 )
 
 // Set holds the objects read from files. Namespaced objects without a namespace are
@@ -40,13 +40,8 @@ type Set struct {
 	// Secret only the verdict counts, never its data.
 	Secrets []corev1.Secret
 
-	// Overrides are values from the command line (`gatewright render --set`, values
-	// files), merged in order over the effective values of every Gateway and HTTPRoute
-	// that Render renders, as JSON merge patches: objects merge key by key, null removes
-	// a key, anything else replaces. Like Helm's --set over a chart's values, they beat
-	// every level of the chain, the blueprint's overrides included: they answer "what
-	// would render with these values", which no policy in a cluster can force. The
-	// valuesSchema is checked on the result.
+	// Overrides are values from the command line, merged over the values of every
+	// Gateway and HTTPRoute that Render renders (translate.Gateway.Overrides).
 	Overrides []map[string]any
 
 	// places says where the templates of blueprints read by Load are (see Locate).
@@ -164,9 +159,37 @@ func (s *Set) HTTPRoute(namespace, name string) (*gatewayv1.HTTPRoute, error) {
 }
 
 // Snapshot gathers from the set what the values and templates of gw are computed from,
-// as the controller would from the cluster; with a route, what the route's values on gw
-// are computed from.
-func (s *Set) Snapshot(controllerNamespace string, gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) (*snapshot.Gateway, error) {
+// as the controller would from the cluster.
+func (s *Set) Snapshot(controllerNamespace string, gw *gatewayv1.Gateway) (*translate.Gateway, error) {
+	class, err := s.gatewrightClass(gw)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := snapshot.ForGateway(context.Background(), s, controllerNamespace, gw, class, s.secretCheck)
+	if err != nil {
+		return nil, fmt.Errorf("GatewayClass %s: %w", class.Name, err)
+	}
+	snap.Overrides = s.Overrides
+	return snap, nil
+}
+
+// ForValues gathers from the set what the values of gw, or of route on it when route is
+// not nil, are computed from, without the routes on gw or its listeners.
+func (s *Set) ForValues(controllerNamespace string, gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) (*translate.Gateway, error) {
+	class, err := s.gatewrightClass(gw)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := snapshot.ForValues(context.Background(), s, controllerNamespace, gw, class, route)
+	if err != nil {
+		return nil, fmt.Errorf("GatewayClass %s: %w", class.Name, err)
+	}
+	snap.Overrides = s.Overrides
+	return snap, nil
+}
+
+// gatewrightClass is gw's class, which must be in the set and Gatewright's.
+func (s *Set) gatewrightClass(gw *gatewayv1.Gateway) (*gatewayv1.GatewayClass, error) {
 	className := string(gw.Spec.GatewayClassName)
 	class := s.class(gw)
 	switch {
@@ -175,24 +198,10 @@ func (s *Set) Snapshot(controllerNamespace string, gw *gatewayv1.Gateway, route 
 	case class.Spec.ControllerName != gatewrightv1alpha1.ControllerName:
 		return nil, fmt.Errorf("GatewayClass %s: controllerName is %s, not %s", className, class.Spec.ControllerName, gatewrightv1alpha1.ControllerName)
 	}
-	var snap *snapshot.Gateway
-	var err error
-	if route != nil {
-		snap, err = snapshot.ForValues(context.Background(), s, controllerNamespace, gw, class, route)
-	} else {
-		snap, err = snapshot.ForGateway(context.Background(), s, controllerNamespace, gw, class)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("GatewayClass %s: %w", className, err)
-	}
-	return snap, nil
+	return class, nil
 }
 
-// Inputs are the values inputs of gw: the blueprint and the policies that may apply to it.
-func (s *Set) Inputs(controllerNamespace string, gw *gatewayv1.Gateway) (values.Inputs, error) {
-	snap, err := s.Snapshot(controllerNamespace, gw, nil)
-	if err != nil {
-		return values.Inputs{}, err
-	}
-	return snap.Inputs, nil
+// Routes are the routes of snap, a snapshot of the set, ready to translate on it.
+func (s *Set) Routes(snap *translate.Gateway) ([]translate.Route, error) {
+	return snapshot.RoutesOf(context.Background(), s, snap, s.serviceExists)
 }

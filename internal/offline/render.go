@@ -14,10 +14,9 @@ import (
 	"sigs.k8s.io/yaml"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
-	"github.com/gatewright/gatewright/internal/attach"
-	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/tlscert"
+	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -32,83 +31,44 @@ type Rendered struct {
 }
 
 // Render renders every Gateway of a Gatewright class in the set (or only the Gateway
-// namespace/name when given) and the HTTPRoutes whose parentRefs name it, as the
-// controller would with every dependency ready. Any error stops it.
+// namespace/name when given) and the HTTPRoutes attached to it, as the controller would
+// with every dependency ready. Any error stops it.
 func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 	gateways, err := s.gatewaysToRender(only)
 	if err != nil {
 		return nil, err
 	}
-	parsed := map[string]*render.Blueprint{}
+	blueprints := &render.Cache{}
 	var out []Rendered
 	for _, gw := range gateways {
-		snap, err := s.Snapshot(controllerNamespace, gw, nil)
+		snap, err := s.Snapshot(controllerNamespace, gw)
 		if err != nil {
 			return nil, err
-		}
-		in := &snap.Inputs
-		bp, ok := parsed[in.Blueprint.Name]
-		if !ok {
-			if bp, err = render.Parse(in.Blueprint); err != nil {
-				return nil, err
-			}
-			parsed[in.Blueprint.Name] = bp
-		}
-		in.Schema = bp.ValuesSchema()
-		gwValues, gwWarnings, err := s.gatewayValues(*in, gw)
-		var refErr *values.ParametersRefError
-		if errors.As(err, &refErr) {
-			return nil, err // it names the Gateway already
-		} else if err != nil {
-			return nil, fmt.Errorf("Gateway %s/%s: %w", gw.Namespace, gw.Name, err)
-		}
-		routes := snap.Routes
-		judged, err := s.Listeners(gw)
-		if err != nil {
-			return nil, err
-		}
-		renderInput := render.Input{Values: gwValues, Gateway: gw, GatewayClass: snap.Class, HTTPRoutes: routes, Listeners: judged}
-		gwOut, err := bp.Gateway(renderInput)
-		if err != nil {
-			return nil, fmt.Errorf("Gateway %s/%s: %w", gw.Namespace, gw.Name, err)
 		}
 		gwName := gw.Namespace + "/" + gw.Name
-		out = append(out, Rendered{Gateway: gwName, Objects: gwOut.Objects, Warnings: gwWarnings})
+		res := snap.Translate(blueprints, translate.Live{})
+		var refErr *values.ParametersRefError
+		if errors.As(res.Err, &refErr) || (res.Err != nil && res.Blueprint == nil) {
+			return nil, res.Err // it names the Gateway, or the blueprint that does not parse
+		} else if res.Err != nil {
+			return nil, fmt.Errorf("Gateway %s: %w", gwName, res.Err)
+		}
+		out = append(out, Rendered{Gateway: gwName, Objects: res.Output.Objects, Warnings: res.Warnings()})
 
-		for i := range routes {
-			route := &routes[i]
-			routeSnap, err := s.Snapshot(controllerNamespace, gw, route)
-			if err != nil {
-				return nil, err
+		routes, err := s.Routes(snap)
+		if err != nil {
+			return nil, err
+		}
+		for _, route := range routes {
+			routeName := route.Route.Namespace + "/" + route.Route.Name
+			res := snap.TranslateRoute(blueprints, route, translate.Live{})
+			if res.Err != nil {
+				return nil, fmt.Errorf("HTTPRoute %s on Gateway %s: %w", routeName, gwName, res.Err)
 			}
-			routeSnap.Inputs.Schema = in.Schema
-			routeValues, routeWarnings, err := s.routeValues(routeSnap.Inputs, gw, route)
-			if err != nil {
-				return nil, fmt.Errorf("HTTPRoute %s/%s on Gateway %s: %w", route.Namespace, route.Name, gwName, err)
-			}
-			backends, err := attach.ResolveBackendRefs(route, s.ReferenceGrants, s.serviceExists)
-			if err != nil {
-				return nil, err
-			}
-			renderInput.Values, renderInput.BackendRefs = routeValues, backends.BackendRefs
-			routeOut, err := bp.HTTPRoute(renderInput, route)
-			if err != nil {
-				return nil, fmt.Errorf("HTTPRoute %s/%s on Gateway %s: %w", route.Namespace, route.Name, gwName, err)
-			}
-			out = append(out, Rendered{Gateway: gwName, Route: route.Namespace + "/" + route.Name, Objects: routeOut.Objects, Warnings: routeWarnings})
+			out = append(out, Rendered{Gateway: gwName, Route: routeName, Objects: res.Output.Objects, Warnings: res.Warnings()})
 		}
 	}
 	return out, nil
-}
-
-// Listeners judges gw's listeners as the controller does, with the Secrets and
-// ReferenceGrants of the set deciding which certificateRefs resolve: .Listeners.
-func (s *Set) Listeners(gw *gatewayv1.Gateway) ([]listeners.Status, error) {
-	certificateRefs, err := attach.ResolveCertificateRefs(gw, s.ReferenceGrants, s.secretCheck)
-	if err != nil {
-		return nil, err
-	}
-	return listeners.Evaluate(gw.Spec.Listeners, certificateRefs), nil
 }
 
 // gatewaysToRender returns the Gateways of Gatewright's classes, sorted, or the one named.

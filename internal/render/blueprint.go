@@ -44,6 +44,9 @@ type Blueprint struct {
 	known values.Known
 }
 
+// Name is the name of the GatewayClassBlueprint.
+func (b *Blueprint) Name() string { return b.name }
+
 // HasStatus tells whether the blueprint has a status template. Without one, no render
 // reports addresses, and those of a Gateway are to be cleared.
 func (b *Blueprint) HasStatus() bool { return b.hasStatus }

@@ -1,5 +1,7 @@
-// Package snapshot gathers, in one place, what the values and templates of a Gateway
-// and of the HTTPRoutes on it are computed from. It reads through a client.Reader, so
-// that the controller (its cache), gatewright explain (the API server) and the offline
+// Package snapshot gathers, once and in one place, what the values and templates of a
+// Gateway and of the HTTPRoutes on it are computed from (internal/translate's Gateway
+// and Route): the class, blueprint and policies, the attached routes, the listeners
+// judged and the backendRefs resolved. It reads through a client.Reader, so that the
+// controller (its cache), gatewright explain and diff (the API server) and the offline
 // commands (objects read from files) see a Gateway the same way.
 package snapshot

@@ -10,51 +10,68 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/listeners"
+	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
-// Gateway is what the values and templates of one Gateway, and of the routes on it,
-// are computed from.
-type Gateway struct {
-	Gateway *gatewayv1.Gateway
-	Class   *gatewayv1.GatewayClass
-	// Inputs hold the blueprint and the policies of the controller namespace and the
-	// Gateway's namespace (and, from ForValues, the route's).
-	Inputs values.Inputs
-	// Routes are the HTTPRoutes attached to at least one listener, by namespace/name;
-	// Attached counts them per listener.
-	Routes   []gatewayv1.HTTPRoute
-	Attached map[gatewayv1.SectionName]int32
-}
-
-// ForGateway gathers the snapshot of gw, of class.
-func ForGateway(ctx context.Context, r client.Reader, controllerNamespace string, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass) (*Gateway, error) {
+// ForGateway gathers the snapshot of gw, of class: its blueprint, the policies of the
+// controller's and the Gateway's namespaces, the routes attached and its listeners
+// judged, certificate Secrets by secret.
+func ForGateway(ctx context.Context, r client.Reader, controllerNamespace string, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, secret attach.SecretCheck) (*translate.Gateway, error) {
 	var routes gatewayv1.HTTPRouteList
 	if err := r.List(ctx, &routes); err != nil {
 		return nil, err
 	}
-	return ForGatewayAmong(ctx, r, controllerNamespace, gw, class, routes.Items)
+	judged, err := Listeners(ctx, r, gw, secret)
+	if err != nil {
+		return nil, err
+	}
+	return ForGatewayAmong(ctx, r, controllerNamespace, gw, class, routes.Items, judged)
 }
 
 // ForGatewayAmong is ForGateway with the routes that may attach to gw (those naming it,
-// from an index, or all of them) given.
-func ForGatewayAmong(ctx context.Context, r client.Reader, controllerNamespace string, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, candidates []gatewayv1.HTTPRoute) (*Gateway, error) {
+// from an index, or all of them) and its listeners, judged, given.
+func ForGatewayAmong(ctx context.Context, r client.Reader, controllerNamespace string, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, candidates []gatewayv1.HTTPRoute, judged []listeners.Status) (*translate.Gateway, error) {
 	routes, attached, err := AttachedAmong(ctx, r, gw, candidates)
 	if err != nil {
 		return nil, err
 	}
-	// A route's values need its namespace's policies too; ForValues reads them per route.
-	in, err := Values(ctx, r, controllerNamespace, class, gw.Namespace)
+	snap, err := ForValues(ctx, r, controllerNamespace, gw, class, nil)
 	if err != nil {
 		return nil, err
 	}
-	return &Gateway{Gateway: gw, Class: class, Inputs: in, Routes: routes, Attached: attached}, nil
+	snap.Listeners, snap.Routes, snap.Attached = judged, routes, attached
+	return snap, nil
+}
+
+// RoutesOf resolves the backendRefs of the routes of snap, a Gateway's snapshot, and
+// adds to its values inputs the policies of their namespaces, so that each translates on
+// snap as ForRoute's would.
+func RoutesOf(ctx context.Context, r client.Reader, snap *translate.Gateway, exists attach.ServiceExists) ([]translate.Route, error) {
+	seen := map[string]bool{snap.Gateway.Namespace: true, snap.Values.ControllerNamespace: true}
+	out := make([]translate.Route, len(snap.Routes))
+	for i := range snap.Routes {
+		route := &snap.Routes[i]
+		if !seen[route.Namespace] {
+			seen[route.Namespace] = true
+			if err := addPolicies(ctx, r, &snap.Values, route.Namespace); err != nil {
+				return nil, err
+			}
+		}
+		backends, err := BackendRefs(ctx, r, route, exists)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = translate.Route{Route: route, BackendRefs: backends.BackendRefs}
+	}
+	return out, nil
 }
 
 // ForValues gathers what the values of gw, of class, are computed from, or those of
 // route on gw when route is not nil: the blueprint and the policies of the controller's,
-// the Gateway's and the route's namespaces, without the routes on gw.
-func ForValues(ctx context.Context, r client.Reader, controllerNamespace string, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, route *gatewayv1.HTTPRoute) (*Gateway, error) {
+// the Gateway's and the route's namespaces, without the routes on gw or its listeners.
+func ForValues(ctx context.Context, r client.Reader, controllerNamespace string, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, route *gatewayv1.HTTPRoute) (*translate.Gateway, error) {
 	namespaces := []string{gw.Namespace}
 	if route != nil {
 		namespaces = append(namespaces, route.Namespace)
@@ -63,20 +80,7 @@ func ForValues(ctx context.Context, r client.Reader, controllerNamespace string,
 	if err != nil {
 		return nil, err
 	}
-	return &Gateway{Gateway: gw, Class: class, Inputs: in}, nil
-}
-
-// Values computes the values of the Gateway, or of route on it when route is not nil.
-func (g *Gateway) Values(route *gatewayv1.HTTPRoute) (*values.Result, error) {
-	return ComputeValues(&g.Inputs, g.Gateway, route)
-}
-
-// ComputeValues computes the values of gw, or of route on it when route is not nil.
-func ComputeValues(in *values.Inputs, gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) (*values.Result, error) {
-	if route != nil {
-		return in.ForHTTPRoute(gw, route)
-	}
-	return in.ForGateway(gw)
+	return &translate.Gateway{Gateway: gw, Class: class, Values: in}, nil
 }
 
 // Values reads the blueprint of class and the policies that may apply to the Gateways
@@ -89,18 +93,26 @@ func Values(ctx context.Context, r client.Reader, controllerNamespace string, cl
 	}
 	in := values.Inputs{ControllerNamespace: controllerNamespace, Blueprint: bp}
 	for _, namespace := range unique(append([]string{controllerNamespace}, namespaces...)) {
-		var classConfigs gatewrightv1alpha1.GatewayClassConfigList
-		if err := r.List(ctx, &classConfigs, client.InNamespace(namespace)); err != nil {
+		if err := addPolicies(ctx, r, &in, namespace); err != nil {
 			return values.Inputs{}, err
 		}
-		in.GatewayClassConfigs = append(in.GatewayClassConfigs, classConfigs.Items...)
-		var configs gatewrightv1alpha1.GatewayConfigList
-		if err := r.List(ctx, &configs, client.InNamespace(namespace)); err != nil {
-			return values.Inputs{}, err
-		}
-		in.GatewayConfigs = append(in.GatewayConfigs, configs.Items...)
 	}
 	return in, nil
+}
+
+// addPolicies adds the policies of namespace to in.
+func addPolicies(ctx context.Context, r client.Reader, in *values.Inputs, namespace string) error {
+	var classConfigs gatewrightv1alpha1.GatewayClassConfigList
+	if err := r.List(ctx, &classConfigs, client.InNamespace(namespace)); err != nil {
+		return err
+	}
+	in.GatewayClassConfigs = append(in.GatewayClassConfigs, classConfigs.Items...)
+	var configs gatewrightv1alpha1.GatewayConfigList
+	if err := r.List(ctx, &configs, client.InNamespace(namespace)); err != nil {
+		return err
+	}
+	in.GatewayConfigs = append(in.GatewayConfigs, configs.Items...)
+	return nil
 }
 
 // AttachedAmong lists the HTTPRoutes among routes attached to gw by the Gateway API

@@ -91,11 +91,14 @@ func compute(t testing.TB, set *offline.Set, route string) (*values.Result, erro
 			t.Fatal(err)
 		}
 	}
-	snap, err := set.Snapshot(controllerNamespace, gw, r)
+	snap, err := set.ForValues(controllerNamespace, gw, r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return snap.Values(r)
+	if r != nil {
+		return snap.Values.ForHTTPRoute(gw, r)
+	}
+	return snap.Values.ForGateway(gw)
 }
 
 // mustCompute is compute for cases that expect no error.

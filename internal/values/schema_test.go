@@ -140,11 +140,11 @@ func TestAPrecompiledSchemaIsUsed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap, err := set.Snapshot(controllerNamespace, gw, nil)
+	snap, err := set.ForValues(controllerNamespace, gw, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := snap.Inputs
+	in := snap.Values
 	stricter, err := values.CompileSchema(&apiextensionsv1.JSON{Raw: []byte(`{"type": "object", "properties": {"replicas": {"type": "integer", "maximum": 2}}}`)})
 	if err != nil {
 		t.Fatal(err)

@@ -192,11 +192,11 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := set.Inputs(controllerNamespace, gw)
+	snap, err := set.ForValues(controllerNamespace, gw, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := in.ForGateway(gw)
+	res, err := snap.Values.ForGateway(gw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,11 +237,11 @@ spec:
 		if err != nil {
 			t.Fatal(err)
 		}
-		in, err := set.Inputs(controllerNamespace, gw)
+		snap, err := set.ForValues(controllerNamespace, gw, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return in.ForGateway(gw)
+		return snap.Values.ForGateway(gw)
 	}
 
 	t.Run("a GatewayConfig named by parametersRef counts as one targeting the Gateway", func(t *testing.T) {

@@ -71,19 +71,19 @@ func computeGEP(t *testing.T, policies string) map[string]*values.Result {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in, err := set.Inputs(controllerNamespace, gw)
+		snap, err := set.ForValues(controllerNamespace, gw, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var res *values.Result
 		if context[1] == "" {
-			res, err = in.ForGateway(gw)
+			res, err = snap.Values.ForGateway(gw)
 		} else {
 			route, routeErr := set.HTTPRoute("gep", context[1])
 			if routeErr != nil {
 				t.Fatal(routeErr)
 			}
-			res, err = in.ForHTTPRoute(gw, route)
+			res, err = snap.Values.ForHTTPRoute(gw, route)
 		}
 		if err != nil {
 			t.Fatal(err)

@@ -1,0 +1,49 @@
+package translate
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gatewright/gatewright/internal/values"
+)
+
+// Refused tells whether the result's error refuses the Gateway as a whole: its class's
+// parameters, the blueprint or a parametersRef cannot be used. Gateway API then asks for
+// Accepted=False/InvalidParameters, the message being Err's.
+func (r *Result) Refused() bool {
+	var invalid *InvalidParametersError
+	var refErr *values.ParametersRefError
+	return errors.As(r.Err, &invalid) || errors.As(r.Err, &refErr)
+}
+
+// Programmed is the Programmed condition of a Gateway whose translation gave r, before
+// anything is applied: what an error, or templates waiting for a dependency, make it.
+// A result that renders is Programmed once its objects are applied and ready, which
+// only the cluster tells: its message counts the objects.
+func (r *Result) Programmed() Verdict {
+	switch {
+	case r.Refused():
+		return Verdict{Reason: string(gatewayv1.GatewayReasonInvalid), Message: "the Gateway is not accepted"}
+	case r.Err != nil:
+		return Verdict{Reason: string(gatewayv1.GatewayReasonInvalid), Message: r.Err.Error() + "; the objects applied before are left as they are"}
+	case len(r.Output.Waiting) > 0:
+		waiting := make([]string, len(r.Output.Waiting))
+		for i, w := range r.Output.Waiting {
+			waiting[i] = w.String()
+		}
+		return Verdict{Reason: string(gatewayv1.GatewayReasonPending), Message: "waiting: " + strings.Join(waiting, "; ")}
+	}
+	return Verdict{OK: true, Reason: string(gatewayv1.GatewayReasonProgrammed), Message: fmt.Sprintf("%d object(s) applied and ready", len(r.Output.Objects))}
+}
+
+// RouteAccepted is the Accepted condition of a route's parent status on gateway
+// (namespace/name) when it attaches there and its translation gave r.
+func (r *Result) RouteAccepted(gateway string) Verdict {
+	if r.Err != nil {
+		return Verdict{Reason: string(gatewayv1.RouteReasonUnsupportedValue), Message: "Gateway " + gateway + ": " + r.Err.Error() + "; the objects applied before are left as they are"}
+	}
+	return Verdict{OK: true, Reason: string(gatewayv1.RouteReasonAccepted)}
+}

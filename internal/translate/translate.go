@@ -1,0 +1,166 @@
+package translate
+
+import (
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/listeners"
+	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/values"
+)
+
+// Parser parses a blueprint, once per generation when it caches (render.Cache does).
+type Parser interface {
+	Get(*gatewrightv1alpha1.GatewayClassBlueprint) (*render.Blueprint, error)
+}
+
+// Gateway is the snapshot of one Gateway: everything its result, and the results of
+// the routes on it, are computed from.
+type Gateway struct {
+	Gateway *gatewayv1.Gateway
+	Class   *gatewayv1.GatewayClass
+	// Values hold the blueprint and the policies in view: those of the controller
+	// namespace, the Gateway's, and (for a route) the route's.
+	Values values.Inputs
+	// Routes are the HTTPRoutes attached to at least one listener, by namespace/name;
+	// Attached counts them per listener.
+	Routes   []gatewayv1.HTTPRoute
+	Attached map[gatewayv1.SectionName]int32
+	// Listeners are what the Gateway API rules say of each listener, certificateRefs
+	// resolved.
+	Listeners []listeners.Status
+	// Overrides are values from the command line (`gatewright render --set`, values
+	// files), merged in order over the effective values as JSON merge patches: objects
+	// merge key by key, null removes a key, anything else replaces. Like Helm's --set
+	// over a chart's values, they beat every level of the chain, the blueprint's
+	// overrides included: they answer "what would render with these values", which no
+	// policy in a cluster can force. The valuesSchema is checked on the result. The
+	// controller never sets them.
+	Overrides []map[string]any
+}
+
+// Route is the snapshot of one HTTPRoute on a parent Gateway.
+type Route struct {
+	Route *gatewayv1.HTTPRoute
+	// BackendRefs are the route's backendRefs, resolved.
+	BackendRefs []attach.BackendRef
+}
+
+// Live is what a render reads of the cluster; the zero Live renders offline (every
+// dependency ready, .Resources the rendered objects).
+type Live struct {
+	Objects      map[string][]*unstructured.Unstructured
+	IsReady      func(*unstructured.Unstructured) bool
+	IsNamespaced func(schema.GroupVersionKind) (bool, error)
+}
+
+// Result is the complete outcome of one Gateway or route.
+type Result struct {
+	// Blueprint is the parsed blueprint; nil when it does not parse (Err says why).
+	Blueprint *render.Blueprint
+	// Values are the values with provenance; nil when they could not be computed. They
+	// may be set together with Err (a valuesSchema refusal reports the policies).
+	Values *values.Result
+	// Output is the render; nil with Err.
+	Output *render.Output
+	// Input is what the render read, for a second render against live objects (settle).
+	Input render.Input
+	// ValuesTook and RenderTook are how long each step took, for metrics.
+	ValuesTook, RenderTook time.Duration
+	// Err is the first error, the blueprint's name, template and line included when it
+	// comes from a template; Classify says what to do about it.
+	Err error
+}
+
+// Warnings name the blocks that applied because their condition could not be evaluated.
+func (r *Result) Warnings() []string {
+	if r.Values == nil {
+		return nil
+	}
+	return r.Values.FailedClosedWarnings()
+}
+
+// Unused are the values no template reads and the valuesSchema does not declare.
+func (r *Result) Unused() []values.UnusedValue {
+	if r.Values == nil || r.Blueprint == nil {
+		return nil
+	}
+	return r.Blueprint.UnusedValues(r.Values)
+}
+
+// Valuing computes only the values: a pipeline that stops before rendering.
+func (g *Gateway) Valuing(p Parser, route *gatewayv1.HTTPRoute) *Result {
+	res := &Result{}
+	in, ok := g.prepare(p, res)
+	if !ok {
+		return res
+	}
+	start := time.Now()
+	defer func() { res.ValuesTook = time.Since(start) }()
+	res.Values, res.Err = overridden(in, g.Overrides, func(in values.Inputs) (*values.Result, error) {
+		if route != nil {
+			return in.ForHTTPRoute(g.Gateway, route)
+		}
+		return in.ForGateway(g.Gateway)
+	})
+	return res
+}
+
+// Translate computes the values of the Gateway and renders its templates.
+func (g *Gateway) Translate(p Parser, live Live) *Result {
+	res := g.Valuing(p, nil)
+	if res.Err != nil {
+		return res
+	}
+	res.Input = g.renderInput(res.Values, live)
+	res.Input.HTTPRoutes = g.Routes
+	start := time.Now()
+	res.Output, res.Err = res.Blueprint.Gateway(res.Input)
+	res.RenderTook = time.Since(start)
+	return res
+}
+
+// TranslateRoute computes the values of route on the Gateway and renders its templates.
+func (g *Gateway) TranslateRoute(p Parser, route Route, live Live) *Result {
+	res := g.Valuing(p, route.Route)
+	if res.Err != nil {
+		return res
+	}
+	res.Input = g.renderInput(res.Values, live)
+	res.Input.BackendRefs = route.BackendRefs
+	start := time.Now()
+	res.Output, res.Err = res.Blueprint.HTTPRoute(res.Input, route.Route)
+	res.RenderTook = time.Since(start)
+	return res
+}
+
+// prepare parses the blueprint and gives the values inputs its valuesSchema. A
+// blueprint that does not parse cannot be used: the Gateway is not accepted.
+func (g *Gateway) prepare(p Parser, res *Result) (values.Inputs, bool) {
+	parsed, err := p.Get(g.Values.Blueprint)
+	if err != nil {
+		res.Err = &InvalidParametersError{Message: err.Error(), Cause: err}
+		return values.Inputs{}, false
+	}
+	res.Blueprint = parsed
+	in := g.Values
+	in.Schema = parsed.ValuesSchema()
+	return in, true
+}
+
+func (g *Gateway) renderInput(vals *values.Result, live Live) render.Input {
+	return render.Input{
+		Values:       vals.Values,
+		Gateway:      g.Gateway,
+		GatewayClass: g.Class,
+		Listeners:    g.Listeners,
+		Live:         live.Objects,
+		IsReady:      live.IsReady,
+		IsNamespaced: live.IsNamespaced,
+	}
+}
