@@ -24,6 +24,7 @@ import (
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/conditions"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/translate"
 )
 
 // BlueprintReconciler sets Accepted and Linted on GatewayClassBlueprints, so that a
@@ -111,7 +112,7 @@ func (r *BlueprintReconciler) gatewaysOf(ctx context.Context, blueprint string) 
 // blueprintOfGateway maps a Gateway to the blueprint its class names.
 func (r *BlueprintReconciler) blueprintOfGateway(ctx context.Context, obj client.Object) []reconcile.Request {
 	class, err := getClass(ctx, r.Client, string(obj.(*gatewayv1.Gateway).Spec.GatewayClassName))
-	if err != nil || !isGatewrightClass(class) || class.Spec.ParametersRef == nil {
+	if err != nil || !translate.IsGatewrightClass(class) || class.Spec.ParametersRef == nil {
 		return nil
 	}
 	return []reconcile.Request{{NamespacedName: types.NamespacedName{Name: class.Spec.ParametersRef.Name}}}

@@ -7,7 +7,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/snapshot"
 )
@@ -141,9 +140,4 @@ func (r *PolicyReconciler) parentContexts(ctx context.Context, route *gatewayv1.
 		}
 	}
 	return out, nil
-}
-
-// isGatewrightClass tells whether class is one of Gatewright's.
-func isGatewrightClass(class *gatewayv1.GatewayClass) bool {
-	return class != nil && class.Spec.ControllerName == gatewrightv1alpha1.ControllerName
 }

@@ -96,7 +96,7 @@ func (cache *valueInputsCache) get(ctx context.Context, c valuesContext) (*value
 
 func (cache *valueInputsCache) load(ctx context.Context, className string, namespaces ...string) *valueInputs {
 	class, err := getClass(ctx, cache.reader, className)
-	if err != nil || !isGatewrightClass(class) {
+	if err != nil || !translate.IsGatewrightClass(class) {
 		return nil
 	}
 	in, err := snapshot.Values(ctx, cache.reader, cache.controllerNamespace, class, namespaces...)

@@ -164,3 +164,9 @@ func (g *Gateway) renderInput(vals *values.Result, live Live) render.Input {
 		IsNamespaced: live.IsNamespaced,
 	}
 }
+
+// IsGatewrightClass tells whether class is one of Gatewright's: its controllerName is
+// Gatewright's. A nil class (one that is not there) is not.
+func IsGatewrightClass(class *gatewayv1.GatewayClass) bool {
+	return class != nil && class.Spec.ControllerName == gatewrightv1alpha1.ControllerName
+}
