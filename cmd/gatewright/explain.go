@@ -68,6 +68,9 @@ func runExplain(ctx context.Context, out, errOut io.Writer, opts explainOptions,
 	if err != nil {
 		return err
 	}
+	if policyKind, ok := policyKinds[kind]; ok {
+		return runExplainPolicy(ctx, out, errOut, k8s, opts, policyKind, namespace, name)
+	}
 	live := liveReader{client: k8s, controllerNamespace: opts.controllerNamespace}
 	var exp *explanation
 	var recorded *recordSource
@@ -83,7 +86,7 @@ func runExplain(ctx context.Context, out, errOut io.Writer, opts explainOptions,
 			exp, recorded, err = live.recordedHTTPRoute(ctx, namespace, name, opts.gateway, err)
 		}
 	default:
-		return fmt.Errorf("explain gateway or httproute, not %q", kind)
+		return fmt.Errorf("explain gateway, httproute, gatewayconfig or gatewayclassconfig, not %q", kind)
 	}
 	if exp == nil {
 		return err
