@@ -101,7 +101,7 @@ func (p placer) placeTarget(ctx context.Context, source values.Source, sets []va
 	}
 	tp.Contexts = len(contexts)
 	judge := translate.NewEnforcement(source)
-	groupOf := map[string]int{}            // by the fates' JSON
+	groupOf := map[string]int{}                  // by the fates' JSON
 	groupOfResult := map[*translate.Result]int{} // fates worked out already
 	for _, c := range contexts {
 		res, err := p.contextValues.Of(ctx, c)
