@@ -94,47 +94,63 @@ func (p placer) place(ctx context.Context, source values.Source, targets []gatew
 // placeTarget explains one target: its contexts grouped by outcome, and the verdict
 // over them. The fates are worked out once per computed chain, which many contexts share.
 func (p placer) placeTarget(ctx context.Context, source values.Source, sets []values.SetValue, target gatewayv1.LocalPolicyTargetReference) (targetPlacement, error) {
-	tp := targetPlacement{Target: targetName(target), Outcomes: []outcome{}}
+	tp := targetPlacement{Target: targetName(target)}
 	contexts, err := p.reach.ContextsReached(ctx, source.Namespace, target)
 	if err != nil {
 		return tp, err
 	}
 	tp.Contexts = len(contexts)
 	judge := translate.NewEnforcement(source)
-	groupOf := map[string]int{}                  // by the fates' JSON
-	groupOfResult := map[*translate.Result]int{} // fates worked out already
+	groups := outcomeGroups{source: source, sets: sets, list: []outcome{}, byFates: map[string]int{}, byResult: map[*translate.Result]int{}}
 	for _, c := range contexts {
 		res, err := p.contextValues.Of(ctx, c)
-		group, done := groupOfResult[res]
-		if !done || res == nil {
-			var fates contextFates
-			if err != nil {
-				fates = contextFates{NotComputed: err.Error()}
-			} else {
-				fates = fatesOf(source, sets, res)
-			}
-			key, _ := json.Marshal(fates) // plain data always encodes
-			if group, done = groupOf[string(key)]; !done {
-				group = len(tp.Outcomes)
-				groupOf[string(key)] = group
-				tp.Outcomes = append(tp.Outcomes, outcome{Contexts: []string{}, contextFates: fates})
-			}
-			if res != nil {
-				groupOfResult[res] = group
-			}
-		}
 		if res != nil {
 			judge.Add(c.String(), res)
 		}
-		tp.Outcomes[group].Count++
-		tp.Outcomes[group].Contexts = append(tp.Outcomes[group].Contexts, c.String())
+		groups.add(c.String(), res, err)
 	}
+	tp.Outcomes = groups.list
 	verdict := judge.Verdict()
 	tp.Enforced = enforcedCondition{Status: metav1.ConditionFalse, Reason: verdict.Reason, Message: verdict.Message}
 	if verdict.OK {
 		tp.Enforced.Status = metav1.ConditionTrue
 	}
 	return tp, nil
+}
+
+// outcomeGroups groups contexts by what became of the policy's values there. The fates
+// are worked out once per computed chain, which many contexts share.
+type outcomeGroups struct {
+	source   values.Source
+	sets     []values.SetValue
+	list     []outcome
+	byFates  map[string]int // by the fates' JSON
+	byResult map[*translate.Result]int
+}
+
+// add puts the context named name, whose values are res or not computed for err, in
+// its group.
+func (g *outcomeGroups) add(name string, res *translate.Result, err error) {
+	group, done := g.byResult[res]
+	if !done {
+		fates := contextFates{}
+		if err != nil {
+			fates.NotComputed = err.Error()
+		} else {
+			fates = fatesOf(g.source, g.sets, res)
+		}
+		key, _ := json.Marshal(fates) // plain data always encodes
+		if group, done = g.byFates[string(key)]; !done {
+			group = len(g.list)
+			g.byFates[string(key)] = group
+			g.list = append(g.list, outcome{Contexts: []string{}, contextFates: fates})
+		}
+		if res != nil {
+			g.byResult[res] = group
+		}
+	}
+	g.list[group].Count++
+	g.list[group].Contexts = append(g.list[group].Contexts, name)
 }
 
 func targetName(target gatewayv1.LocalPolicyTargetReference) string {
