@@ -11,6 +11,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	statusconditions "github.com/gatewright/gatewright/internal/conditions"
 	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/snapshot"
 	"github.com/gatewright/gatewright/internal/translate"
@@ -111,7 +112,7 @@ func (p placer) placeTarget(ctx context.Context, source values.Source, sets []va
 	}
 	tp.Outcomes = groups.list
 	verdict := judge.Verdict()
-	tp.Enforced = enforcedCondition{Status: metav1.ConditionFalse, Reason: verdict.Reason, Message: verdict.Message}
+	tp.Enforced = enforcedCondition{Status: metav1.ConditionFalse, Reason: verdict.Reason, Message: statusconditions.Message(verdict.Message)}
 	if verdict.OK {
 		tp.Enforced.Status = metav1.ConditionTrue
 	}
