@@ -117,10 +117,14 @@ func TestPolicyPlacement(t *testing.T) {
 			},
 		},
 		{
-			name: "a route's policy reaches the route on each parent",
+			name: "a route's policy may not unset what its Gateway's owner set, and its override applies when its when fails",
 			kind: gatewrightv1alpha1.KindGatewayConfig, namespace: "team-b", policy: "shop",
-			wantEnforced: "True Enforced",
-			want:         []string{"HTTPRoute team-b/shop on Gateway team-a/web: replicas default in effect"},
+			wantEnforced: "True PartiallyEnforced",
+			want: []string{
+				"HTTPRoute team-b/shop on Gateway team-a/web: color default unset refused: the blueprint forbids tenants to unset what the default of GatewayConfig team-a/web (level 6) set",
+				"HTTPRoute team-b/shop on Gateway team-a/web: replicas default in effect",
+				"HTTPRoute team-b/shop on Gateway team-a/web: retries override in effect; its when could not be evaluated, so it applies (fails closed): spec.override.when: no such key: nothing",
+			},
 		},
 		{
 			name: "the provider's override is in effect on every Gateway and route of its class",
@@ -166,4 +170,30 @@ func TestPolicyPlacementTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden.Check(t, filepath.Join("testdata", "explain", "policy.out"), out.Bytes())
+}
+
+// A policy the values engine refuses is Invalid on every target, as the controller
+// says, and no values are computed with it.
+func TestPolicyPlacementOfARefusedPolicy(t *testing.T) {
+	set := &offline.Set{}
+	if err := set.Add([]byte(`
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayConfig
+metadata: {name: broken, namespace: team-a}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: web}, {group: "", kind: Namespace, name: team-a}]
+  default: {values: {timeout: 30s}, strategy: Sideways}
+`)); err != nil {
+		t.Fatal(err)
+	}
+	pl := placeOffline(t, set, gatewrightv1alpha1.KindGatewayConfig, "team-a", "broken")
+	want := `GatewayConfig team-a/broken: spec.default.strategy: must be Patch, Merge or Atomic, not "Sideways"`
+	if pl.Invalid != want || len(pl.Targets) != 2 {
+		t.Fatalf("got %q over %d targets, want %q over 2", pl.Invalid, len(pl.Targets), want)
+	}
+	for _, target := range pl.Targets {
+		if got := target.Enforced; got.Reason != "Invalid" || got.Message != want || len(target.Outcomes) != 0 {
+			t.Errorf("%s: Enforced %+v with %d outcomes, want Invalid with the refusal and none", target.Target, got, len(target.Outcomes))
+		}
+	}
 }
