@@ -21,8 +21,8 @@ type explainOptions struct {
 func newExplainCommand() *cobra.Command {
 	opts := explainOptions{controllerNamespace: defaultControllerNamespace}
 	cmd := &cobra.Command{
-		Use:   "explain gateway|httproute NAME [-n NAMESPACE]",
-		Short: "Show the values of a live Gateway or HTTPRoute, where each came from and which policies were overridden",
+		Use:   "explain gateway|httproute|gatewayconfig|gatewayclassconfig NAME [-n NAMESPACE]",
+		Short: "Show the values of a live Gateway or HTTPRoute and where each came from, or where a policy lands",
 		Long: `explain reads a Gateway (or an HTTPRoute and its parent Gateway) and every GatewayClass,
 GatewayClassBlueprint, GatewayClassConfig and GatewayConfig that can reach it from the cluster
 of the current kubeconfig, and computes its .Values with the same code as the controller and
@@ -41,12 +41,41 @@ controller namespace, and to GatewayClasses and GatewayClassBlueprints. A caller
 not read one of them (the owner of a route on another tenant's Gateway) gets the values
 the controller recorded in the Rendering of the Gateway or route when it last applied
 them, with where each came from and each policy's state, and a line that says so; values
-at the blueprint's privateValuePaths show as <private>.`,
+at the blueprint's privateValuePaths show as <private>.
+
+explain gatewayconfig (gwc) or gatewayclassconfig (gcc) says where a policy lands: the
+values it sets, then per targetRef the Enforced condition the controller writes for it
+(status, reason, message), and every Gateway, and HTTPRoute on a Gateway, the target
+reaches with, per value, what became of it there: in effect, overridden (by which
+policy, default or override, at which level), not applied (its when is false), refused
+by the blueprint's valuesSchema, or an unset the blueprint refused; a value whose when
+could not be evaluated applies and says so (fails closed). Contexts whose values are not
+computed (a class of another controller, a blueprint missing, inputs the caller may not
+read) say why. The values are computed with the same code as the controller, once per
+chain of policies.
+
+Contexts where every value fared alike are printed once, with their count and the first
+5 names: a provider whose class-wide policy reaches 5,000 Gateways wants to see the few
+ways it fares and where it does not take effect, not 5,000 identical tables; -o yaml|json
+names every context. Their fields: policy {kind, namespace, name}; values [{path, value,
+as, strategy}]; invalid (why the policy cannot be used at all); targets [{target,
+enforced {status, reason, message}, contexts (a count), outcomes [{count, contexts
+[names], notComputed, takesNoPart, notes, values [{path, as, fate (InEffect, Overridden,
+WhenFalse, RefusedBySchema or UnsetRefused), by {source, as, level, strategy},
+strategy, failedClosed, message}]}]}].
+
+It reads with the caller's rights. What they do not reach is said on stderr (the kind
+and namespace): Gateways and routes of namespaces the caller may not read are left out
+(a cluster-wide list refused is made in the policy's namespace instead), and a context
+whose class, blueprint or policies the caller may not read is shown as not computed:
+values computed without a policy the caller cannot see would be wrong.`,
 		Example: `  gatewright explain gateway web -n team-a
   gatewright explain httproute shop -n team-a -o yaml
-  gatewright explain httproute shop -n team-b --gateway team-a/web`,
+  gatewright explain httproute shop -n team-b --gateway team-a/web
+  gatewright explain gatewayconfig team -n team-a
+  gatewright explain gcc global -n gatewright-system -o json`,
 		Args:      cobra.ExactArgs(2),
-		ValidArgs: []string{"gateway", "httproute"},
+		ValidArgs: []string{"gateway", "httproute", "gatewayconfig", "gatewayclassconfig"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExplain(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), opts, args[0], args[1])
 		},
@@ -68,6 +97,9 @@ func runExplain(ctx context.Context, out, errOut io.Writer, opts explainOptions,
 	if err != nil {
 		return err
 	}
+	if policyKind, ok := policyKinds[kind]; ok {
+		return runExplainPolicy(ctx, out, errOut, k8s, opts, policyKind, namespace, name)
+	}
 	live := liveReader{client: k8s, controllerNamespace: opts.controllerNamespace}
 	var exp *explanation
 	var recorded *recordSource
@@ -83,7 +115,7 @@ func runExplain(ctx context.Context, out, errOut io.Writer, opts explainOptions,
 			exp, recorded, err = live.recordedHTTPRoute(ctx, namespace, name, opts.gateway, err)
 		}
 	default:
-		return fmt.Errorf("explain gateway or httproute, not %q", kind)
+		return fmt.Errorf("explain gateway, httproute, gatewayconfig or gatewayclassconfig, not %q", kind)
 	}
 	if exp == nil {
 		return err

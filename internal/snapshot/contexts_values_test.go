@@ -1,4 +1,4 @@
-package controllers
+package snapshot
 
 import (
 	"errors"
@@ -14,14 +14,14 @@ import (
 	"github.com/gatewright/gatewright/internal/values"
 )
 
-// TestValueInputsComputeEachChainOnce checks that a judgement computes the values of
+// TestContextValuesComputeEachChainOnce checks that a judgement computes the values of
 // each distinct chain once and hands every context what the values engine would.
-func TestValueInputsComputeEachChainOnce(t *testing.T) {
+func TestContextValuesComputeEachChainOnce(t *testing.T) {
 	block := func(s string) *apiextensionsv1.JSON { return &apiextensionsv1.JSON{Raw: []byte(s)} }
 	target := func(group, kind, name string) []gatewayv1.LocalPolicyTargetReference {
 		return []gatewayv1.LocalPolicyTargetReference{{Group: gatewayv1.Group(group), Kind: gatewayv1.Kind(kind), Name: gatewayv1.ObjectName(name)}}
 	}
-	v := &valueInputs{Inputs: values.Inputs{
+	v := &chainInputs{Inputs: values.Inputs{
 		ControllerNamespace: "gatewright-system",
 		Blueprint: &gatewrightv1alpha1.GatewayClassBlueprint{ObjectMeta: metav1.ObjectMeta{Name: "bp"},
 			Spec: gatewrightv1alpha1.GatewayClassBlueprintSpec{Values: &gatewrightv1alpha1.DefaultsAndOverrides{Default: block(`{"color": "none"}`)}}},
@@ -47,14 +47,14 @@ func TestValueInputsComputeEachChainOnce(t *testing.T) {
 	broken.Spec.Infrastructure = &gatewayv1.GatewayInfrastructure{ParametersRef: &gatewayv1.LocalParametersReference{
 		Group: gatewayv1.Group(gatewrightv1alpha1.GroupVersion.Group), Kind: gatewrightv1alpha1.KindGatewayConfig, Name: "missing"}}
 	route := &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "shop"}}
-	contexts := []valuesContext{{gateway: a}, {gateway: b}, {gateway: own}, {gateway: a, route: route}, {gateway: own, route: route}, {gateway: broken}}
+	contexts := []Context{{Gateway: a}, {Gateway: b}, {Gateway: own}, {Gateway: a, Route: route}, {Gateway: own, Route: route}, {Gateway: broken}}
 
 	results := map[string]*values.Result{}
 	for _, c := range contexts {
 		got := v.compute(c)
-		want, wantErr := v.ForGateway(c.gateway)
-		if c.route != nil {
-			want, wantErr = v.ForHTTPRoute(c.gateway, c.route)
+		want, wantErr := v.ForGateway(c.Gateway)
+		if c.Route != nil {
+			want, wantErr = v.ForHTTPRoute(c.Gateway, c.Route)
 		}
 		if !reflect.DeepEqual(got.Values, want) || !reflect.DeepEqual(got.Err, wantErr) {
 			t.Errorf("%s: got %+v, %v; want %+v, %v", c, got.Values, got.Err, want, wantErr)
@@ -76,7 +76,7 @@ func TestValueInputsComputeEachChainOnce(t *testing.T) {
 		t.Errorf("%d chains computed, want 2", len(v.computed))
 	}
 	var refErr *values.ParametersRefError
-	if err := v.compute(valuesContext{gateway: broken}).Err; !errors.As(err, &refErr) {
+	if err := v.compute(Context{Gateway: broken}).Err; !errors.As(err, &refErr) {
 		t.Errorf("a Gateway with a broken parametersRef: got %v, want a *ParametersRefError", err)
 	}
 }

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	statusconditions "github.com/gatewright/gatewright/internal/conditions"
+	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/snapshot"
+	"github.com/gatewright/gatewright/internal/translate"
+	"github.com/gatewright/gatewright/internal/values"
+)
+
+// policyKinds are the names explain takes for the policy kinds.
+var policyKinds = map[string]string{
+	"gatewayconfig": gatewrightv1alpha1.KindGatewayConfig, "gatewayconfigs": gatewrightv1alpha1.KindGatewayConfig, "gwc": gatewrightv1alpha1.KindGatewayConfig,
+	"gatewayclassconfig": gatewrightv1alpha1.KindGatewayClassConfig, "gatewayclassconfigs": gatewrightv1alpha1.KindGatewayClassConfig, "gcc": gatewrightv1alpha1.KindGatewayClassConfig,
+}
+
+// placement is where a policy lands: what explain gatewayconfig|gatewayclassconfig prints.
+type placement struct {
+	Policy values.Source `json:"policy"`
+	// Values are the leaves the policy sets.
+	Values []values.SetValue `json:"values"`
+	// Invalid is why the policy cannot be used at all: no values are computed with it.
+	Invalid string            `json:"invalid,omitempty"`
+	Targets []targetPlacement `json:"targets"`
+}
+
+// targetPlacement is where one target of the policy leads.
+type targetPlacement struct {
+	// Target is Kind/Name, as the policy's status names it.
+	Target string `json:"target"`
+	// Enforced is the condition the controller writes for this target.
+	Enforced enforcedCondition `json:"enforced"`
+	// Contexts counts the Gateways, and routes on Gateways, the target reaches.
+	Contexts int `json:"contexts"`
+	// Outcomes group the contexts where every value of the policy fared alike.
+	Outcomes []outcome `json:"outcomes"`
+}
+
+type enforcedCondition struct {
+	Status  metav1.ConditionStatus `json:"status"`
+	Reason  string                 `json:"reason"`
+	Message string                 `json:"message"`
+}
+
+// outcome is a group of contexts where the policy's values fared alike.
+type outcome struct {
+	Count    int      `json:"count"`
+	Contexts []string `json:"contexts"`
+	contextFates
+}
+
+// placer finds where policies land: the contexts through reach, their values through
+// contextValues, each chain computed once for every target of the policy.
+type placer struct {
+	reach         snapshot.Reach
+	contextValues *snapshot.ContextValues
+}
+
+// place explains the policy source, of targets and blocks.
+func (p placer) place(ctx context.Context, source values.Source, targets []gatewayv1.LocalPolicyTargetReference, blocks *gatewrightv1alpha1.DefaultsAndOverrides) (*placement, error) {
+	pl := &placement{Policy: source, Values: []values.SetValue{}, Targets: []targetPlacement{}}
+	sets, err := values.ValuesOf(source, blocks)
+	if err != nil {
+		// As the controller: the policy is Invalid on every target, nothing is computed.
+		pl.Invalid = err.Error()
+		for _, target := range targets {
+			pl.Targets = append(pl.Targets, targetPlacement{Target: targetName(target), Outcomes: []outcome{},
+				Enforced: enforcedCondition{Status: metav1.ConditionFalse, Reason: string(gatewayv1.PolicyReasonInvalid), Message: err.Error()}})
+		}
+		return pl, nil
+	}
+	if sets != nil {
+		pl.Values = sets
+	}
+	for _, target := range targets {
+		tp, err := p.placeTarget(ctx, source, sets, target)
+		if err != nil {
+			return nil, fmt.Errorf("%s: target %s: %w", source, targetName(target), err)
+		}
+		pl.Targets = append(pl.Targets, tp)
+	}
+	return pl, nil
+}
+
+// placeTarget explains one target: its contexts grouped by outcome, and the verdict
+// over them. The fates are worked out once per computed chain, which many contexts share.
+func (p placer) placeTarget(ctx context.Context, source values.Source, sets []values.SetValue, target gatewayv1.LocalPolicyTargetReference) (targetPlacement, error) {
+	tp := targetPlacement{Target: targetName(target)}
+	contexts, err := p.reach.ContextsReached(ctx, source.Namespace, target)
+	if err != nil {
+		return tp, err
+	}
+	tp.Contexts = len(contexts)
+	judge := translate.NewEnforcement(source)
+	groups := outcomeGroups{source: source, sets: sets, list: []outcome{}, byFates: map[string]int{}, byResult: map[*translate.Result]int{}}
+	for _, c := range contexts {
+		res, err := p.contextValues.Of(ctx, c)
+		if res != nil {
+			judge.Add(c.String(), res)
+		}
+		groups.add(c.String(), res, err)
+	}
+	tp.Outcomes = groups.list
+	verdict := judge.Verdict()
+	tp.Enforced = enforcedCondition{Status: metav1.ConditionFalse, Reason: verdict.Reason, Message: statusconditions.Message(verdict.Message)}
+	if verdict.OK {
+		tp.Enforced.Status = metav1.ConditionTrue
+	}
+	return tp, nil
+}
+
+// outcomeGroups groups contexts by what became of the policy's values there. The fates
+// are worked out once per computed chain, which many contexts share.
+type outcomeGroups struct {
+	source   values.Source
+	sets     []values.SetValue
+	list     []outcome
+	byFates  map[string]int // by the fates' JSON
+	byResult map[*translate.Result]int
+}
+
+// add puts the context named name, whose values are res or not computed for err, in
+// its group.
+func (g *outcomeGroups) add(name string, res *translate.Result, err error) {
+	group, done := g.byResult[res]
+	if !done {
+		fates := contextFates{}
+		if err != nil {
+			fates.NotComputed = err.Error()
+		} else {
+			fates = fatesOf(g.source, g.sets, res)
+		}
+		key, _ := json.Marshal(fates) // plain data always encodes
+		if group, done = g.byFates[string(key)]; !done {
+			group = len(g.list)
+			g.byFates[string(key)] = group
+			g.list = append(g.list, outcome{Contexts: []string{}, contextFates: fates})
+		}
+		if res != nil {
+			g.byResult[res] = group
+		}
+	}
+	g.list[group].Count++
+	g.list[group].Contexts = append(g.list[group].Contexts, name)
+}
+
+func targetName(target gatewayv1.LocalPolicyTargetReference) string {
+	return string(target.Kind) + "/" + string(target.Name)
+}
+
+// readPolicy reads the policy of kind namespace/name: its source, targets and blocks.
+func readPolicy(ctx context.Context, r client.Reader, kind, namespace, name string) (values.Source, []gatewayv1.LocalPolicyTargetReference, *gatewrightv1alpha1.DefaultsAndOverrides, error) {
+	source := values.Source{Kind: kind, Namespace: namespace, Name: name}
+	key := client.ObjectKey{Namespace: namespace, Name: name}
+	if kind == gatewrightv1alpha1.KindGatewayClassConfig {
+		var p gatewrightv1alpha1.GatewayClassConfig
+		if err := r.Get(ctx, key, &p); err != nil {
+			return source, nil, nil, fmt.Errorf("reading %s: %w", source, err)
+		}
+		return source, p.Spec.TargetRefs, &p.Spec.DefaultsAndOverrides, nil
+	}
+	var p gatewrightv1alpha1.GatewayConfig
+	if err := r.Get(ctx, key, &p); err != nil {
+		return source, nil, nil, fmt.Errorf("reading %s: %w", source, err)
+	}
+	return source, p.Spec.TargetRefs, &p.Spec.DefaultsAndOverrides, nil
+}
+
+// runExplainPolicy explains where the policy of kind namespace/name lands, reading the
+// cluster with the caller's rights; what they do not reach is said on errOut.
+func runExplainPolicy(ctx context.Context, out, errOut io.Writer, k8s client.Client, opts explainOptions, kind, namespace, name string) error {
+	source, targets, blocks, err := readPolicy(ctx, k8s, kind, namespace, name)
+	if err != nil {
+		return err
+	}
+	denied := &deniedReads{}
+	p := placer{
+		reach: snapshot.Reach{Reader: rightsReader{client: k8s, home: namespace, lenient: true, denied: denied}, ControllerNamespace: opts.controllerNamespace},
+		contextValues: &snapshot.ContextValues{Reader: rightsReader{client: k8s, denied: denied},
+			ControllerNamespace: opts.controllerNamespace, Blueprints: &render.Cache{}},
+	}
+	pl, err := p.place(ctx, source, targets, blocks)
+	denied.print(errOut)
+	if err != nil {
+		return err
+	}
+	warned := printWarnings(errOut, source.String(), pl.failedClosedWarnings())
+	if err := pl.print(out, opts.output); err != nil {
+		return err
+	}
+	return strictError(opts.strict, warned)
+}

@@ -1,0 +1,102 @@
+package snapshot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/translate"
+	"github.com/gatewright/gatewright/internal/values"
+)
+
+// ContextValues computes the values of many contexts, as judging a policy needs: the
+// inputs are read once per class and pair of namespaces, since one policy often reaches
+// many Gateways of one class, and the values computed once per chain of policies, since
+// most Gateways of a namespace take the same policies.
+type ContextValues struct {
+	Reader              client.Reader
+	ControllerNamespace string
+	Blueprints          *render.Cache
+	inputs              map[string]*chainInputs
+}
+
+// chainInputs are the inputs of one class and pair of namespaces, with the values
+// computed from them by chain; err says why none can be.
+type chainInputs struct {
+	values.Inputs
+	class      *gatewayv1.GatewayClass
+	blueprints *render.Cache
+	computed   map[string]*translate.Result // by values.Inputs.ChainKey
+	err        error
+}
+
+// ErrNoRouteTemplate says that a route's values are not computed because its
+// Gateway's blueprint renders nothing for routes.
+var ErrNoRouteTemplate = errors.New("the blueprint has no httpRouteTemplate")
+
+// Of returns the values of c, or why they are not computed at all: its class is not
+// Gatewright's, its blueprint is missing or broken (which the Gateway reports), c is a
+// route and the blueprint renders nothing for routes, or its inputs could not be read.
+func (v *ContextValues) Of(ctx context.Context, c Context) (*translate.Result, error) {
+	routeNamespace := c.Gateway.Namespace
+	if c.Route != nil {
+		routeNamespace = c.Route.Namespace
+	}
+	className := string(c.Gateway.Spec.GatewayClassName)
+	key := className + " " + c.Gateway.Namespace + " " + routeNamespace
+	in, seen := v.inputs[key]
+	if !seen {
+		in = v.load(ctx, className, c.Gateway.Namespace, routeNamespace)
+		if v.inputs == nil {
+			v.inputs = map[string]*chainInputs{}
+		}
+		v.inputs[key] = in
+	}
+	switch {
+	case in.err != nil:
+		return nil, in.err
+	case c.Route != nil && in.Blueprint.Spec.HTTPRouteTemplate == nil:
+		return nil, fmt.Errorf("GatewayClassBlueprint %s: %w", in.Blueprint.Name, ErrNoRouteTemplate)
+	}
+	return in.compute(c), nil
+}
+
+func (v *ContextValues) load(ctx context.Context, className string, namespaces ...string) *chainInputs {
+	class := &gatewayv1.GatewayClass{}
+	if err := v.Reader.Get(ctx, client.ObjectKey{Name: className}, class); err != nil {
+		return &chainInputs{err: fmt.Errorf("GatewayClass %s: %w", className, err)}
+	}
+	if !translate.IsGatewrightClass(class) {
+		return &chainInputs{err: fmt.Errorf("GatewayClass %s is not Gatewright's", className)}
+	}
+	in, err := Values(ctx, v.Reader, v.ControllerNamespace, class, namespaces...)
+	if err != nil {
+		return &chainInputs{err: fmt.Errorf("GatewayClass %s: %w", className, err)}
+	}
+	if _, err := v.Blueprints.Get(in.Blueprint); err != nil {
+		return &chainInputs{err: fmt.Errorf("GatewayClassBlueprint %s: %w", in.Blueprint.Name, err)}
+	}
+	return &chainInputs{Inputs: in, class: class, blueprints: v.Blueprints}
+}
+
+// compute returns the values of c, computed once per chain.
+func (in *chainInputs) compute(c Context) *translate.Result {
+	key, err := in.ChainKey(c.Gateway, c.Route)
+	if err != nil {
+		return &translate.Result{Err: err}
+	}
+	if done, ok := in.computed[key]; ok {
+		return done
+	}
+	snap := translate.Gateway{Gateway: c.Gateway, Class: in.class, Values: in.Inputs}
+	res := snap.Valuing(in.blueprints, c.Route)
+	if in.computed == nil {
+		in.computed = map[string]*translate.Result{}
+	}
+	in.computed[key] = res
+	return res
+}
