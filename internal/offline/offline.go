@@ -39,6 +39,10 @@ type Set struct {
 	// Secrets and ReferenceGrants decide which certificateRefs resolve (.Listeners); of a
 	// Secret only the verdict counts, never its data.
 	Secrets []corev1.Secret
+	// SecretsUnread says that the Secrets could not be read (the caller may not): a
+	// certificateRef to a Secret the set does not hold then counts as resolved, so that a
+	// diff shows what would change rather than listeners nobody broke.
+	SecretsUnread bool
 
 	// Overrides are values from the command line, merged over the values of every
 	// Gateway and HTTPRoute that Render renders (translate.Gateway.Overrides).

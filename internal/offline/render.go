@@ -102,10 +102,13 @@ func (s *Set) serviceExists(namespace, name string) (bool, error) {
 
 // secretCheck judges a Secret of the input as the controller judges one of the cluster,
 // with stringData merged into data as the API server would; one not in the input
-// counts as missing.
+// counts as missing, unless the Secrets could not be read at all.
 func (s *Set) secretCheck(namespace, name string) (string, error) {
 	at, ok := s.indexed().secrets.byKey[client.ObjectKey{Namespace: namespace, Name: name}]
 	if !ok {
+		if s.SecretsUnread {
+			return "", nil
+		}
 		return "does not exist", nil
 	}
 	secret := s.Secrets[at]

@@ -1,0 +1,155 @@
+package offline
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/attach"
+)
+
+// ClusterOptions say where FromCluster looks when the caller may not list a kind in
+// every namespace.
+type ClusterOptions struct {
+	// Namespaces are read one by one when a kind cannot be listed cluster-wide: the
+	// caller's namespace, the controller namespace, those of the objects a diff changes.
+	Namespaces []string
+}
+
+// FromCluster reads into a set what the values and templates of the cluster's Gateways
+// are computed from, with the caller's rights: every kind the set holds, cluster-wide
+// when allowed, else in opts.Namespaces. It returns notes naming what could not be read;
+// only a failure to reach the API server is an error. Of the Secrets, only those of the
+// namespaces that certificateRefs name are read; when they cannot be, SecretsUnread is
+// set.
+func FromCluster(ctx context.Context, r client.Reader, opts ClusterOptions) (*Set, []string, error) {
+	reader := clusterReader{reader: r, namespaces: opts.Namespaces}
+	s := &Set{}
+	for _, read := range []func() error{
+		func() error {
+			return listAll(ctx, &reader, "GatewayClassBlueprints", &gatewrightv1alpha1.GatewayClassBlueprintList{}, &s.Blueprints, false)
+		},
+		func() error {
+			return listAll(ctx, &reader, "GatewayClasses", &gatewayv1.GatewayClassList{}, &s.GatewayClasses, false)
+		},
+		func() error { return listAll(ctx, &reader, "Gateways", &gatewayv1.GatewayList{}, &s.Gateways, true) },
+		func() error {
+			return listAll(ctx, &reader, "HTTPRoutes", &gatewayv1.HTTPRouteList{}, &s.HTTPRoutes, true)
+		},
+		func() error {
+			return listAll(ctx, &reader, "GatewayClassConfigs", &gatewrightv1alpha1.GatewayClassConfigList{}, &s.GatewayClassConfigs, true)
+		},
+		func() error {
+			return listAll(ctx, &reader, "GatewayConfigs", &gatewrightv1alpha1.GatewayConfigList{}, &s.GatewayConfigs, true)
+		},
+		func() error {
+			return listAll(ctx, &reader, "ReferenceGrants", &gatewayv1.ReferenceGrantList{}, &s.ReferenceGrants, true)
+		},
+		func() error { return listAll(ctx, &reader, "Services", &corev1.ServiceList{}, &s.Services, true) },
+		func() error {
+			return listAll(ctx, &reader, "Namespaces", &corev1.NamespaceList{}, &s.Namespaces, false)
+		},
+		func() error { return reader.readSecrets(ctx, s) },
+	} {
+		if err := read(); err != nil {
+			return nil, nil, err
+		}
+	}
+	return s, reader.notes, nil
+}
+
+// clusterReader lists with the caller's rights and keeps notes of what it may not read.
+type clusterReader struct {
+	reader     client.Reader
+	namespaces []string
+	notes      []string
+}
+
+// unreadable tells whether err says the caller may not read a kind, or that the cluster
+// does not serve it, and notes it; any other error is not.
+func (c *clusterReader) unreadable(err error, what string) bool {
+	if !apierrors.IsForbidden(err) && !meta.IsNoMatchError(err) && !apierrors.IsNotFound(err) {
+		return false
+	}
+	c.notes = append(c.notes, fmt.Sprintf("could not read %s: %v", what, err))
+	return true
+}
+
+// listAll lists a kind cluster-wide, or, when the caller may not and the kind is
+// namespaced, namespace by namespace.
+func listAll[T any](ctx context.Context, c *clusterReader, what string, list client.ObjectList, into *[]T, namespaced bool) error {
+	err := c.reader.List(ctx, list)
+	if err == nil {
+		return appendItems(list, into)
+	}
+	if !apierrors.IsForbidden(err) || !namespaced {
+		if c.unreadable(err, what) {
+			return nil
+		}
+		return err
+	}
+	for _, namespace := range uniqueNamespaces(c.namespaces) {
+		err := c.reader.List(ctx, list, client.InNamespace(namespace))
+		if err != nil {
+			if c.unreadable(err, what+" in namespace "+namespace) {
+				continue
+			}
+			return err
+		}
+		if err := appendItems(list, into); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// appendItems appends the items of list to into.
+func appendItems[T any](list client.ObjectList, into *[]T) error {
+	items, err := meta.ExtractList(list)
+	if err != nil {
+		return err
+	}
+	for _, item := range items {
+		typed, ok := item.(any).(*T)
+		if !ok {
+			return fmt.Errorf("listed %T, want %T", item, typed)
+		}
+		*into = append(*into, *typed)
+	}
+	return nil
+}
+
+// readSecrets reads the Secrets of the namespaces the Gateways' certificateRefs name.
+func (c *clusterReader) readSecrets(ctx context.Context, s *Set) error {
+	var namespaces []string
+	for i := range s.Gateways {
+		for _, key := range attach.CertificateSecrets(&s.Gateways[i]) {
+			namespaces = append(namespaces, key.Namespace)
+		}
+	}
+	for _, namespace := range uniqueNamespaces(namespaces) {
+		var list corev1.SecretList
+		if err := c.reader.List(ctx, &list, client.InNamespace(namespace)); err != nil {
+			if c.unreadable(err, "Secrets in namespace "+namespace+" (certificateRefs to them count as resolved)") {
+				s.SecretsUnread = true
+				continue
+			}
+			return err
+		}
+		s.Secrets = append(s.Secrets, list.Items...)
+	}
+	return nil
+}
+
+func uniqueNamespaces(namespaces []string) []string {
+	out := slices.Clone(namespaces)
+	slices.Sort(out)
+	return slices.Compact(out)
+}

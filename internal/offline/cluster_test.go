@@ -1,0 +1,87 @@
+package offline_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/offline"
+	"github.com/gatewright/gatewright/internal/scheme"
+)
+
+// tenantReader answers as the API server answers a tenant of team-a: nothing may be
+// listed cluster-wide but the cluster-scoped kinds it may read, and within team-a
+// everything but Secrets.
+func tenantReader(objs ...client.Object) client.Reader {
+	return fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(objs...).WithInterceptorFuncs(interceptor.Funcs{
+		List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+			var o client.ListOptions
+			o.ApplyOptions(opts)
+			switch list.(type) {
+			case *gatewrightv1alpha1.GatewayClassBlueprintList, *gatewayv1.GatewayClassList:
+				return c.List(ctx, list, opts...)
+			case *corev1.SecretList:
+				return apierrors.NewForbidden(schema.GroupResource{Resource: "secrets"}, "", nil)
+			}
+			if o.Namespace != "team-a" {
+				return apierrors.NewForbidden(schema.GroupResource{Resource: "things"}, "", nil)
+			}
+			return c.List(ctx, list, opts...)
+		},
+	}).Build()
+}
+
+func TestFromClusterReadsWhatTheCallerMay(t *testing.T) {
+	tls := gatewayv1.HTTPSProtocolType
+	gw := func(namespace, name string) *gatewayv1.Gateway {
+		return &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}, Spec: gatewayv1.GatewaySpec{
+			GatewayClassName: "internet",
+			Listeners: []gatewayv1.Listener{{Name: "https", Port: 443, Protocol: tls, TLS: &gatewayv1.ListenerTLSConfig{
+				CertificateRefs: []gatewayv1.SecretObjectReference{{Name: "cert"}}}}},
+		}}
+	}
+	r := tenantReader(gw("team-a", "web"), gw("team-b", "other"),
+		&gatewayv1.GatewayClass{ObjectMeta: metav1.ObjectMeta{Name: "internet"}, Spec: gatewayv1.GatewayClassSpec{ControllerName: gatewrightv1alpha1.ControllerName}},
+		&gatewrightv1alpha1.GatewayConfig{ObjectMeta: metav1.ObjectMeta{Namespace: "team-b", Name: "theirs"}})
+
+	set, notes, err := offline.FromCluster(context.Background(), r, offline.ClusterOptions{Namespaces: []string{"team-a", "team-a"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Gateways) != 1 || set.Gateways[0].Name != "web" || len(set.GatewayClasses) != 1 {
+		t.Errorf("read %d Gateways and %d classes, want team-a's web and the class", len(set.Gateways), len(set.GatewayClasses))
+	}
+	if len(set.GatewayConfigs) != 0 {
+		t.Errorf("read another namespace's GatewayConfigs: %v", set.GatewayConfigs)
+	}
+	if !set.SecretsUnread {
+		t.Error("Secrets that could not be read are not said to be unread")
+	}
+	for _, want := range []string{"could not read Namespaces", "could not read Secrets in namespace team-a"} {
+		if !slices.ContainsFunc(notes, func(n string) bool { return strings.HasPrefix(n, want) }) {
+			t.Errorf("no note %q in %q", want, notes)
+		}
+	}
+}
+
+func TestFromClusterFailsOnWhatIsNotAboutRights(t *testing.T) {
+	r := fake.NewClientBuilder().WithScheme(scheme.New()).WithInterceptorFuncs(interceptor.Funcs{
+		List: func(context.Context, client.WithWatch, client.ObjectList, ...client.ListOption) error {
+			return apierrors.NewServiceUnavailable("etcd is down")
+		},
+	}).Build()
+	if _, _, err := offline.FromCluster(context.Background(), r, offline.ClusterOptions{}); !apierrors.IsServiceUnavailable(err) {
+		t.Errorf("got %v, want the API server's error", err)
+	}
+}
