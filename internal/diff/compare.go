@@ -1,7 +1,9 @@
 package diff
 
 import (
+	"cmp"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -42,6 +44,9 @@ func Compare(base, changed *offline.Set, opts Options) (*Report, error) {
 	for i := range pairs {
 		report.add(&pairs[i])
 	}
+	slices.SortFunc(report.Routes, func(a, b Entry) int {
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name), cmp.Compare(a.Gateway, b.Gateway))
+	})
 	report.Policies = policyChanges(pairs, policies, base, changed)
 	return report, nil
 }

@@ -50,7 +50,7 @@ func routeConditions(o routeOutcome, gateway string) []metav1.Condition {
 
 // conditionChanges compares two lists of conditions by type: status, reason or message.
 func conditionChanges(old, now []metav1.Condition) []ConditionChange {
-	var out []ConditionChange
+	out := []ConditionChange{}
 	for _, was := range old {
 		is := conditionOf(now, was.Type)
 		if is == nil {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/pmezard/go-difflib/difflib"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -25,10 +26,10 @@ func keyOf(obj *unstructured.Unstructured) objectKey {
 // none: the new objects are created.
 func objectChanges(old, now *translate.Result) []ObjectChange {
 	if now != nil && now.Err != nil {
-		return nil
+		return []ObjectChange{}
 	}
 	before, after := objectsOf(old), objectsOf(now)
-	var out []ObjectChange
+	out := []ObjectChange{}
 	for key, was := range before {
 		is, ok := after[key]
 		switch {
@@ -71,7 +72,7 @@ func objectsOf(res *translate.Result) map[objectKey]*unstructured.Unstructured {
 func unifiedDiff(was, is *unstructured.Unstructured) string {
 	was, is = redactSecrets(was, is)
 	diff, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-		A: difflib.SplitLines(yamlText(was)), B: difflib.SplitLines(yamlText(is)),
+		A: slices.Collect(strings.Lines(yamlText(was))), B: slices.Collect(strings.Lines(yamlText(is))),
 		FromFile: "old", ToFile: "new", Context: 3,
 	})
 	if err != nil {

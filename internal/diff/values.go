@@ -15,10 +15,10 @@ import (
 // in the conditions.
 func valueChanges(old, now *translate.Result) []ValueChange {
 	if now == nil || now.Values == nil {
-		return nil
+		return []ValueChange{}
 	}
 	before, after := leaves(old), leaves(now)
-	var out []ValueChange
+	out := []ValueChange{}
 	for path, was := range before {
 		if is, ok := after[path]; !ok {
 			out = append(out, ValueChange{Path: path, Old: valueOf(was), New: nil})
