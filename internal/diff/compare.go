@@ -22,10 +22,11 @@ type Options struct {
 	Progress func(done, total int)
 }
 
-// pair is one reached Gateway on both sides.
+// pair is one reached Gateway on both sides, and what changes.
 type pair struct {
 	key         client.ObjectKey
 	base, after outcome
+	changes     changes
 }
 
 // Compare reports what changes from base to changed: it translates, on both sides,
@@ -42,7 +43,7 @@ func Compare(base, changed *offline.Set, opts Options) (*Report, error) {
 	}
 	report := &Report{Gateways: []Entry{}, Routes: []Entry{}}
 	for i := range pairs {
-		report.add(&pairs[i])
+		report.add(pairs[i].changes)
 	}
 	slices.SortFunc(report.Routes, func(a, b Entry) int {
 		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name), cmp.Compare(a.Gateway, b.Gateway))
@@ -79,6 +80,9 @@ func translateAll(keys []client.ObjectKey, before, after side, progress func(don
 					next.Store(int64(len(keys))) // the others stop at their next Gateway
 					return
 				}
+				p.changes = p.compare()
+				p.base.release()
+				p.after.release()
 				if n := done.Add(1); progress != nil {
 					progress(int(n), len(keys))
 				}

@@ -7,51 +7,79 @@ import (
 	"github.com/gatewright/gatewright/internal/translate"
 )
 
-// add records the pair's Gateway and routes, those that change, and counts them.
-func (r *Report) add(p *pair) {
+// changes is what changes for one reached Gateway and the routes on it, with its counts.
+type changes struct {
+	entries []Entry // the Gateway's first, when it changes, then its routes'
+	summary Summary
+}
+
+// compare compares the pair's two sides. Workers run it, since diffing the objects of
+// a fleet costs as much as rendering them.
+func (p *pair) compare() changes {
+	var c changes
 	if p.base.gateway == nil && p.after.gateway == nil {
-		return // of no Gatewright class on either side
+		return c // of no Gatewright class on either side
 	}
-	r.Summary.Gateways++
+	c.summary.Gateways = 1
 	if p.after.failing() {
-		r.Summary.Failing++
+		c.summary.Failing = 1
 		if p.base.failing() {
-			r.Summary.FailingBefore++
+			c.summary.FailingBefore = 1
 		}
 	}
 	gateway := Entry{Namespace: p.key.Namespace, Name: p.key.Name}
-	r.fill(&gateway, p.base.res, p.after.res)
+	c.fill(&gateway, p.base.res, p.after.res)
 	gateway.Conditions = conditionChanges(gatewayConditions(p.base), gatewayConditions(p.after))
 	if gateway.changed() {
-		r.Gateways = append(r.Gateways, gateway)
+		c.entries = append(c.entries, gateway)
 	}
 	parent := p.key.String()
 	for _, route := range routePairs(p.base.routes, p.after.routes) {
-		r.Summary.Routes++
+		c.summary.Routes++
 		entry := Entry{Namespace: route.key.Namespace, Name: route.key.Name, Gateway: parent}
-		r.fill(&entry, route.base.res, route.after.res)
+		c.fill(&entry, route.base.res, route.after.res)
 		entry.Conditions = conditionChanges(routeConditions(route.base, parent), routeConditions(route.after, parent))
 		if entry.changed() {
-			r.Routes = append(r.Routes, entry)
+			c.entries = append(c.entries, entry)
 		}
 	}
+	return c
 }
 
 // fill sets the entry's values and objects, from old to new results (nil where the
 // Gateway or route is not there), and counts the objects.
-func (r *Report) fill(e *Entry, old, now *translate.Result) {
+func (c *changes) fill(e *Entry, old, now *translate.Result) {
 	e.Values = valueChanges(old, now)
 	e.Objects = objectChanges(old, now)
 	for _, o := range e.Objects {
 		switch o.Action {
 		case Create:
-			r.Summary.Created++
+			c.summary.Created++
 		case Update:
-			r.Summary.Updated++
+			c.summary.Updated++
 		case Prune:
-			r.Summary.Pruned++
+			c.summary.Pruned++
 		}
 	}
+}
+
+// add records the changes of one Gateway and the routes on it.
+func (r *Report) add(c changes) {
+	for _, e := range c.entries {
+		if e.Gateway == "" {
+			r.Gateways = append(r.Gateways, e)
+		} else {
+			r.Routes = append(r.Routes, e)
+		}
+	}
+	s := &r.Summary
+	s.Gateways += c.summary.Gateways
+	s.Routes += c.summary.Routes
+	s.Created += c.summary.Created
+	s.Updated += c.summary.Updated
+	s.Pruned += c.summary.Pruned
+	s.Failing += c.summary.Failing
+	s.FailingBefore += c.summary.FailingBefore
 }
 
 // routePair is one route on one parent Gateway, on both sides; an outcome without a

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/pmezard/go-difflib/difflib"
+	yaml "go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"sigs.k8s.io/yaml"
 
 	"github.com/gatewright/gatewright/internal/translate"
 )
@@ -81,10 +81,13 @@ func unifiedDiff(was, is *unstructured.Unstructured) string {
 	return diff
 }
 
+// yamlText is the object as YAML, keys sorted, indented by two spaces.
 func yamlText(obj *unstructured.Unstructured) string {
-	data, err := yaml.Marshal(obj.Object)
-	if err != nil {
-		return err.Error() // rendered objects come from YAML and marshal again
+	var b strings.Builder
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(obj.Object); err != nil {
+		return err.Error() // rendered objects come from YAML and encode again
 	}
-	return string(data)
+	return b.String()
 }

@@ -80,3 +80,15 @@ func (s side) translate(key client.ObjectKey) (outcome, error) {
 	}
 	return out, nil
 }
+
+// release lets go of what the judgement of policies does not read, the rendered
+// objects and the render's input: a fleet's would otherwise be held to the end.
+func (o *outcome) release() {
+	if o.res == nil {
+		return
+	}
+	o.res.Output, o.res.Input = nil, render.Input{}
+	for _, route := range o.routes {
+		route.res.Output, route.res.Input = nil, render.Input{}
+	}
+}
