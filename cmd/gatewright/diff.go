@@ -142,7 +142,7 @@ func runDiff(ctx context.Context, out, errOut io.Writer, opts diffOptions) error
 	if err != nil {
 		return err
 	}
-	report, err := diff.Compare(base, changed, diff.Options{ControllerNamespace: opts.controllerNamespace, Progress: progressOn(errOut)})
+	report, err := diff.Compare(base, changed, diff.Options{ControllerNamespace: opts.controllerNamespace, Progress: progressOn(errOut, time.Now)})
 	if err != nil {
 		return err
 	}
@@ -217,16 +217,16 @@ func namespacesOf(set *offline.Set) []string {
 // progressAfter is how long diff runs before it says how far it is.
 const progressAfter = 2 * time.Second
 
-// progressOn reports on w, past progressAfter and then at most once a second, how many
-// of the reached Gateways are computed.
-func progressOn(w io.Writer) func(done, total int) {
+// progressOn reports on w, past progressAfter by clock and then at most once a second,
+// how many of the reached Gateways are computed.
+func progressOn(w io.Writer, clock func() time.Time) func(done, total int) {
 	var mu sync.Mutex
-	start := time.Now()
+	start := clock()
 	var last time.Time
 	return func(done, total int) {
 		mu.Lock()
 		defer mu.Unlock()
-		now := time.Now()
+		now := clock()
 		if now.Sub(start) < progressAfter || (now.Sub(last) < time.Second && done < total) {
 			return
 		}

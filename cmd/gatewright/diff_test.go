@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gatewright/gatewright/test/golden"
 )
@@ -65,4 +66,19 @@ func exitCodeOf(err error) int {
 		return 0
 	}
 	return exitCode(err)
+}
+
+// Progress goes to stderr only past two seconds, then at most once a second, and
+// always when the last Gateway is done.
+func TestDiffProgress(t *testing.T) {
+	var errOut bytes.Buffer
+	now := time.Unix(0, 0)
+	progress := progressOn(&errOut, func() time.Time { return now })
+	for i, at := range []time.Duration{500 * time.Millisecond, 2500 * time.Millisecond, 3 * time.Second, 3600 * time.Millisecond, 3700 * time.Millisecond} {
+		now = time.Unix(0, 0).Add(at)
+		progress(i+1, 5)
+	}
+	if want := "diff: 2/5 Gateways\ndiff: 4/5 Gateways\ndiff: 5/5 Gateways\n"; errOut.String() != want {
+		t.Errorf("stderr is %q, want %q", errOut.String(), want)
+	}
 }
