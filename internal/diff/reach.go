@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"cmp"
 	"maps"
 	"reflect"
 	"slices"
@@ -239,17 +240,5 @@ func sameSecret(a, b *corev1.Secret) bool {
 }
 
 func compareKeys(a, b client.ObjectKey) int {
-	if a.Namespace != b.Namespace {
-		if a.Namespace < b.Namespace {
-			return -1
-		}
-		return 1
-	}
-	switch {
-	case a.Name < b.Name:
-		return -1
-	case a.Name > b.Name:
-		return 1
-	}
-	return 0
+	return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 }
