@@ -12,6 +12,6 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := newRootCommand().ExecuteContext(ctx); err != nil {
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
 }

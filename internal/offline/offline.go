@@ -50,6 +50,8 @@ type Set struct {
 
 	// places says where the templates of blueprints read by Load are (see Locate).
 	places map[string]map[string]templatePlace
+	// index finds objects without scanning the slices above (index.go).
+	index indexLock
 }
 
 // Load reads every .yaml, .yml and .json file of the given files and folders (folders
@@ -169,7 +171,12 @@ func (s *Set) Snapshot(controllerNamespace string, gw *gatewayv1.Gateway) (*tran
 	if err != nil {
 		return nil, err
 	}
-	snap, err := snapshot.ForGateway(context.Background(), s, controllerNamespace, gw, class, s.secretCheck)
+	ctx := context.Background()
+	judged, err := snapshot.Listeners(ctx, s, gw, s.secretCheck)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := snapshot.ForGatewayAmong(ctx, s, controllerNamespace, gw, class, s.routesNaming(gw), judged)
 	if err != nil {
 		return nil, fmt.Errorf("GatewayClass %s: %w", class.Name, err)
 	}

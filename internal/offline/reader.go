@@ -21,19 +21,20 @@ var _ client.Reader = (*Set)(nil)
 // the files do not hold is there all the same, with the kubernetes.io/metadata.name
 // label the API server gives every namespace.
 func (s *Set) Get(_ context.Context, key client.ObjectKey, obj client.Object, _ ...client.GetOption) error {
+	idx := s.indexed()
 	switch obj := obj.(type) {
 	case *gatewrightv1alpha1.GatewayClassBlueprint:
-		return find(s.Blueprints, key, obj, "gatewayclassblueprints")
+		return find(s.Blueprints, idx.blueprints, key, obj, "gatewayclassblueprints")
 	case *gatewayv1.GatewayClass:
-		return find(s.GatewayClasses, key, obj, "gatewayclasses")
+		return find(s.GatewayClasses, idx.classes, key, obj, "gatewayclasses")
 	case *gatewayv1.Gateway:
-		return find(s.Gateways, key, obj, "gateways")
+		return find(s.Gateways, idx.gateways, key, obj, "gateways")
 	case *gatewayv1.HTTPRoute:
-		return find(s.HTTPRoutes, key, obj, "httproutes")
+		return find(s.HTTPRoutes, idx.routes, key, obj, "httproutes")
 	case *corev1.Service:
-		return find(s.Services, key, obj, "services")
+		return find(s.Services, idx.services, key, obj, "services")
 	case *corev1.Namespace:
-		if err := find(s.Namespaces, key, obj, "namespaces"); err != nil {
+		if err := find(s.Namespaces, idx.namespaces, key, obj, "namespaces"); err != nil {
 			*obj = corev1.Namespace{}
 			obj.Name = key.Name
 		}
@@ -52,21 +53,33 @@ func (s *Set) Get(_ context.Context, key client.ObjectKey, obj client.Object, _ 
 func (s *Set) List(_ context.Context, list client.ObjectList, opts ...client.ListOption) error {
 	var options client.ListOptions
 	options.ApplyOptions(opts)
+	idx := s.indexed()
 	switch list := list.(type) {
 	case *gatewrightv1alpha1.GatewayClassConfigList:
-		list.Items = inNamespace(s.GatewayClassConfigs, options.Namespace)
+		list.Items = inNamespace(s.GatewayClassConfigs, idx.classConfigs, options.Namespace)
 	case *gatewrightv1alpha1.GatewayConfigList:
-		list.Items = inNamespace(s.GatewayConfigs, options.Namespace)
+		list.Items = inNamespace(s.GatewayConfigs, idx.configs, options.Namespace)
 	case *gatewayv1.HTTPRouteList:
-		list.Items = inNamespace(s.HTTPRoutes, options.Namespace)
+		list.Items = inNamespace(s.HTTPRoutes, idx.routes, options.Namespace)
 	case *gatewayv1.GatewayList:
-		list.Items = inNamespace(s.Gateways, options.Namespace)
+		list.Items = inNamespace(s.Gateways, idx.gateways, options.Namespace)
 	case *gatewayv1.ReferenceGrantList:
-		list.Items = inNamespace(s.ReferenceGrants, options.Namespace)
+		list.Items = inNamespace(s.ReferenceGrants, idx.grants, options.Namespace)
 	default:
 		return fmt.Errorf("files are not read for %T", list)
 	}
 	return nil
+}
+
+// routesNaming copies the HTTPRoutes whose parentRefs name gw: the only ones that may
+// attach to it, found without listing every route of the set.
+func (s *Set) routesNaming(gw *gatewayv1.Gateway) []gatewayv1.HTTPRoute {
+	positions := s.indexed().routesByParent[client.ObjectKeyFromObject(gw)]
+	out := make([]gatewayv1.HTTPRoute, len(positions))
+	for i, at := range positions {
+		s.HTTPRoutes[at].DeepCopyInto(&out[i])
+	}
+	return out
 }
 
 // object is a pointer to a typed Kubernetes object of type T.
@@ -76,24 +89,34 @@ type object[T any] interface {
 	DeepCopyInto(*T)
 }
 
-func find[T any, P object[T]](items []T, key client.ObjectKey, into P, resource string) error {
-	for i := range items {
-		if item := P(&items[i]); item.GetNamespace() == key.Namespace && item.GetName() == key.Name {
-			item.DeepCopyInto((*T)(into))
-			return nil
-		}
+func find[T any, P object[T]](items []T, idx kindIndex, key client.ObjectKey, into P, resource string) error {
+	at, ok := idx.byKey[key]
+	if !ok {
+		return apierrors.NewNotFound(schema.GroupResource{Resource: resource}, key.Name)
 	}
-	return apierrors.NewNotFound(schema.GroupResource{Resource: resource}, key.Name)
+	P(&items[at]).DeepCopyInto((*T)(into))
+	return nil
 }
 
-func inNamespace[T any, P object[T]](items []T, namespace string) []T {
-	var out []T
-	for i := range items {
-		if namespace == "" || P(&items[i]).GetNamespace() == namespace {
-			var copied T
-			P(&items[i]).DeepCopyInto(&copied)
-			out = append(out, copied)
+// inNamespace copies the items of namespace, or all of them for "", and only those.
+func inNamespace[T any, P object[T]](items []T, idx kindIndex, namespace string) []T {
+	if namespace == "" {
+		if len(items) == 0 {
+			return nil
 		}
+		out := make([]T, len(items))
+		for i := range items {
+			P(&items[i]).DeepCopyInto(&out[i])
+		}
+		return out
+	}
+	positions := idx.byNamespace[namespace]
+	if len(positions) == 0 {
+		return nil
+	}
+	out := make([]T, len(positions))
+	for i, at := range positions {
+		P(&items[at]).DeepCopyInto(&out[i])
 	}
 	return out
 }

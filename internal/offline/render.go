@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"slices"
 	"sort"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/yaml"
 
@@ -97,44 +96,41 @@ func (s *Set) gatewaysToRender(only string) ([]*gatewayv1.Gateway, error) {
 
 // serviceExists tells whether the input holds the Service.
 func (s *Set) serviceExists(namespace, name string) (bool, error) {
-	return slices.ContainsFunc(s.Services, func(svc corev1.Service) bool {
-		return svc.Namespace == namespace && svc.Name == name
-	}), nil
+	_, ok := s.indexed().services.byKey[client.ObjectKey{Namespace: namespace, Name: name}]
+	return ok, nil
 }
 
 // secretCheck judges a Secret of the input as the controller judges one of the cluster,
 // with stringData merged into data as the API server would; one not in the input
-// counts as missing.
+// counts as missing, unless the Secrets could not be read at all.
 func (s *Set) secretCheck(namespace, name string) (string, error) {
-	for _, secret := range s.Secrets {
-		if secret.Namespace != namespace || secret.Name != name {
-			continue
+	at, ok := s.indexed().secrets.byKey[client.ObjectKey{Namespace: namespace, Name: name}]
+	if !ok {
+		if s.SecretsUnread {
+			return "", nil
 		}
-		secret.Data = maps.Clone(secret.Data)
-		for k, v := range secret.StringData {
-			if secret.Data == nil {
-				secret.Data = map[string][]byte{}
-			}
-			secret.Data[k] = []byte(v)
-		}
-		if err := tlscert.Check(&secret); err != nil {
-			return err.Error(), nil
-		}
-		return "", nil
+		return "does not exist", nil
 	}
-	if s.SecretsUnread {
-		return "", nil
+	secret := s.Secrets[at]
+	secret.Data = maps.Clone(secret.Data)
+	for k, v := range secret.StringData {
+		if secret.Data == nil {
+			secret.Data = map[string][]byte{}
+		}
+		secret.Data[k] = []byte(v)
 	}
-	return "does not exist", nil
+	if err := tlscert.Check(&secret); err != nil {
+		return err.Error(), nil
+	}
+	return "", nil
 }
 
 func (s *Set) class(gw *gatewayv1.Gateway) *gatewayv1.GatewayClass {
-	for i := range s.GatewayClasses {
-		if s.GatewayClasses[i].Name == string(gw.Spec.GatewayClassName) {
-			return &s.GatewayClasses[i]
-		}
+	at, ok := s.indexed().classes.byKey[client.ObjectKey{Name: string(gw.Spec.GatewayClassName)}]
+	if !ok {
+		return nil
 	}
-	return nil
+	return &s.GatewayClasses[at]
 }
 
 // WriteStream writes rendered objects as one YAML stream, each document headed by a

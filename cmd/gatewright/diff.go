@@ -1,0 +1,236 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/gatewright/gatewright/internal/diff"
+	"github.com/gatewright/gatewright/internal/offline"
+)
+
+type diffOptions struct {
+	clusterOptions
+	files               []string
+	base                []string
+	deletes             []string
+	controllerNamespace string
+	output              string
+	limit               int
+	limitSet            bool
+}
+
+// The exit codes of diff, as kubectl diff's.
+const (
+	diffUnchanged = 0
+	diffChanged   = 1
+	diffFailed    = 2
+)
+
+// errChanged is diff's way out when something changes: exit 1, nothing more to say.
+var errChanged = &exitError{code: diffChanged, err: errors.New("the change changes something"), silent: true}
+
+func newDiffCommand() *cobra.Command {
+	opts := diffOptions{controllerNamespace: defaultControllerNamespace, limit: 20}
+	cmd := &cobra.Command{
+		Use:   "diff -f CHANGED... [--base PATH...] [--delete KIND/NAMESPACE/NAME]",
+		Short: "Show what changed manifests would do to the Gateways and routes they reach",
+		Long: `diff shows what applying the given manifests would do: the cluster of the current
+kubeconfig (read with your rights), or with --base the files and folders that stand for it,
+with the manifests of -f applied over it (an object of the same kind, namespace and name is
+replaced, a new one added) and the objects named by --delete removed.
+
+It computes, on both sides and with the same code as the controller, every Gateway the change
+may reach (a blueprint reaches the Gateways of its classes; a GatewayClassConfig or
+GatewayConfig the Gateways and routes of its namespace, every Gateway in the controller
+namespace; a route its parent Gateways) and the HTTPRoutes on them, and prints, for each one
+whose result changes:
+  - the values that change: path, old -> new, and where the new value comes from (the
+    policy, default or override, and its level);
+  - the objects created, updated (a unified diff; Secret data shows only which keys
+    changed) and pruned; when the new result is an error, the controller applies and
+    prunes nothing, so no object changes;
+  - the conditions that change (Accepted, Programmed and gatewright.dev/...Affected, and a
+    route's Accepted on each parent), with the new message: a bad value or template shows
+    as Programmed False with its error.
+Then every GatewayClassConfig and GatewayConfig whose Enforced verdict changes, judged over
+the Gateways and routes the change reaches only (the others are not computed), and last one
+summary line: Gateways and routes reached, objects created, updated and pruned, Gateways
+that would fail and how many of them already failed.
+
+--limit bounds the Gateways and routes (and, separately, the policies) printed; the summary
+counts them all. -o json prints everything unless --limit is given.
+
+Exit status: 0 when nothing changes, 1 when something does, 2 on an error (as kubectl diff).
+What you may not read (a tenant's view) is left out and said on stderr ("could not read ...").
+Past a few seconds, progress goes to stderr.`,
+		Example: `  # what a blueprint change does to the live cluster
+  gatewright diff -f blueprints/envoy-proxy/blueprint.yaml
+
+  # CI on a Git repository of blueprints and policies: main's files stand for the cluster
+  git worktree add /tmp/main origin/main
+  gatewright diff --base /tmp/main/platform -f platform/ -o json > diff.json
+  case $? in 0) echo "no change";; 1) echo "changes: see diff.json";; *) exit 2;; esac
+
+  # a tenant trying a GatewayConfig, and removing a route
+  gatewright diff -n team-a -f gatewayconfig.yaml --delete HTTPRoute/team-a/old-shop`,
+		Args:          cobra.NoArgs,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.limitSet = cmd.Flags().Changed("limit")
+			err := runDiff(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), opts)
+			var exit *exitError
+			if err != nil && !errors.As(err, &exit) {
+				err = &exitError{code: diffFailed, err: err}
+			}
+			if errors.As(err, &exit) && !exit.silent {
+				fmt.Fprintln(cmd.ErrOrStderr(), "Error:", err)
+			}
+			return err
+		},
+	}
+	cmd.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		fmt.Fprintln(cmd.ErrOrStderr(), "Error:", err)
+		return &exitError{code: diffFailed, err: err, silent: true}
+	})
+	flags := cmd.Flags()
+	opts.addFlags(flags)
+	flags.StringSliceVarP(&opts.files, "filename", "f", nil, "the changed manifests: YAML files or folders (repeatable)")
+	flags.StringSliceVar(&opts.base, "base", nil, "files or folders that stand for the cluster, instead of the kubeconfig's (repeatable)")
+	flags.StringArrayVar(&opts.deletes, "delete", nil, "remove an object, as KIND/NAMESPACE/NAME (KIND/NAME when cluster-scoped; repeatable)")
+	flags.StringVar(&opts.controllerNamespace, "controller-namespace", opts.controllerNamespace, "the namespace whose GatewayClassConfigs are global")
+	flags.StringVarP(&opts.output, "output", "o", "", "json (default: text)")
+	flags.IntVar(&opts.limit, "limit", opts.limit, "print at most this many Gateways and routes, and policies (0: all)")
+	_ = cmd.MarkFlagFilename("filename", "yaml", "yml", "json")
+	return cmd
+}
+
+func runDiff(ctx context.Context, out, errOut io.Writer, opts diffOptions) error {
+	if opts.output != "" && opts.output != "json" {
+		return fmt.Errorf("--output must be json, not %q", opts.output)
+	}
+	if len(opts.files) == 0 && len(opts.deletes) == 0 {
+		return errors.New("give the changed manifests with -f, or objects to remove with --delete")
+	}
+	deletes := make([]offline.Ref, len(opts.deletes))
+	for i, d := range opts.deletes {
+		ref, err := offline.ParseRef(d)
+		if err != nil {
+			return fmt.Errorf("--delete %w", err)
+		}
+		deletes[i] = ref
+	}
+	changes, err := offline.Load(opts.files...)
+	if err != nil {
+		return err
+	}
+	base, notes, err := opts.readBase(ctx, changes, deletes)
+	if err != nil {
+		return err
+	}
+	for _, note := range notes {
+		fmt.Fprintln(errOut, "note:", note)
+	}
+	changed, err := base.With(changes, deletes)
+	if err != nil {
+		return err
+	}
+	report, err := diff.Compare(base, changed, diff.Options{ControllerNamespace: opts.controllerNamespace, Progress: progressOn(errOut, time.Now)})
+	if err != nil {
+		return err
+	}
+	report.Notes = notes
+	if opts.output == "json" {
+		err = printDiffJSON(out, report, opts)
+	} else {
+		err = printDiff(out, report, opts.limit)
+	}
+	if err != nil {
+		return err
+	}
+	if report.Changed() {
+		return errChanged
+	}
+	return nil
+}
+
+// readBase reads the cluster the change applies to: the files of --base, or the live
+// cluster with the caller's rights, listing namespace by namespace where it may not
+// list cluster-wide: its own, the controller's and those the change touches.
+func (o diffOptions) readBase(ctx context.Context, changes *offline.Set, deletes []offline.Ref) (*offline.Set, []string, error) {
+	if len(o.base) > 0 {
+		base, err := offline.Load(o.base...)
+		return base, nil, err
+	}
+	k8s, namespace, err := o.client()
+	if err != nil {
+		return nil, nil, err
+	}
+	namespaces := append(namespacesOf(changes), namespace, o.controllerNamespace)
+	for _, ref := range deletes {
+		namespaces = append(namespaces, ref.Namespace)
+	}
+	namespaces = slices.DeleteFunc(namespaces, func(ns string) bool { return ns == "" })
+	return offline.FromCluster(ctx, k8s, offline.ClusterOptions{Namespaces: namespaces})
+}
+
+// namespacesOf lists the namespaces of the objects of set, each once.
+func namespacesOf(set *offline.Set) []string {
+	var out []string
+	add := func(objects ...metav1.Object) {
+		for _, obj := range objects {
+			out = append(out, obj.GetNamespace())
+		}
+	}
+	for i := range set.Gateways {
+		add(&set.Gateways[i])
+	}
+	for i := range set.HTTPRoutes {
+		add(&set.HTTPRoutes[i])
+	}
+	for i := range set.GatewayClassConfigs {
+		add(&set.GatewayClassConfigs[i])
+	}
+	for i := range set.GatewayConfigs {
+		add(&set.GatewayConfigs[i])
+	}
+	for i := range set.Services {
+		add(&set.Services[i])
+	}
+	for i := range set.Secrets {
+		add(&set.Secrets[i])
+	}
+	for i := range set.ReferenceGrants {
+		add(&set.ReferenceGrants[i])
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// progressAfter is how long diff runs before it says how far it is.
+const progressAfter = 2 * time.Second
+
+// progressOn reports on w, past progressAfter by clock and then at most once a second,
+// how many of the reached Gateways are computed.
+func progressOn(w io.Writer, clock func() time.Time) func(done, total int) {
+	var mu sync.Mutex
+	start := clock()
+	var last time.Time
+	return func(done, total int) {
+		mu.Lock()
+		defer mu.Unlock()
+		now := clock()
+		if now.Sub(start) < progressAfter || (now.Sub(last) < time.Second && done < total) {
+			return
+		}
+		last = now
+		fmt.Fprintf(w, "diff: %d/%d Gateways\n", done, total)
+	}
+}

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gatewright/gatewright/internal/diff"
+	"github.com/gatewright/gatewright/test/testenv"
+)
+
+// tenantAccess lets team-a-owner do what a tenant of team-a does: the tenant role in
+// team-a and in the controller namespace (to read the global policies), read the
+// Gateways, routes and Services of team-a, and the classes and blueprints. Nothing else:
+// neither team-b nor Namespaces nor ReferenceGrants.
+const tenantAccess = `
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: classes-reader}
+rules:
+- apiGroups: [gateway.networking.k8s.io]
+  resources: [gatewayclasses]
+  verbs: [get, list]
+- apiGroups: [gatewright.dev]
+  resources: [gatewayclassblueprints]
+  verbs: [get, list]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: team-a-owner-classes}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: classes-reader}
+subjects: [{kind: User, name: team-a-owner}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: gateways-reader, namespace: team-a}
+rules:
+- apiGroups: [gateway.networking.k8s.io]
+  resources: [gateways, httproutes]
+  verbs: [get, list]
+- apiGroups: [""]
+  resources: [services]
+  verbs: [get, list]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: team-a-owner-gateways, namespace: team-a}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: gateways-reader}
+subjects: [{kind: User, name: team-a-owner}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: team-a-owner-tenant, namespace: team-a}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: gatewright-tenant}
+subjects: [{kind: User, name: team-a-owner}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: team-a-owner-tenant, namespace: gatewright-system}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: gatewright-tenant}
+subjects: [{kind: User, name: team-a-owner}]
+`
+
+// TestDiffLive diffs against a real API server the scenarios the offline tests diff
+// against files: the cluster holds the files' objects, and the admin gets the very report
+// the files give; a tenant gets what it may read and is told what it may not.
+func TestDiffLive(t *testing.T) {
+	env, _, admin, err := testenv.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := env.Stop(); err != nil {
+			t.Error(err)
+		}
+	})
+	tenantRole, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "config", "rbac", "tenant_role.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	world, err := os.ReadFile(diffWorld + "base.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	namespaces := ""
+	for _, ns := range []string{"gatewright-system", "team-a", "team-b"} {
+		namespaces += "apiVersion: v1\nkind: Namespace\nmetadata: {name: " + ns + "}\n---\n"
+	}
+	createAll(t, admin, namespaces+string(tenantRole)+"\n---\n"+tenantAccess+"\n---\n"+string(world))
+
+	dir := t.TempDir()
+	adminConfig, tenantConfig := filepath.Join(dir, "admin"), filepath.Join(dir, "tenant")
+	writeKubeconfig(t, env.KubeConfig, adminConfig, "")
+	writeKubeconfig(t, env.KubeConfig, tenantConfig, "team-a-owner")
+
+	tests := []struct {
+		name       string
+		kubeconfig string
+		args       []string
+		exit       int
+		// sameAs is the offline golden report the live one must equal, when set.
+		sameAs   string
+		reached  int
+		inStderr string
+	}{
+		{name: "the admin's diff of a tenant policy is the offline one", kubeconfig: adminConfig,
+			args: []string{"-f", diffWorld + "tenant-policy.yaml"}, exit: 1, sameAs: "tenant-policy.json", reached: 1},
+		{name: "the admin's diff of a blueprint change is the offline one", kubeconfig: adminConfig,
+			args: []string{"-f", diffWorld + "template-change.yaml"}, exit: 1, sameAs: "template-change.json", reached: 2},
+		{name: "the admin's diff of a value the schema refuses is the offline one", kubeconfig: adminConfig,
+			args: []string{"-f", diffWorld + "schema-break.yaml"}, exit: 1, sameAs: "schema-break.json", reached: 1},
+		{name: "a tenant diffs its own policy with what it may read, and hears what it may not", kubeconfig: tenantConfig,
+			args: []string{"-n", "team-a", "-f", diffWorld + "tenant-policy.yaml"}, exit: 1, reached: 1,
+			inStderr: `note: could not read Gateways in namespace gatewright-system: gateways.gateway.networking.k8s.io is forbidden: User "team-a-owner"`},
+		{name: "a tenant's blueprint change reaches only the Gateways it may read", kubeconfig: tenantConfig,
+			args: []string{"-n", "team-a", "-f", diffWorld + "template-change.yaml"}, exit: 1, reached: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			cmd := newRootCommand()
+			cmd.SetOut(&out)
+			cmd.SetErr(&errOut)
+			cmd.SetArgs(append([]string{"diff", "--kubeconfig", tt.kubeconfig, "-o", "json"}, tt.args...))
+			err := cmd.Execute()
+			if got := exitCodeOf(err); got != tt.exit {
+				t.Fatalf("exit %d (%v), want %d; stderr:\n%s", got, err, tt.exit, errOut.String())
+			}
+			var report diff.Report
+			if err := json.Unmarshal(out.Bytes(), &report); err != nil {
+				t.Fatalf("%v in %s", err, out.String())
+			}
+			if report.Summary.Gateways != tt.reached {
+				t.Errorf("reached %d Gateways, want %d:\n%s", report.Summary.Gateways, tt.reached, out.String())
+			}
+			if tt.sameAs != "" {
+				want, err := os.ReadFile(filepath.Join(diffWorld, tt.sameAs))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(out.Bytes(), want) {
+					t.Errorf("the live report differs from %s:\n%s", tt.sameAs, out.String())
+				}
+			}
+			if !strings.Contains(errOut.String(), tt.inStderr) {
+				t.Errorf("stderr %q does not say %q", errOut.String(), tt.inStderr)
+			}
+		})
+	}
+}
