@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/gatewright/gatewright/internal/diff"
-	"github.com/gatewright/gatewright/test/testenv"
 )
 
 // tenantAccess lets team-a-owner do what a tenant of team-a does: the tenant role in
@@ -68,19 +67,6 @@ subjects: [{kind: User, name: team-a-owner}]
 // against files: the cluster holds the files' objects, and the admin gets the very report
 // the files give; a tenant gets what it may read and is told what it may not.
 func TestDiffLive(t *testing.T) {
-	env, _, admin, err := testenv.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := env.Stop(); err != nil {
-			t.Error(err)
-		}
-	})
-	tenantRole, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "config", "rbac", "tenant_role.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	world, err := os.ReadFile(diffWorld + "base.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -89,12 +75,8 @@ func TestDiffLive(t *testing.T) {
 	for _, ns := range []string{"gatewright-system", "team-a", "team-b"} {
 		namespaces += "apiVersion: v1\nkind: Namespace\nmetadata: {name: " + ns + "}\n---\n"
 	}
-	createAll(t, admin, namespaces+string(tenantRole)+"\n---\n"+tenantAccess+"\n---\n"+string(world))
-
-	dir := t.TempDir()
-	adminConfig, tenantConfig := filepath.Join(dir, "admin"), filepath.Join(dir, "tenant")
-	writeKubeconfig(t, env.KubeConfig, adminConfig, "")
-	writeKubeconfig(t, env.KubeConfig, tenantConfig, "team-a-owner")
+	_, _, kubeconfigFor := tenantCluster(t, namespaces+tenantAccess+"\n---\n"+string(world))
+	adminConfig, tenantConfig := kubeconfigFor(""), kubeconfigFor("team-a-owner")
 
 	tests := []struct {
 		name       string

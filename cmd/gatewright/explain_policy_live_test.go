@@ -2,12 +2,8 @@ package main
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/gatewright/gatewright/test/testenv"
 )
 
 // The provider's blueprint and override, team-a's Gateway with a route of its own and
@@ -129,27 +125,7 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: team-a-owner}
 // as the cluster's admin and as tenants: a tenant sees the contexts it may read, is told
 // on stderr what it may not, and gets no values computed without the provider's policies.
 func TestExplainPolicyLive(t *testing.T) {
-	env, _, admin, err := testenv.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := env.Stop(); err != nil {
-			t.Error(err)
-		}
-	})
-	tenantRole, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "config", "rbac", "tenant_role.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	createAll(t, admin, string(tenantRole)+"\n---\n"+placementFixture)
-
-	dir := t.TempDir()
-	kubeconfig := func(user string) string {
-		path := filepath.Join(dir, "user-"+user)
-		writeKubeconfig(t, env.KubeConfig, path, user)
-		return path
-	}
+	_, _, kubeconfig := tenantCluster(t, placementFixture)
 	tests := []struct {
 		name                  string
 		kubeconfig            string

@@ -3,22 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
-	"sigs.k8s.io/yaml"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/controllers"
-	"github.com/gatewright/gatewright/test/testenv"
 )
 
 // The provider's blueprint and policy, the edge tenant's Gateway and its policy, and
@@ -133,20 +127,7 @@ subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: edge-owner}]
 // route on another tenant's Gateway with only the tenant role in its namespace, the
 // route's values: the chain is out of its reach, the Rendering is not.
 func TestExplainFallsBackToTheRecord(t *testing.T) {
-	env, cfg, admin, err := testenv.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := env.Stop(); err != nil {
-			t.Error(err)
-		}
-	})
-	tenantRole, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "config", "rbac", "tenant_role.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	createAll(t, admin, string(tenantRole)+"\n---\n"+recordedFixture)
+	cfg, admin, kubeconfigFor := tenantCluster(t, recordedFixture)
 
 	options := controllers.ManagerOptions()
 	options.Metrics = metricsserver.Options{BindAddress: "0"}
@@ -176,11 +157,7 @@ func TestExplainFallsBackToTheRecord(t *testing.T) {
 		return false
 	})
 
-	dir := t.TempDir()
-	adminConfig, tenantConfig, gatewayOwnerConfig := filepath.Join(dir, "admin"), filepath.Join(dir, "tenant"), filepath.Join(dir, "gateway-owner")
-	writeKubeconfig(t, env.KubeConfig, adminConfig, "")
-	writeKubeconfig(t, env.KubeConfig, tenantConfig, "shop-owner")
-	writeKubeconfig(t, env.KubeConfig, gatewayOwnerConfig, "edge-owner")
+	adminConfig, tenantConfig, gatewayOwnerConfig := kubeconfigFor(""), kubeconfigFor("shop-owner"), kubeconfigFor("edge-owner")
 
 	tests := []struct {
 		name       string
@@ -255,36 +232,5 @@ func TestExplainSaysWhatTheRecordLeftOut(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the output lacks %q:\n%s", want, out.String())
 		}
-	}
-}
-
-func createAll(t *testing.T, c client.Client, manifest string) {
-	t.Helper()
-	for _, doc := range strings.Split(manifest, "\n---\n") {
-		obj := &unstructured.Unstructured{}
-		if err := yaml.Unmarshal([]byte(doc), &obj.Object); err != nil {
-			t.Fatal(err)
-		}
-		if len(obj.Object) == 0 {
-			continue
-		}
-		if err := c.Create(t.Context(), obj); err != nil {
-			t.Fatalf("creating %s %s: %v", obj.GetKind(), obj.GetName(), err)
-		}
-	}
-}
-
-// writeKubeconfig writes the admin's kubeconfig to path, impersonating user if not "".
-func writeKubeconfig(t *testing.T, adminConfig []byte, path, user string) {
-	t.Helper()
-	config, err := clientcmd.Load(adminConfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, auth := range config.AuthInfos {
-		auth.Impersonate = user
-	}
-	if err := clientcmd.WriteToFile(*config, path); err != nil {
-		t.Fatal(err)
 	}
 }
