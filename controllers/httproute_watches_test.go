@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gatewright/gatewright/internal/ctrlutil"
 	"github.com/gatewright/gatewright/internal/scheme"
 )
 
@@ -104,7 +105,7 @@ func TestRoutesOfGrant(t *testing.T) {
 		{"a grant to Gateways reaches no route", grant("team-a", "victim", "Gateway", "Service", ""), "0 for 0 object(s)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := grantWrites(mapTo(r.routesOfGrant), tc.grant).enqueued(); got != tc.want {
+			if got := grantWrites(ctrlutil.MapTo(r.routesOfGrant), tc.grant).enqueued(); got != tc.want {
 				t.Errorf("enqueued %s, want %s", got, tc.want)
 			}
 		})

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -20,6 +19,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/conditions"
+	"github.com/gatewright/gatewright/internal/ctrlutil"
 )
 
 // NamespaceReconciler sets the gatewright.dev/...Affected conditions on Namespaces that
@@ -46,13 +46,12 @@ func (r *NamespaceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	original := ns.DeepCopy()
+	original := *ns.Status.DeepCopy()
 	setNamespaceAffected(ns, gatewrightv1alpha1.ConditionGatewayClassConfigAffected, gatewrightv1alpha1.KindGatewayClassConfig, classConfigs)
 	setNamespaceAffected(ns, gatewrightv1alpha1.ConditionGatewayConfigAffected, gatewrightv1alpha1.KindGatewayConfig, configs)
-	if equality.Semantic.DeepEqual(original.Status, ns.Status) {
-		return ctrl.Result{}, nil
-	}
-	return ctrl.Result{}, client.IgnoreNotFound(r.Status().Patch(ctx, ns, client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{})))
+	// Its messages are bounded and few: there is nothing shorter to write.
+	same := func(status corev1.NamespaceStatus) corev1.NamespaceStatus { return status }
+	return ctrl.Result{}, ctrlutil.WriteStatus(ctx, r.Client, ns, original, ns.Status, same, ctrlutil.OptimisticLock(ns))
 }
 
 // policiesTargeting lists, by namespace/name, the GatewayClassConfigs and GatewayConfigs

@@ -6,7 +6,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -22,7 +22,7 @@ func (r *PolicyReconciler) didYouMean(ctx context.Context, target gatewayv1.Loca
 			return ""
 		}
 		for _, class := range classes.Items {
-			if class.Spec.ControllerName == gatewrightv1alpha1.ControllerName {
+			if translate.IsGatewrightClass(&class) {
 				names = append(names, class.Name)
 			}
 		}

@@ -18,6 +18,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
+	"github.com/gatewright/gatewright/internal/ctrlutil"
 	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/scheme"
 )
@@ -41,9 +42,6 @@ type Options struct {
 func (o Options) LeaderElectionID() string {
 	return newShard(o.GatewayClasses).leaseName()
 }
-
-// indexGatewayClassName indexes Gateways by spec.gatewayClassName.
-const indexGatewayClassName = "spec.gatewayClassName"
 
 // ManagerOptions are the manager options the reconcilers rely on: the scheme, and a
 // cache that serves unstructured objects too.
@@ -79,13 +77,6 @@ func cacheOptions() cache.Options {
 	}
 }
 
-func orDefault(n, otherwise int) int {
-	if n > 0 {
-		return n
-	}
-	return otherwise
-}
-
 // lastAppliedAnnotation is where kubectl apply keeps a copy of the whole object.
 const lastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
 
@@ -107,30 +98,13 @@ func withoutBookkeeping(obj any) (any, error) {
 // Setup registers every reconciler with mgr, and the collector of the gatewright_gateways
 // metric.
 func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
-	if err := mgr.GetFieldIndexer().IndexField(ctx, &gatewayv1.Gateway{}, indexGatewayClassName, func(obj client.Object) []string {
-		return []string{string(obj.(*gatewayv1.Gateway).Spec.GatewayClassName)}
-	}); err != nil {
-		return err
-	}
-	if err := mgr.GetFieldIndexer().IndexField(ctx, &gatewayv1.Gateway{}, indexGatewaySecret, gatewaySecrets); err != nil {
-		return err
-	}
-	if err := mgr.GetFieldIndexer().IndexField(ctx, &gatewayv1.Gateway{}, indexGatewayRefNamespace, gatewayRefNamespaces); err != nil {
-		return err
-	}
-	if err := mgr.GetFieldIndexer().IndexField(ctx, &gatewayv1.HTTPRoute{}, indexRouteParent, routeParents); err != nil {
-		return err
-	}
-	if err := mgr.GetFieldIndexer().IndexField(ctx, &gatewayv1.HTTPRoute{}, indexRouteBackendNamespace, routeBackendNamespaces); err != nil {
-		return err
-	}
-	if err := mgr.GetFieldIndexer().IndexField(ctx, &gatewayv1.HTTPRoute{}, indexRouteService, routeServices); err != nil {
+	if err := addIndexes(ctx, mgr); err != nil {
 		return err
 	}
 	shard := newShard(opts.GatewayClasses)
 	blueprints := &render.Cache{}
 	applier := apply.New(mgr.GetClient(), mgr.GetAPIReader())
-	recorder := cappedRecorder{mgr.GetEventRecorderFor("gatewright")}
+	recorder := ctrlutil.CappedRecorder{EventRecorder: mgr.GetEventRecorderFor("gatewright")}
 	if err := (&BlueprintReconciler{Client: mgr.GetClient(), Blueprints: blueprints, Recorder: recorder, shard: shard}).SetupWithManager(mgr); err != nil {
 		return err
 	}
