@@ -7,9 +7,7 @@ import (
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -22,7 +20,6 @@ import (
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/conditions"
 	"github.com/gatewright/gatewright/internal/ctrlutil"
-	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/translate"
 )
 
@@ -31,11 +28,7 @@ import (
 // classes of several shards, so only the primary shard writes its status; every instance
 // keeps its own parsed copy.
 type BlueprintReconciler struct {
-	client.Client
-	Blueprints *render.Cache
-	Recorder   record.EventRecorder
-
-	shard shard
+	fleetJudge
 }
 
 // +kubebuilder:rbac:groups=gatewright.dev,resources=gatewayclassblueprints,verbs=get;list;watch
@@ -61,14 +54,9 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	routes, err := routesOnGateways(ctx, r.Client, gateways)
-	if err != nil {
+	if bp.Status.FailingGateways, err = r.setRendered(ctx, bp, &bp.Status.Conditions, original.Conditions, gateways); err != nil {
 		return ctrl.Result{}, err
 	}
-	var rendered translate.Verdict
-	rendered, bp.Status.FailingGateways = renderedVerdict(gateways, routes)
-	conditions.Set(&bp.Status.Conditions, gatewrightv1alpha1.ConditionRendered, rendered.OK, rendered.Reason, rendered.Message, bp.Generation)
-	recordConditionChange(r.Recorder, bp, original.Conditions, *meta.FindStatusCondition(bp.Status.Conditions, gatewrightv1alpha1.ConditionRendered))
 	return ctrl.Result{}, ctrlutil.WriteStatus(ctx, r.Client, bp, original, bp.Status, func(status gatewrightv1alpha1.GatewayClassBlueprintStatus) gatewrightv1alpha1.GatewayClassBlueprintStatus {
 		status.Conditions = conditions.Short(status.Conditions)
 		return status

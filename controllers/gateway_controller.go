@@ -9,11 +9,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
@@ -33,20 +31,7 @@ import (
 // GatewayReconciler renders and applies the blueprint of each Gateway of Gatewright's
 // classes, and reports its status.
 type GatewayReconciler struct {
-	client.Client
-	Applier             *apply.Applier
-	Blueprints          *render.Cache
-	Recorder            record.EventRecorder
-	ControllerNamespace string
-	// Workers is how many reconciles run at once.
-	Workers int
-
-	shard        shard
-	certificates *certificateSecrets
-	watches      *objectWatches
-	scopes       *ctrlutil.KindScopes
-	legacy       *legacyAdopter
-	contested    *contestedNames
+	programmer
 }
 
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=gateways,verbs=get;list;watch;update;patch
@@ -116,7 +101,7 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	countApply(metrics.KindGateway, start, applied, err)
 	if staleRecord(err) {
 		status.unchanged()
-		return ctrl.Result{}, err // retried by retryingConflicts; the status keeps its last verdict
+		return ctrl.Result{}, err // retried by ctrlutil.RetryingConflicts; the status keeps its last verdict
 	}
 	retry := r.contested.wait(req, refusedNames(err))
 	if err != nil {
@@ -228,10 +213,7 @@ func (r *GatewayReconciler) tearDown(ctx context.Context, gw *gatewayv1.Gateway,
 }
 
 func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	r.scopes = &ctrlutil.KindScopes{Client: r.Client}
-	r.legacy = &legacyAdopter{client: r.Client, applier: r.Applier, recorder: r.Recorder}
-	r.contested = newContestedNames()
-	c, err := ctrl.NewControllerManagedBy(mgr).
+	return r.setUp(mgr, ctrl.NewControllerManagedBy(mgr).
 		For(&gatewayv1.Gateway{}, ctrlutil.SpecChanged).
 		Watches(&gatewayv1.GatewayClass{}, ctrlutil.MapTo(r.gatewaysOfClass), ctrlutil.SpecChanged).
 		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, ctrlutil.MapTo(r.gatewaysOfBlueprint), ctrlutil.SpecChanged).
@@ -239,16 +221,7 @@ func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewrightv1alpha1.GatewayConfig{}, ctrlutil.MapTo(r.gatewaysInNamespaceOf), ctrlutil.SpecChanged).
 		Watches(&gatewayv1.HTTPRoute{}, ctrlutil.MapTo(r.gatewaysOfRoute)).
 		Watches(&corev1.Namespace{}, ctrlutil.MapTo(r.allGateways), builder.WithPredicates(predicate.LabelChangedPredicate{})).
-		Watches(&gatewrightv1alpha1.Rendering{}, ctrlutil.MapTo(r.gatewayOfObject), builder.WithPredicates(ctrlutil.Deleted)).
-		Watches(&gatewrightv1alpha1.Rendering{}, r.contested.releasedByRenderings()).
 		Watches(&gatewayv1.ReferenceGrant{}, ctrlutil.MapTo(r.gatewaysOfGrant)).
 		WatchesRawSource(source.Kind(r.certificates.metadata, secretMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.gatewaysOfSecret), ctrlutil.NewVersion)).
-		Named("gateway").
-		WithOptions(controller.Options{MaxConcurrentReconciles: r.Workers, NewQueue: ctrlutil.FairQueue(r.Workers), ReconciliationTimeout: reconcileTimeout}).
-		Build(ctrlutil.RetryingConflicts(r, staleRecord))
-	if err != nil {
-		return err
-	}
-	r.watches = newObjectWatches(c, mgr.GetCache(), r.gatewayOfObject, r.Applier, r.contested)
-	return nil
+		Named("gateway"), r, r.gatewayOfObject)
 }

@@ -2,7 +2,6 @@ package controllers
 
 import (
 	"context"
-	"slices"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -89,32 +88,11 @@ func (r *GatewayReconciler) gatewayOfObject(_ context.Context, obj client.Object
 }
 
 // gatewaysOfGrant lists the Gateways with a certificateRef that the ReferenceGrant
-// permits or stops permitting: of a namespace it lets Gateways refer from, naming an
-// object of its namespace that it lets them refer to. A grant naming namespaces where no
-// Gateway refers through it reaches none. On an update both the old and the new grant
-// are mapped, so references it drops are seen too.
+// permits or stops permitting.
 func (r *GatewayReconciler) gatewaysOfGrant(ctx context.Context, obj client.Object) []reconcile.Request {
-	grant, ok := obj.(*gatewayv1.ReferenceGrant)
-	if !ok {
-		return nil
-	}
-	grants := []gatewayv1.ReferenceGrant{*grant}
-	var names []types.NamespacedName
-	for _, namespace := range attach.ReferrerNamespaces(grant, gatewayv1.GroupName, "Gateway") {
-		var gateways gatewayv1.GatewayList
-		if err := r.List(ctx, &gateways, client.InNamespace(namespace), client.MatchingFields{indexGatewayRefNamespace: grant.Namespace}); err != nil {
-			return nil
-		}
-		from := attach.Referrer{Group: gatewayv1.GroupName, Kind: "Gateway", Namespace: namespace}
-		for i := range gateways.Items {
-			if slices.ContainsFunc(certificateReferents(&gateways.Items[i]), func(to attach.Referent) bool {
-				return to.Namespace == grant.Namespace && attach.ReferencePermitted(grants, from, to)
-			}) {
-				names = append(names, client.ObjectKeyFromObject(&gateways.Items[i]))
-			}
-		}
-	}
-	return ctrlutil.RequestsFor(names)
+	return referrersOfGrant(ctx, r.Client, obj, "Gateway", &gatewayv1.GatewayList{}, indexGatewayRefNamespace, func(o client.Object) []attach.Referent {
+		return certificateReferents(o.(*gatewayv1.Gateway))
+	})
 }
 
 // gatewaysOfSecret lists the Gateways whose certificateRefs name the Secret.

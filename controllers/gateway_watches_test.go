@@ -90,7 +90,7 @@ func TestGatewaysOfGrant(t *testing.T) {
 	}
 	c := fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(objs...).
 		WithIndex(&gatewayv1.Gateway{}, indexGatewayRefNamespace, gatewayRefNamespaces).Build()
-	r := &GatewayReconciler{Client: c}
+	r := &GatewayReconciler{programmer: programmer{Client: c}}
 	for _, tc := range []struct {
 		name  string
 		grant *gatewayv1.ReferenceGrant

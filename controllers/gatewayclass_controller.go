@@ -9,7 +9,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -25,7 +24,6 @@ import (
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/conditions"
 	"github.com/gatewright/gatewright/internal/ctrlutil"
-	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/snapshot"
 	"github.com/gatewright/gatewright/internal/translate"
 )
@@ -34,11 +32,7 @@ import (
 // holds each with the Gateway API's finalizer while Gateways use it, so that a class is
 // not deleted from under Gateways that are still programmed.
 type GatewayClassReconciler struct {
-	client.Client
-	Blueprints *render.Cache
-	Recorder   record.EventRecorder
-
-	shard shard
+	fleetJudge
 }
 
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=gatewayclasses,verbs=get;list;watch;update;patch
@@ -81,13 +75,9 @@ func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	}
 	conditions.Set(&class.Status.Conditions, string(gatewayv1.GatewayClassConditionStatusAccepted), accepted.OK, accepted.Reason, accepted.Message, class.Generation)
 	class.Status.SupportedFeatures = supportedFeatures()
-	routes, err := routesOnGateways(ctx, r.Client, gateways.Items)
-	if err != nil {
+	if _, err := r.setRendered(ctx, class, &class.Status.Conditions, original.Conditions, gateways.Items); err != nil {
 		return ctrl.Result{}, err
 	}
-	rendered, _ := renderedVerdict(gateways.Items, routes)
-	conditions.Set(&class.Status.Conditions, gatewrightv1alpha1.ConditionRendered, rendered.OK, rendered.Reason, rendered.Message, class.Generation)
-	recordConditionChange(r.Recorder, class, original.Conditions, *meta.FindStatusCondition(class.Status.Conditions, gatewrightv1alpha1.ConditionRendered))
 	if err := r.setAffected(ctx, class); err != nil {
 		return ctrl.Result{}, err
 	}

@@ -6,12 +6,10 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/source"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -29,23 +27,9 @@ import (
 // HTTPRouteReconciler renders the route templates for each HTTPRoute on each parent
 // Gateway of Gatewright's classes, and writes Gatewright's RouteParentStatus entries.
 type HTTPRouteReconciler struct {
-	client.Client
-	Applier             *apply.Applier
-	Blueprints          *render.Cache
-	Recorder            record.EventRecorder
-	ControllerNamespace string
-	// Workers is how many reconciles run at once.
-	Workers int
-
-	shard        shard
-	certificates *certificateSecrets
+	programmer
 	// services caches the metadata of every Service, for backendRefs.
 	services cache.Cache
-	watches  *objectWatches
-	scopes   *ctrlutil.KindScopes
-	legacy   *legacyAdopter
-	// contested holds the routes refused a name another owner holds.
-	contested *contestedNames
 }
 
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes,verbs=get;list;watch;update;patch
@@ -197,7 +181,7 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 		applied, err = r.Applier.ApplyRecorded(ctx, rec, out.Objects, keepWaiting(out.Waiting))
 		countApply(metrics.KindHTTPRoute, start, applied, err)
 		if staleRecord(err) {
-			return statuses, false, err // retried by retryingConflicts; the status keeps its last verdict
+			return statuses, false, err // retried by ctrlutil.RetryingConflicts; the status keeps its last verdict
 		}
 		if err == nil {
 			recordChanges(r.Recorder, route, first, applied)
@@ -252,31 +236,19 @@ func (r *HTTPRouteReconciler) translate(ctx context.Context, route translate.Rou
 }
 
 func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	r.scopes = &ctrlutil.KindScopes{Client: r.Client}
-	r.legacy = &legacyAdopter{client: r.Client, applier: r.Applier, recorder: r.Recorder}
-	r.contested = newContestedNames()
 	services, err := newServiceMetadataCache(mgr)
 	if err != nil {
 		return err
 	}
 	r.services = services
-	c, err := ctrl.NewControllerManagedBy(mgr).
+	return r.setUp(mgr, ctrl.NewControllerManagedBy(mgr).
 		For(&gatewayv1.HTTPRoute{}, ctrlutil.SpecChanged).
 		Watches(&gatewayv1.Gateway{}, ctrlutil.MapTo(r.routesOfGateway), builder.WithPredicates(gatewayChangedForRoutes)).
 		Watches(&gatewayv1.GatewayClass{}, ctrlutil.MapTo(r.routesOfClass), ctrlutil.SpecChanged).
 		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, ctrlutil.MapTo(r.routesOfBlueprint), ctrlutil.SpecChanged).
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, ctrlutil.MapTo(r.routesNearPolicy), ctrlutil.SpecChanged).
 		Watches(&gatewrightv1alpha1.GatewayConfig{}, ctrlutil.MapTo(r.routesNearPolicy), ctrlutil.SpecChanged).
-		Watches(&gatewrightv1alpha1.Rendering{}, ctrlutil.MapTo(r.routeOfObject), builder.WithPredicates(ctrlutil.Deleted)).
-		Watches(&gatewrightv1alpha1.Rendering{}, r.contested.releasedByRenderings()).
 		Watches(&gatewayv1.ReferenceGrant{}, ctrlutil.MapTo(r.routesOfGrant)).
 		WatchesRawSource(source.Kind(services, serviceMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.routesOfService), ctrlutil.CameOrWent)).
-		Named("httproute").
-		WithOptions(controller.Options{MaxConcurrentReconciles: r.Workers, NewQueue: ctrlutil.FairQueue(r.Workers), ReconciliationTimeout: reconcileTimeout}).
-		Build(ctrlutil.RetryingConflicts(r, staleRecord))
-	if err != nil {
-		return err
-	}
-	r.watches = newObjectWatches(c, mgr.GetCache(), r.routeOfObject, r.Applier, r.contested)
-	return nil
+		Named("httproute"), r, r.routeOfObject)
 }

@@ -139,30 +139,9 @@ func (r *HTTPRouteReconciler) routesOfService(ctx context.Context, svc *metav1.P
 }
 
 // routesOfGrant lists the routes with a backendRef that the ReferenceGrant permits or
-// stops permitting: of a namespace it lets HTTPRoutes refer from, naming an object of its
-// namespace that it lets them refer to. A grant naming namespaces where no route refers
-// through it reaches none. On an update both the old and the new grant are mapped, so
-// references it drops are seen too.
+// stops permitting.
 func (r *HTTPRouteReconciler) routesOfGrant(ctx context.Context, obj client.Object) []reconcile.Request {
-	grant, ok := obj.(*gatewayv1.ReferenceGrant)
-	if !ok {
-		return nil
-	}
-	grants := []gatewayv1.ReferenceGrant{*grant}
-	var names []types.NamespacedName
-	for _, namespace := range attach.ReferrerNamespaces(grant, gatewayv1.GroupName, "HTTPRoute") {
-		var routes gatewayv1.HTTPRouteList
-		if err := r.List(ctx, &routes, client.InNamespace(namespace), client.MatchingFields{indexRouteBackendNamespace: grant.Namespace}); err != nil {
-			return nil
-		}
-		from := attach.Referrer{Group: gatewayv1.GroupName, Kind: "HTTPRoute", Namespace: namespace}
-		for i := range routes.Items {
-			if slices.ContainsFunc(backendReferents(&routes.Items[i]), func(to attach.Referent) bool {
-				return to.Namespace == grant.Namespace && attach.ReferencePermitted(grants, from, to)
-			}) {
-				names = append(names, client.ObjectKeyFromObject(&routes.Items[i]))
-			}
-		}
-	}
-	return ctrlutil.RequestsFor(names)
+	return referrersOfGrant(ctx, r.Client, obj, "HTTPRoute", &gatewayv1.HTTPRouteList{}, indexRouteBackendNamespace, func(o client.Object) []attach.Referent {
+		return backendReferents(o.(*gatewayv1.HTTPRoute))
+	})
 }

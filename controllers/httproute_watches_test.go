@@ -91,7 +91,7 @@ func routeWatchClient() client.Client {
 // TestRoutesOfGrant: a ReferenceGrant reaches only the routes whose backendRefs it can
 // permit, however many other routes its from namespace holds.
 func TestRoutesOfGrant(t *testing.T) {
-	r := &HTTPRouteReconciler{Client: routeWatchClient()}
+	r := &HTTPRouteReconciler{programmer: programmer{Client: routeWatchClient()}}
 	for _, tc := range []struct {
 		name  string
 		grant *gatewayv1.ReferenceGrant
@@ -115,7 +115,7 @@ func TestRoutesOfGrant(t *testing.T) {
 // TestRoutesOfService: a Service that comes or goes reaches the routes that name it,
 // and only them.
 func TestRoutesOfService(t *testing.T) {
-	r := &HTTPRouteReconciler{Client: routeWatchClient()}
+	r := &HTTPRouteReconciler{programmer: programmer{Client: routeWatchClient()}}
 	for _, tc := range []struct {
 		name, namespace, service string
 		want                     int

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -59,11 +60,7 @@ func gatewayClassName(obj client.Object) []string {
 }
 
 func gatewaySecrets(obj client.Object) []string {
-	var keys []string
-	for _, key := range attach.CertificateSecrets(obj.(*gatewayv1.Gateway)) {
-		keys = append(keys, key.String())
-	}
-	return keys
+	return keyStrings(attach.CertificateSecrets(obj.(*gatewayv1.Gateway)))
 }
 
 func gatewayRefNamespaces(obj client.Object) []string {
@@ -72,13 +69,13 @@ func gatewayRefNamespaces(obj client.Object) []string {
 
 func routeParents(obj client.Object) []string {
 	route := obj.(*gatewayv1.HTTPRoute)
-	var keys []string
+	var keys []types.NamespacedName
 	for _, ref := range route.Spec.ParentRefs {
-		if key, isGateway := attach.ParentGateway(route, ref); isGateway && !slices.Contains(keys, key.String()) {
-			keys = append(keys, key.String())
+		if key, isGateway := attach.ParentGateway(route, ref); isGateway {
+			keys = append(keys, key)
 		}
 	}
-	return keys
+	return keyStrings(keys)
 }
 
 func routeBackendNamespaces(obj client.Object) []string {
@@ -87,15 +84,26 @@ func routeBackendNamespaces(obj client.Object) []string {
 
 func routeServices(obj client.Object) []string {
 	route := obj.(*gatewayv1.HTTPRoute)
-	var keys []string
+	var keys []types.NamespacedName
 	for _, rule := range route.Spec.Rules {
 		for _, ref := range rule.BackendRefs {
-			if key, isService := attach.BackendService(route, ref.BackendObjectReference); isService && !slices.Contains(keys, key.String()) {
-				keys = append(keys, key.String())
+			if key, isService := attach.BackendService(route, ref.BackendObjectReference); isService {
+				keys = append(keys, key)
 			}
 		}
 	}
-	return keys
+	return keyStrings(keys)
+}
+
+// keyStrings are keys as "namespace/name", once each, in order.
+func keyStrings(keys []types.NamespacedName) []string {
+	var out []string
+	for _, key := range keys {
+		if !slices.Contains(out, key.String()) {
+			out = append(out, key.String())
+		}
+	}
+	return out
 }
 
 // otherNamespaces are the namespaces of referents other than obj's own, once each.
@@ -117,17 +125,11 @@ func certificateReferents(gw *gatewayv1.Gateway) []attach.Referent {
 			continue
 		}
 		for _, ref := range gw.Spec.Listeners[i].TLS.CertificateRefs {
-			to := attach.Referent{Kind: "Secret", Namespace: gw.Namespace, Name: string(ref.Name)}
-			if ref.Group != nil {
-				to.Group = string(*ref.Group)
-			}
-			if ref.Kind != nil {
-				to.Kind = string(*ref.Kind)
-			}
+			namespace := gw.Namespace
 			if ref.Namespace != nil {
-				to.Namespace = string(*ref.Namespace)
+				namespace = string(*ref.Namespace)
 			}
-			out = append(out, to)
+			out = append(out, referent(ref.Group, ref.Kind, "Secret", namespace, string(ref.Name)))
 		}
 	}
 	return out
@@ -139,17 +141,22 @@ func backendReferents(route *gatewayv1.HTTPRoute) []attach.Referent {
 	for _, rule := range route.Spec.Rules {
 		for _, ref := range rule.BackendRefs {
 			key, _ := attach.BackendService(route, ref.BackendObjectReference)
-			to := attach.Referent{Kind: "Service", Namespace: key.Namespace, Name: key.Name}
-			if ref.Group != nil {
-				to.Group = string(*ref.Group)
-			}
-			if ref.Kind != nil {
-				to.Kind = string(*ref.Kind)
-			}
-			out = append(out, to)
+			out = append(out, referent(ref.Group, ref.Kind, "Service", key.Namespace, key.Name))
 		}
 	}
 	return out
+}
+
+// referent is the object a reference names, of kind orKind when it names none.
+func referent(group *gatewayv1.Group, kind *gatewayv1.Kind, orKind, namespace, name string) attach.Referent {
+	to := attach.Referent{Kind: orKind, Namespace: namespace, Name: name}
+	if group != nil {
+		to.Group = string(*group)
+	}
+	if kind != nil {
+		to.Kind = string(*kind)
+	}
+	return to
 }
 
 // routesOf lists the routes that name gw in a parentRef.

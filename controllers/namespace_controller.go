@@ -15,7 +15,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
-	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/conditions"
@@ -42,7 +41,11 @@ func (r *NamespaceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	if primary, err := r.shard.primary(ctx, r.Client); err != nil || !primary {
 		return ctrl.Result{}, err
 	}
-	classConfigs, configs, err := r.policiesTargeting(ctx, ns.Name)
+	classConfigs, err := policiesTargeting(ctx, r.Client, ns.Name, &gatewrightv1alpha1.GatewayClassConfigList{})
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	configs, err := policiesTargeting(ctx, r.Client, ns.Name, &gatewrightv1alpha1.GatewayConfigList{})
 	if err != nil {
 		return ctrl.Result{}, err
 	}
@@ -52,42 +55,6 @@ func (r *NamespaceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	// Its messages are bounded and few: there is nothing shorter to write.
 	same := func(status corev1.NamespaceStatus) corev1.NamespaceStatus { return status }
 	return ctrl.Result{}, ctrlutil.WriteStatus(ctx, r.Client, ns, original, ns.Status, same, ctrlutil.OptimisticLock(ns))
-}
-
-// policiesTargeting lists, by namespace/name, the GatewayClassConfigs and GatewayConfigs
-// of namespace that target it. It reads the cache without copies: a tenant's policies
-// may be many and large, and only their targets are read.
-func (r *NamespaceReconciler) policiesTargeting(ctx context.Context, namespace string) (classConfigs, configs []string, err error) {
-	var gccs gatewrightv1alpha1.GatewayClassConfigList
-	if err := r.List(ctx, &gccs, client.InNamespace(namespace), client.UnsafeDisableDeepCopy); err != nil {
-		return nil, nil, err
-	}
-	for _, p := range gccs.Items {
-		if targetsNamespace(p.Spec.TargetRefs, namespace) {
-			classConfigs = append(classConfigs, p.Namespace+"/"+p.Name)
-		}
-	}
-	var gwcs gatewrightv1alpha1.GatewayConfigList
-	if err := r.List(ctx, &gwcs, client.InNamespace(namespace), client.UnsafeDisableDeepCopy); err != nil {
-		return nil, nil, err
-	}
-	for _, p := range gwcs.Items {
-		if targetsNamespace(p.Spec.TargetRefs, namespace) {
-			configs = append(configs, p.Namespace+"/"+p.Name)
-		}
-	}
-	sort.Strings(classConfigs)
-	sort.Strings(configs)
-	return classConfigs, configs, nil
-}
-
-func targetsNamespace(refs []gatewayv1.LocalPolicyTargetReference, namespace string) bool {
-	for _, ref := range refs {
-		if ref.Group == "" && ref.Kind == "Namespace" && string(ref.Name) == namespace {
-			return true
-		}
-	}
-	return false
 }
 
 // setNamespaceAffected sets conditionType True naming the policies of kind, or removes

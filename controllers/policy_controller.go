@@ -16,7 +16,6 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -53,29 +52,11 @@ type PolicyReconciler struct {
 
 // +kubebuilder:rbac:groups=gatewright.dev,resources=gatewayclassconfigs/status;gatewayconfigs/status,verbs=get;update;patch
 
-// policy is a GatewayClassConfig or a GatewayConfig, seen the same way.
-type policy struct {
-	object  client.Object
-	targets []gatewayv1.LocalPolicyTargetReference
-	blocks  *gatewrightv1alpha1.DefaultsAndOverrides
-	status  *gatewayv1.PolicyStatus
-}
-
 func (r *PolicyReconciler) newObject() client.Object {
 	if r.Kind == gatewrightv1alpha1.KindGatewayClassConfig {
 		return &gatewrightv1alpha1.GatewayClassConfig{}
 	}
 	return &gatewrightv1alpha1.GatewayConfig{}
-}
-
-func asPolicy(obj client.Object) policy {
-	switch p := obj.(type) {
-	case *gatewrightv1alpha1.GatewayClassConfig:
-		return policy{object: p, targets: p.Spec.TargetRefs, blocks: &p.Spec.DefaultsAndOverrides, status: &p.Status}
-	case *gatewrightv1alpha1.GatewayConfig:
-		return policy{object: p, targets: p.Spec.TargetRefs, blocks: &p.Spec.DefaultsAndOverrides, status: &p.Status}
-	}
-	panic(fmt.Sprintf("not a policy: %T", obj))
 }
 
 func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
@@ -237,7 +218,7 @@ func (r *PolicyReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewayv1.GatewayClass{}, r.coalesced(r.policiesNear), ctrlutil.SpecChanged).
 		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, r.coalesced(r.policiesNear), ctrlutil.SpecChanged).
 		Named(strings.ToLower(r.Kind)).
-		WithOptions(controller.Options{MaxConcurrentReconciles: r.Workers, NewQueue: ctrlutil.FairQueue(r.Workers), ReconciliationTimeout: reconcileTimeout}).
+		WithOptions(fairlyShared(r.Workers)).
 		Complete(ctrlutil.RetryingConflicts(r, staleRecord))
 }
 

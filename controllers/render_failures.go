@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/record"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
@@ -16,6 +17,8 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/conditions"
+	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/translate"
 )
 
@@ -23,6 +26,30 @@ import (
 // object in a forbidden namespace, an object the API server refuses. Its author should
 // not have to read tenants' Gateways to find out, so the blueprint and its GatewayClasses
 // count the Gateways whose render or apply failed and name the first few.
+
+// fleetJudge is what the blueprint and GatewayClass reconcilers share: both judge a
+// blueprint and sum up how the Gateways it serves render.
+type fleetJudge struct {
+	client.Client
+	Blueprints *render.Cache
+	Recorder   record.EventRecorder
+
+	shard shard
+}
+
+// setRendered sets obj's gatewright.dev/Rendered condition in conds (whose state was
+// before) from how gateways and the routes on them render, records an event when it
+// turns, and returns how many Gateways fail.
+func (j *fleetJudge) setRendered(ctx context.Context, obj client.Object, conds *[]metav1.Condition, before []metav1.Condition, gateways []gatewayv1.Gateway) (int32, error) {
+	routes, err := routesOnGateways(ctx, j.Client, gateways)
+	if err != nil {
+		return 0, err
+	}
+	rendered, failing := renderedVerdict(gateways, routes)
+	conditions.Set(conds, gatewrightv1alpha1.ConditionRendered, rendered.OK, rendered.Reason, rendered.Message, obj.GetGeneration())
+	recordConditionChange(j.Recorder, obj, before, *meta.FindStatusCondition(*conds, gatewrightv1alpha1.ConditionRendered))
+	return failing, nil
+}
 
 // failuresShown bounds how many failing Gateways a message names.
 const failuresShown = 3

@@ -1,6 +1,9 @@
-// Package controllers holds the reconcilers: thin glue that reads the world, runs
-// internal/values, internal/render and internal/apply, and writes status. One file per
-// reconciler.
+// Package controllers holds the reconcilers and their watches: thin glue that reads a
+// snapshot (internal/snapshot), runs the pipeline (internal/translate), applies
+// (internal/apply) and writes status. Each reconciler has its files (<kind>_*.go); what
+// several share lives in a file named for what it is (indexes.go, class_lookups.go,
+// object_watches.go, grants.go, policies.go, programmer.go), and the machinery that knows
+// nothing of Gatewright's domain in internal/ctrlutil.
 package controllers
 
 import (
@@ -105,10 +108,11 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	blueprints := &render.Cache{}
 	applier := apply.New(mgr.GetClient(), mgr.GetAPIReader())
 	recorder := ctrlutil.CappedRecorder{EventRecorder: mgr.GetEventRecorderFor("gatewright")}
-	if err := (&BlueprintReconciler{Client: mgr.GetClient(), Blueprints: blueprints, Recorder: recorder, shard: shard}).SetupWithManager(mgr); err != nil {
+	judge := fleetJudge{Client: mgr.GetClient(), Blueprints: blueprints, Recorder: recorder, shard: shard}
+	if err := (&BlueprintReconciler{fleetJudge: judge}).SetupWithManager(mgr); err != nil {
 		return err
 	}
-	if err := (&GatewayClassReconciler{Client: mgr.GetClient(), Blueprints: blueprints, Recorder: recorder, shard: shard}).SetupWithManager(mgr); err != nil {
+	if err := (&GatewayClassReconciler{fleetJudge: judge}).SetupWithManager(mgr); err != nil {
 		return err
 	}
 	for _, kind := range []string{gatewrightv1alpha1.KindGatewayClassConfig, gatewrightv1alpha1.KindGatewayConfig} {
@@ -129,28 +133,17 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	if err != nil {
 		return err
 	}
-	if err := (&HTTPRouteReconciler{
-		Client:              mgr.GetClient(),
-		Workers:             orDefault(opts.RouteWorkers, DefaultRouteWorkers),
-		Applier:             applier,
-		Blueprints:          blueprints,
-		Recorder:            recorder,
-		ControllerNamespace: opts.ControllerNamespace,
-		shard:               shard,
-		certificates:        certificates,
-	}).SetupWithManager(mgr); err != nil {
+	programming := programmer{
+		Client: mgr.GetClient(), Applier: applier, Blueprints: blueprints, Recorder: recorder,
+		ControllerNamespace: opts.ControllerNamespace, shard: shard, certificates: certificates,
+	}
+	routes, gateways := &HTTPRouteReconciler{programmer: programming}, &GatewayReconciler{programmer: programming}
+	routes.Workers = orDefault(opts.RouteWorkers, DefaultRouteWorkers)
+	gateways.Workers = orDefault(opts.GatewayWorkers, DefaultGatewayWorkers)
+	if err := routes.SetupWithManager(mgr); err != nil {
 		return err
 	}
-	if err := (&GatewayReconciler{
-		Client:              mgr.GetClient(),
-		Workers:             orDefault(opts.GatewayWorkers, DefaultGatewayWorkers),
-		Applier:             applier,
-		Blueprints:          blueprints,
-		Recorder:            recorder,
-		ControllerNamespace: opts.ControllerNamespace,
-		shard:               shard,
-		certificates:        certificates,
-	}).SetupWithManager(mgr); err != nil {
+	if err := gateways.SetupWithManager(mgr); err != nil {
 		return err
 	}
 	conditions := &gatewayConditions{reader: mgr.GetClient(), shard: shard}

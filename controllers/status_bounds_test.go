@@ -97,7 +97,7 @@ func TestGatewayStatusRefusedIsWrittenShort(t *testing.T) {
 	gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "ns", Generation: 1}}
 	gw.Status.Conditions = []metav1.Condition{{Type: "Programmed", Status: metav1.ConditionTrue, Reason: "Programmed", LastTransitionTime: metav1.Now()}}
 	c, writes := refusingLongMessages(gw)
-	r := &GatewayReconciler{Client: c}
+	r := &GatewayReconciler{programmer: programmer{Client: c}}
 
 	s := newGatewayStatus(gw, listeners.Evaluate(gw.Spec.Listeners, nil))
 	s.set(gatewayv1.GatewayConditionProgrammed, false, gatewayv1.GatewayReasonInvalid, strings.Repeat("x", 1000))
@@ -123,7 +123,7 @@ func TestRouteStatusRefusedIsWrittenShort(t *testing.T) {
 	route.Spec.ParentRefs = []gatewayv1.ParentReference{ref}
 	route.Status.Parents = []gatewayv1.RouteParentStatus{theirs}
 	c, writes := refusingLongMessages(route)
-	r := &HTTPRouteReconciler{Client: c}
+	r := &HTTPRouteReconciler{programmer: programmer{Client: c}}
 
 	ours := routeParentStatus(route, ref, attach.Result{Listeners: []gatewayv1.SectionName{"http"}}, attach.Resolution{Reason: gatewayv1.RouteReasonResolvedRefs})
 	setRouteCondition(&ours, route, gatewayv1.RouteConditionAccepted, false, gatewayv1.RouteReasonUnsupportedValue, strings.Repeat("x", 40000))

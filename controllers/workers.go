@@ -1,6 +1,12 @@
 package controllers
 
-import "time"
+import (
+	"time"
+
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+
+	"github.com/gatewright/gatewright/internal/ctrlutil"
+)
 
 // DefaultGatewayWorkers is how many Gateways are reconciled at once unless told
 // otherwise. A reconcile spends most of its time waiting on the API server, not on CPU,
@@ -24,4 +30,10 @@ func orDefault(n, otherwise int) int {
 		return n
 	}
 	return otherwise
+}
+
+// fairlyShared are the options of a controller of workers whose queue shares them
+// fairly among namespaces.
+func fairlyShared(workers int) controller.Options {
+	return controller.Options{MaxConcurrentReconciles: workers, NewQueue: ctrlutil.FairQueue(workers), ReconciliationTimeout: reconcileTimeout}
 }
