@@ -6,12 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -23,7 +19,7 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/conditions"
-	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/ctrlutil"
 	"github.com/gatewright/gatewright/internal/translate"
 )
 
@@ -32,11 +28,7 @@ import (
 // classes of several shards, so only the primary shard writes its status; every instance
 // keeps its own parsed copy.
 type BlueprintReconciler struct {
-	client.Client
-	Blueprints *render.Cache
-	Recorder   record.EventRecorder
-
-	shard shard
+	fleetJudge
 }
 
 // +kubebuilder:rbac:groups=gatewright.dev,resources=gatewayclassblueprints,verbs=get;list;watch
@@ -54,45 +46,41 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	if primary, err := r.shard.primary(ctx, r.Client); err != nil || !primary {
 		return ctrl.Result{}, err
 	}
-	original := bp.DeepCopy()
-	accepted := metav1.Condition{
-		Type: "Accepted", Status: metav1.ConditionTrue, Reason: "Accepted",
-		Message: "the templates parse, dependsOn is sound and valuesSchema is valid", ObservedGeneration: bp.Generation,
-	}
-	linted := metav1.Condition{
-		Type: gatewrightv1alpha1.ConditionLinted, Status: metav1.ConditionTrue, Reason: gatewrightv1alpha1.ReasonNoWarnings,
-		Message: "gatewright lint --strict finds nothing to warn about", ObservedGeneration: bp.Generation,
-	}
-	parsed, err := r.Blueprints.Get(bp)
-	if err != nil {
-		accepted.Status, accepted.Reason, accepted.Message = metav1.ConditionFalse, gatewrightv1alpha1.ReasonInvalidTemplates, conditions.Message(err.Error())
-		linted.Status, linted.Reason, linted.Message = metav1.ConditionFalse, gatewrightv1alpha1.ReasonInvalidTemplates, "the blueprint is not accepted"
-	} else if warnings := parsed.Lint(); len(warnings) > 0 {
-		lines := make([]string, len(warnings))
-		for i, w := range warnings {
-			lines[i] = w.String()
-		}
-		linted.Status, linted.Reason = metav1.ConditionFalse, gatewrightv1alpha1.ReasonWarnings
-		linted.Message = conditions.Message(fmt.Sprintf("%d warning(s), as gatewright lint prints them: %s", len(warnings), strings.Join(lines, "; ")))
-	}
-	meta.SetStatusCondition(&bp.Status.Conditions, accepted)
-	meta.SetStatusCondition(&bp.Status.Conditions, linted)
+	original := *bp.Status.DeepCopy()
+	accepted, linted := r.judge(bp)
+	conditions.Set(&bp.Status.Conditions, "Accepted", accepted.OK, accepted.Reason, accepted.Message, bp.Generation)
+	conditions.Set(&bp.Status.Conditions, gatewrightv1alpha1.ConditionLinted, linted.OK, linted.Reason, linted.Message, bp.Generation)
 	gateways, err := r.gatewaysOf(ctx, bp.Name)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	routes, err := routesOnGateways(ctx, r.Client, gateways)
-	if err != nil {
+	if bp.Status.FailingGateways, err = r.setRendered(ctx, bp, &bp.Status.Conditions, original.Conditions, gateways); err != nil {
 		return ctrl.Result{}, err
 	}
-	var rendered metav1.Condition
-	rendered, bp.Status.FailingGateways = renderedCondition(gateways, routes, bp.Generation)
-	meta.SetStatusCondition(&bp.Status.Conditions, rendered)
-	recordConditionChange(r.Recorder, bp, original.Status.Conditions, rendered)
-	if equality.Semantic.DeepEqual(original.Status, bp.Status) {
-		return ctrl.Result{}, nil
+	return ctrl.Result{}, ctrlutil.WriteStatus(ctx, r.Client, bp, original, bp.Status, func(status gatewrightv1alpha1.GatewayClassBlueprintStatus) gatewrightv1alpha1.GatewayClassBlueprintStatus {
+		status.Conditions = conditions.Short(status.Conditions)
+		return status
+	})
+}
+
+// judge is the blueprint's Accepted and Linted verdicts: whether it parses, and what
+// gatewright lint --strict says of it.
+func (r *BlueprintReconciler) judge(bp *gatewrightv1alpha1.GatewayClassBlueprint) (accepted, linted translate.Verdict) {
+	parsed, err := r.Blueprints.Get(bp)
+	if err != nil {
+		return translate.Verdict{Reason: gatewrightv1alpha1.ReasonInvalidTemplates, Message: err.Error()},
+			translate.Verdict{Reason: gatewrightv1alpha1.ReasonInvalidTemplates, Message: "the blueprint is not accepted"}
 	}
-	return ctrl.Result{}, r.Status().Patch(ctx, bp, client.MergeFrom(original))
+	accepted = translate.Verdict{OK: true, Reason: "Accepted", Message: "the templates parse, dependsOn is sound and valuesSchema is valid"}
+	warnings := parsed.Lint()
+	if len(warnings) == 0 {
+		return accepted, translate.Verdict{OK: true, Reason: gatewrightv1alpha1.ReasonNoWarnings, Message: "gatewright lint --strict finds nothing to warn about"}
+	}
+	lines := make([]string, len(warnings))
+	for i, w := range warnings {
+		lines[i] = w.String()
+	}
+	return accepted, translate.Verdict{Reason: gatewrightv1alpha1.ReasonWarnings, Message: fmt.Sprintf("%d warning(s), as gatewright lint prints them: %s", len(warnings), strings.Join(lines, "; "))}
 }
 
 // gatewaysOf lists the Gateways of every Gatewright GatewayClass that uses blueprint,
@@ -142,12 +130,12 @@ func (r *BlueprintReconciler) blueprintsOfRoute(ctx context.Context, obj client.
 
 func (r *BlueprintReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
-		For(&gatewrightv1alpha1.GatewayClassBlueprint{}, specChanged).
-		Watches(&gatewayv1.Gateway{}, mapTo(r.blueprintOfGateway), builder.WithPredicates(renderFailureChanged)).
-		Watches(&gatewayv1.HTTPRoute{}, mapTo(r.blueprintsOfRoute), builder.WithPredicates(routeRenderFailureChanged)).
-		Watches(&gatewayv1.GatewayClass{}, mapTo(r.allBlueprints), builder.WithPredicates(predicate.Funcs{UpdateFunc: func(event.UpdateEvent) bool { return false }})).
+		For(&gatewrightv1alpha1.GatewayClassBlueprint{}, ctrlutil.SpecChanged).
+		Watches(&gatewayv1.Gateway{}, ctrlutil.MapTo(r.blueprintOfGateway), builder.WithPredicates(renderFailureChanged)).
+		Watches(&gatewayv1.HTTPRoute{}, ctrlutil.MapTo(r.blueprintsOfRoute), builder.WithPredicates(routeRenderFailureChanged)).
+		Watches(&gatewayv1.GatewayClass{}, ctrlutil.MapTo(r.allBlueprints), builder.WithPredicates(predicate.Funcs{UpdateFunc: func(event.UpdateEvent) bool { return false }})).
 		Named("gatewayclassblueprint").
-		Complete(retryingConflicts(r))
+		Complete(ctrlutil.RetryingConflicts(r, staleRecord))
 }
 
 // allBlueprints: a GatewayClass that comes or goes can make this instance primary.

@@ -1,38 +1,17 @@
 package controllers
 
 import (
-	"fmt"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/record"
 
 	"github.com/gatewright/gatewright/internal/apply"
-	"github.com/gatewright/gatewright/internal/conditions"
+	"github.com/gatewright/gatewright/internal/translate"
 )
-
-// maxEventMessage bounds every event message. An event tells that something happened,
-// on every failed attempt, and is stored as it is: the conditions hold the detail.
-// 1 KiB is also the most the events.k8s.io API takes, should Gatewright move to it.
-const maxEventMessage = 1 << 10
-
-// cappedRecorder is an EventRecorder whose messages are cut to maxEventMessage bytes,
-// so that an error quoting tenants' input cannot make the event too large to record.
-type cappedRecorder struct {
-	record.EventRecorder
-}
-
-func (r cappedRecorder) Event(object runtime.Object, eventtype, reason, message string) {
-	r.EventRecorder.Event(object, eventtype, reason, conditions.Truncate(message, maxEventMessage))
-}
-
-func (r cappedRecorder) Eventf(object runtime.Object, eventtype, reason, messageFmt string, args ...any) {
-	r.Event(object, eventtype, reason, fmt.Sprintf(messageFmt, args...))
-}
-
-func (r cappedRecorder) AnnotatedEventf(object runtime.Object, annotations map[string]string, eventtype, reason, messageFmt string, args ...any) {
-	r.EventRecorder.AnnotatedEventf(object, annotations, eventtype, reason, "%s", conditions.Truncate(fmt.Sprintf(messageFmt, args...), maxEventMessage))
-}
 
 // recordChanges tells in events on obj what an apply changed and pruned. An owner's
 // first apply, which creates everything it renders, sends none: its conditions and its
@@ -46,4 +25,26 @@ func recordChanges(recorder record.EventRecorder, obj runtime.Object, first bool
 	if len(applied.Pruned) > 0 {
 		recorder.Event(obj, "Normal", "Pruned", "deleted what is no longer rendered: "+strings.Join(applied.Pruned, ", "))
 	}
+}
+
+// recordConditionChange records an event on obj when condition turns into a problem (not
+// True, and not merely Pending) or recovers from one, compared with the condition of its
+// type in before: one per change of state, never one per reconcile, so that a failing
+// fleet cannot flood the events of a blueprint, class or policy, and a fleet coming up
+// adds none.
+func recordConditionChange(recorder record.EventRecorder, obj runtime.Object, before []metav1.Condition, condition metav1.Condition) {
+	old := meta.FindStatusCondition(before, condition.Type)
+	switch {
+	case old != nil && old.Status == condition.Status && old.Reason == condition.Reason:
+	case isProblem(condition):
+		recorder.Event(obj, corev1.EventTypeWarning, condition.Reason, condition.Message)
+	case old != nil && isProblem(*old):
+		recorder.Event(obj, corev1.EventTypeNormal, condition.Reason, condition.Message)
+	}
+}
+
+// isProblem tells whether a condition says something is wrong, rather than fine or not
+// decided yet.
+func isProblem(c metav1.Condition) bool {
+	return c.Status != metav1.ConditionTrue && c.Reason != translate.ReasonPending
 }

@@ -9,11 +9,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
@@ -22,6 +20,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
+	"github.com/gatewright/gatewright/internal/ctrlutil"
 	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/metrics"
 	"github.com/gatewright/gatewright/internal/render"
@@ -32,20 +31,7 @@ import (
 // GatewayReconciler renders and applies the blueprint of each Gateway of Gatewright's
 // classes, and reports its status.
 type GatewayReconciler struct {
-	client.Client
-	Applier             *apply.Applier
-	Blueprints          *render.Cache
-	Recorder            record.EventRecorder
-	ControllerNamespace string
-	// Workers is how many reconciles run at once.
-	Workers int
-
-	shard        shard
-	certificates *certificateSecrets
-	watches      *objectWatches
-	scopes       *kindScopes
-	legacy       *legacyAdopter
-	contested    *contestedNames
+	programmer
 }
 
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=gateways,verbs=get;list;watch;update;patch
@@ -115,7 +101,7 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	countApply(metrics.KindGateway, start, applied, err)
 	if staleRecord(err) {
 		status.unchanged()
-		return ctrl.Result{}, err // retried by retryingConflicts; the status keeps its last verdict
+		return ctrl.Result{}, err // retried by ctrlutil.RetryingConflicts; the status keeps its last verdict
 	}
 	retry := r.contested.wait(req, refusedNames(err))
 	if err != nil {
@@ -138,10 +124,11 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 		r.Recorder.Event(gw, "Warning", "RenderFailed", err.Error())
 		return status.invalid(err)
 	}
-	status.programmed(settled, applied.NotReady, res.Blueprint.HasStatus())
+	res.Output = settled
+	status.programmed(res, applied.NotReady, res.Blueprint.HasStatus())
 	if more {
 		// The next round reads this one's objects from the cache, a few milliseconds behind.
-		return ctrl.Result{RequeueAfter: staleRecordRetry}, nil
+		return ctrl.Result{RequeueAfter: ctrlutil.StaleCacheRetry}, nil
 	}
 	return ctrl.Result{}, nil
 }
@@ -185,7 +172,7 @@ func (r *GatewayReconciler) translate(ctx context.Context, snap *translate.Gatew
 	if err != nil {
 		return nil, err
 	}
-	res := snap.Translate(r.Blueprints, translate.Live{Objects: live, IsReady: apply.Ready, IsNamespaced: r.scopes.isNamespaced})
+	res := snap.Translate(r.Blueprints, translate.Live{Objects: live, IsReady: apply.Ready, IsNamespaced: r.scopes.IsNamespaced})
 	observeTranslation(metrics.KindGateway, res)
 	if res.Values != nil {
 		status.affected(res.Values.Policies)
@@ -225,41 +212,16 @@ func (r *GatewayReconciler) tearDown(ctx context.Context, gw *gatewayv1.Gateway,
 	return r.Applier.DeleteRecord(ctx, rec)
 }
 
-// keepWaiting keeps the objects of templates that wait for a dependency: they were
-// rendered before and are not gone, only not rendered this round.
-func keepWaiting(waiting []render.Waiting) func(apply.Entry) bool {
-	return func(e apply.Entry) bool {
-		for _, w := range waiting {
-			if w.Template == e.Template {
-				return true
-			}
-		}
-		return false
-	}
-}
-
 func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	r.scopes = &kindScopes{client: r.Client}
-	r.legacy = &legacyAdopter{client: r.Client, applier: r.Applier, recorder: r.Recorder}
-	r.contested = newContestedNames()
-	c, err := ctrl.NewControllerManagedBy(mgr).
-		For(&gatewayv1.Gateway{}, specChanged).
-		Watches(&gatewayv1.GatewayClass{}, mapTo(r.gatewaysOfClass), specChanged).
-		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, mapTo(r.gatewaysOfBlueprint), specChanged).
-		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, mapTo(r.gatewaysOfClassConfig), specChanged).
-		Watches(&gatewrightv1alpha1.GatewayConfig{}, mapTo(r.gatewaysInNamespaceOf), specChanged).
-		Watches(&gatewayv1.HTTPRoute{}, mapTo(r.gatewaysOfRoute)).
-		Watches(&corev1.Namespace{}, mapTo(r.allGateways), builder.WithPredicates(predicate.LabelChangedPredicate{})).
-		Watches(&gatewrightv1alpha1.Rendering{}, mapTo(r.gatewayOfObject), builder.WithPredicates(renderingGone)).
-		Watches(&gatewrightv1alpha1.Rendering{}, r.contested.releasedByRenderings()).
-		Watches(&gatewayv1.ReferenceGrant{}, mapTo(r.gatewaysOfGrant)).
-		WatchesRawSource(source.Kind(r.certificates.metadata, secretMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.gatewaysOfSecret), secretChanged)).
-		Named("gateway").
-		WithOptions(controller.Options{MaxConcurrentReconciles: r.Workers, NewQueue: fairQueue(r.Workers), ReconciliationTimeout: reconcileTimeout}).
-		Build(retryingConflicts(r))
-	if err != nil {
-		return err
-	}
-	r.watches = newObjectWatches(c, mgr.GetCache(), r.gatewayOfObject, r.Applier, r.contested)
-	return nil
+	return r.setUp(mgr, ctrl.NewControllerManagedBy(mgr).
+		For(&gatewayv1.Gateway{}, ctrlutil.SpecChanged).
+		Watches(&gatewayv1.GatewayClass{}, ctrlutil.MapTo(r.gatewaysOfClass), ctrlutil.SpecChanged).
+		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, ctrlutil.MapTo(r.gatewaysOfBlueprint), ctrlutil.SpecChanged).
+		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, ctrlutil.MapTo(r.gatewaysOfClassConfig), ctrlutil.SpecChanged).
+		Watches(&gatewrightv1alpha1.GatewayConfig{}, ctrlutil.MapTo(r.gatewaysInNamespaceOf), ctrlutil.SpecChanged).
+		Watches(&gatewayv1.HTTPRoute{}, ctrlutil.MapTo(r.gatewaysOfRoute)).
+		Watches(&corev1.Namespace{}, ctrlutil.MapTo(r.allGateways), builder.WithPredicates(predicate.LabelChangedPredicate{})).
+		Watches(&gatewayv1.ReferenceGrant{}, ctrlutil.MapTo(r.gatewaysOfGrant)).
+		WatchesRawSource(source.Kind(r.certificates.metadata, secretMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.gatewaysOfSecret), ctrlutil.NewVersion)).
+		Named("gateway"), r, r.gatewayOfObject)
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gatewright/gatewright/internal/conditions"
@@ -38,11 +37,7 @@ func (s *gatewayStatus) setListeners(programmed bool, reason gatewayv1.ListenerC
 			continue // a listener gone from the spec; attach drops it
 		}
 		set := func(t gatewayv1.ListenerConditionType, ok bool, reason gatewayv1.ListenerConditionReason, message string) {
-			status := metav1.ConditionFalse
-			if ok {
-				status = metav1.ConditionTrue
-			}
-			meta.SetStatusCondition(&l.Conditions, metav1.Condition{Type: string(t), Status: status, Reason: string(reason), Message: conditions.Message(message), ObservedGeneration: s.gw.Generation})
+			conditions.Set(&l.Conditions, string(t), ok, string(reason), message, s.gw.Generation)
 		}
 		set(gatewayv1.ListenerConditionAccepted, rules.IsAccepted(), rules.Accepted, "")
 		set(gatewayv1.ListenerConditionResolvedRefs, rules.ResolvedRefs == gatewayv1.ListenerReasonResolvedRefs, rules.ResolvedRefs, rules.ResolvedRefsMessage)

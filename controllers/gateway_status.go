@@ -3,20 +3,14 @@ package controllers
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 
-	"k8s.io/apimachinery/pkg/api/equality"
-	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/conditions"
+	"github.com/gatewright/gatewright/internal/ctrlutil"
 	"github.com/gatewright/gatewright/internal/listeners"
-	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
 )
@@ -38,13 +32,7 @@ func newGatewayStatus(gw *gatewayv1.Gateway, judged []listeners.Status) *gateway
 }
 
 func (s *gatewayStatus) set(conditionType gatewayv1.GatewayConditionType, ok bool, reason gatewayv1.GatewayConditionReason, message string) {
-	status := metav1.ConditionFalse
-	if ok {
-		status = metav1.ConditionTrue
-	}
-	meta.SetStatusCondition(&s.status.Conditions, metav1.Condition{
-		Type: string(conditionType), Status: status, Reason: string(reason), Message: conditions.Message(message), ObservedGeneration: s.gw.Generation,
-	})
+	conditions.Set(&s.status.Conditions, string(conditionType), ok, string(reason), message, s.gw.Generation)
 }
 
 // accepted accepts the Gateway when at least one of its listeners is valid; the
@@ -90,34 +78,39 @@ func (s *gatewayStatus) noValidListener() bool {
 }
 
 // fail maps an error reading the inputs: a reference that cannot be used refuses the
-// Gateway; anything else is retried.
+// Gateway; anything else is retried. The conditions are the pipeline's
+// (translate.Result), so that what the controller writes is what gatewright diff
+// predicts.
 func (s *gatewayStatus) fail(err error) (ctrl.Result, error) {
-	var invalid *translate.InvalidParametersError
-	if translate.AsInvalidParameters(err, &invalid) {
-		s.set(gatewayv1.GatewayConditionAccepted, false, gatewayv1.GatewayReasonInvalidParameters, err.Error())
-		s.set(gatewayv1.GatewayConditionProgrammed, false, gatewayv1.GatewayReasonInvalid, "the Gateway is not accepted")
-		s.attach(nil, nil)
-		s.setListeners(false, gatewayv1.ListenerReasonInvalid)
-		return ctrl.Result{}, nil
+	res := &translate.Result{Err: err}
+	if !res.Refused() {
+		return ctrl.Result{}, err
 	}
-	return ctrl.Result{}, err
+	s.set(gatewayv1.GatewayConditionAccepted, false, gatewayv1.GatewayReasonInvalidParameters, err.Error())
+	s.setProgrammed(res.Programmed())
+	s.attach(nil, nil)
+	s.setListeners(false, gatewayv1.ListenerReasonInvalid)
+	return ctrl.Result{}, nil
 }
 
 // invalid reports values or render errors. Nothing was applied or pruned; the
 // Gateway's objects stay as they are until the input is fixed (or, for a failure to
 // read the live objects, until the retry).
 func (s *gatewayStatus) invalid(err error) (ctrl.Result, error) {
-	var invalid *translate.InvalidParametersError
-	var refErr *values.ParametersRefError
-	if errors.As(err, &invalid) || errors.As(err, &refErr) {
+	res := &translate.Result{Err: err}
+	if res.Refused() {
 		return s.fail(err)
 	}
-	s.set(gatewayv1.GatewayConditionProgrammed, false, gatewayv1.GatewayReasonInvalid, err.Error()+"; the objects applied before are left as they are")
+	s.setProgrammed(res.Programmed())
 	s.setListeners(false, gatewayv1.ListenerReasonInvalid)
 	if isInputError(err) {
 		return ctrl.Result{}, nil // a change of the input triggers the next attempt
 	}
 	return ctrl.Result{}, err // reading live objects failed: retry
+}
+
+func (s *gatewayStatus) setProgrammed(v translate.Verdict) {
+	s.set(gatewayv1.GatewayConditionProgrammed, v.OK, gatewayv1.GatewayConditionReason(v.Reason), v.Message)
 }
 
 func (s *gatewayStatus) applyFailed(err error) (ctrl.Result, error) {
@@ -130,43 +123,31 @@ func (s *gatewayStatus) applyFailed(err error) (ctrl.Result, error) {
 	return ctrl.Result{}, err
 }
 
-// programmed reports the outcome of a successful apply. The addresses are what the
-// blueprint's status template says: set when it rendered, left as they are while
-// anything waits, and cleared when the blueprint has no status template, since
-// nothing would ever correct them.
-func (s *gatewayStatus) programmed(out *render.Output, notReady []string, hasStatusTemplate bool) {
+// programmed reports the outcome of a successful apply of res, whose output is what
+// this round's apply left (settle), notReady the applied objects not ready yet. The
+// addresses are what the blueprint's status template says: set when it rendered, left
+// as they are while anything waits, and cleared when the blueprint has no status
+// template, since nothing would ever correct them.
+func (s *gatewayStatus) programmed(res *translate.Result, notReady []string, hasStatusTemplate bool) {
 	if !hasStatusTemplate {
 		s.status.Addresses = nil
 	}
-	var waiting []string
-	for _, w := range out.Waiting {
-		waiting = append(waiting, w.String())
-	}
-	waiting = append(waiting, notReady...)
-	if len(waiting) > 0 {
-		s.set(gatewayv1.GatewayConditionProgrammed, false, gatewayv1.GatewayReasonPending, "waiting: "+strings.Join(waiting, "; "))
+	v := res.Programmed(notReady...)
+	s.setProgrammed(v)
+	if !v.OK {
 		s.setListeners(false, gatewayv1.ListenerReasonPending)
 		return
 	}
-	s.set(gatewayv1.GatewayConditionProgrammed, true, gatewayv1.GatewayReasonProgrammed, fmt.Sprintf("%d object(s) applied and ready", len(out.Objects)))
 	s.setListeners(true, gatewayv1.ListenerReasonProgrammed)
-	if out.StatusRendered {
-		s.status.Addresses = out.Addresses
+	if res.Output.StatusRendered {
+		s.status.Addresses = res.Output.Addresses
 	}
 }
 
-// patchStatus writes the status when it changed. A status the API server refuses is
-// written again with short messages, so that an older Programmed=True never stays
-// because the news was too long to write.
+// patchStatus writes the status when it changed, with short messages when the API
+// server refuses it.
 func (r *GatewayReconciler) patchStatus(ctx context.Context, gw *gatewayv1.Gateway, s *gatewayStatus) error {
-	if equality.Semantic.DeepEqual(s.original, s.status) {
-		return nil
-	}
-	err := r.Status().Patch(ctx, answeredWithMetadata(gatewayGVK, gw), statusPatch(s.original, s.status, ""))
-	if conditions.Refused(err) {
-		err = r.Status().Patch(ctx, answeredWithMetadata(gatewayGVK, gw), statusPatch(s.original, shortGatewayMessages(s.status), ""))
-	}
-	return client.IgnoreNotFound(err)
+	return ctrlutil.WriteStatus(ctx, r.Client, gw, s.original, s.status, shortGatewayMessages)
 }
 
 // shortGatewayMessages returns a copy of status with every message cut short.

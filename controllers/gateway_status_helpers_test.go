@@ -10,6 +10,7 @@ import (
 
 	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/translate"
 )
 
 // programmedGateway is a Gateway that was programmed, with an address.
@@ -77,7 +78,7 @@ func TestProgrammedAddresses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newGatewayStatus(programmedGateway(), listeners.Evaluate(programmedGateway().Spec.Listeners, nil))
-			s.programmed(&tt.out, tt.notReady, tt.hasStatusTemplate)
+			s.programmed(&translate.Result{Output: &tt.out}, tt.notReady, tt.hasStatusTemplate)
 			if !slices.Equal(s.status.Addresses, tt.want) {
 				t.Errorf("addresses: %v, want %v", s.status.Addresses, tt.want)
 			}

@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gatewright/gatewright/internal/ctrlutil"
 	"github.com/gatewright/gatewright/internal/scheme"
 )
 
@@ -89,7 +90,7 @@ func TestGatewaysOfGrant(t *testing.T) {
 	}
 	c := fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(objs...).
 		WithIndex(&gatewayv1.Gateway{}, indexGatewayRefNamespace, gatewayRefNamespaces).Build()
-	r := &GatewayReconciler{Client: c}
+	r := &GatewayReconciler{programmer: programmer{Client: c}}
 	for _, tc := range []struct {
 		name  string
 		grant *gatewayv1.ReferenceGrant
@@ -104,7 +105,7 @@ func TestGatewaysOfGrant(t *testing.T) {
 		{"a grant in another namespace than the one referred to reaches no Gateway", grant("team-b", "victim", "Gateway", "Secret", ""), "0 for 0 object(s)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := grantWrites(mapTo(r.gatewaysOfGrant), tc.grant).enqueued(); got != tc.want {
+			if got := grantWrites(ctrlutil.MapTo(r.gatewaysOfGrant), tc.grant).enqueued(); got != tc.want {
 				t.Errorf("enqueued %s, want %s", got, tc.want)
 			}
 		})

@@ -7,11 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -26,7 +23,7 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/conditions"
-	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/ctrlutil"
 	"github.com/gatewright/gatewright/internal/snapshot"
 	"github.com/gatewright/gatewright/internal/translate"
 )
@@ -35,11 +32,7 @@ import (
 // holds each with the Gateway API's finalizer while Gateways use it, so that a class is
 // not deleted from under Gateways that are still programmed.
 type GatewayClassReconciler struct {
-	client.Client
-	Blueprints *render.Cache
-	Recorder   record.EventRecorder
-
-	shard shard
+	fleetJudge
 }
 
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=gatewayclasses,verbs=get;list;watch;update;patch
@@ -72,13 +65,31 @@ func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req ctrl.Request
 		return ctrl.Result{}, nil // let go of, the class is gone
 	}
 
-	original := class.DeepCopy()
-	condition := metav1.Condition{
-		Type:               string(gatewayv1.GatewayClassConditionStatusAccepted),
-		Status:             metav1.ConditionTrue,
-		Reason:             string(gatewayv1.GatewayClassReasonAccepted),
-		ObservedGeneration: class.Generation,
+	original := *class.Status.DeepCopy()
+	accepted, err := r.accepted(ctx, class)
+	if err != nil {
+		return ctrl.Result{}, err
 	}
+	if !class.DeletionTimestamp.IsZero() {
+		accepted.Message += fmt.Sprintf("; being deleted: waits until its %d Gateway(s) are gone", len(gateways.Items))
+	}
+	conditions.Set(&class.Status.Conditions, string(gatewayv1.GatewayClassConditionStatusAccepted), accepted.OK, accepted.Reason, accepted.Message, class.Generation)
+	class.Status.SupportedFeatures = supportedFeatures()
+	if _, err := r.setRendered(ctx, class, &class.Status.Conditions, original.Conditions, gateways.Items); err != nil {
+		return ctrl.Result{}, err
+	}
+	if err := r.setAffected(ctx, class); err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{}, ctrlutil.WriteStatus(ctx, r.Client, class, original, class.Status, func(status gatewayv1.GatewayClassStatus) gatewayv1.GatewayClassStatus {
+		status.Conditions = conditions.Short(status.Conditions)
+		return status
+	})
+}
+
+// accepted is the class's Accepted verdict: its blueprint is there and parses. An
+// error reading the API is returned, to be retried.
+func (r *GatewayClassReconciler) accepted(ctx context.Context, class *gatewayv1.GatewayClass) (translate.Verdict, error) {
 	bp, err := snapshot.Blueprint(ctx, r.Client, class)
 	if err == nil {
 		if _, err = r.Blueprints.Get(bp); err != nil {
@@ -88,32 +99,11 @@ func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	if err != nil {
 		var invalid *translate.InvalidParametersError
 		if !translate.AsInvalidParameters(err, &invalid) {
-			return ctrl.Result{}, err
+			return translate.Verdict{}, err
 		}
-		condition.Status, condition.Reason, condition.Message = metav1.ConditionFalse, string(gatewayv1.GatewayClassReasonInvalidParameters), err.Error()
-	} else {
-		condition.Message = "implemented by GatewayClassBlueprint " + bp.Name
+		return translate.Verdict{Reason: string(gatewayv1.GatewayClassReasonInvalidParameters), Message: err.Error()}, nil
 	}
-	if !class.DeletionTimestamp.IsZero() {
-		condition.Message += fmt.Sprintf("; being deleted: waits until its %d Gateway(s) are gone", len(gateways.Items))
-	}
-	condition.Message = conditions.Message(condition.Message)
-	meta.SetStatusCondition(&class.Status.Conditions, condition)
-	class.Status.SupportedFeatures = supportedFeatures()
-	routes, err := routesOnGateways(ctx, r.Client, gateways.Items)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
-	rendered, _ := renderedCondition(gateways.Items, routes, class.Generation)
-	meta.SetStatusCondition(&class.Status.Conditions, rendered)
-	recordConditionChange(r.Recorder, class, original.Status.Conditions, rendered)
-	if err := r.setAffected(ctx, class); err != nil {
-		return ctrl.Result{}, err
-	}
-	if equality.Semantic.DeepEqual(original.Status, class.Status) {
-		return ctrl.Result{}, nil
-	}
-	return ctrl.Result{}, r.Status().Patch(ctx, class, client.MergeFrom(original))
+	return translate.Verdict{OK: true, Reason: string(gatewayv1.GatewayClassReasonAccepted), Message: "implemented by GatewayClassBlueprint " + bp.Name}, nil
 }
 
 // supportedFeatures are the Gateway API features (GEP-2162) of every class Gatewright
@@ -173,10 +163,8 @@ func (r *GatewayClassReconciler) setAffected(ctx context.Context, class *gateway
 		return nil
 	}
 	sort.Strings(names)
-	meta.SetStatusCondition(&class.Status.Conditions, metav1.Condition{
-		Type: gatewrightv1alpha1.ConditionGatewayClassConfigAffected, Status: metav1.ConditionTrue, Reason: "Affected",
-		Message: conditions.Message("targeted by GatewayClassConfig " + strings.Join(names, ", ")), ObservedGeneration: class.Generation,
-	})
+	conditions.Set(&class.Status.Conditions, gatewrightv1alpha1.ConditionGatewayClassConfigAffected, true, "Affected",
+		"targeted by GatewayClassConfig "+strings.Join(names, ", "), class.Generation)
 	return nil
 }
 
@@ -187,7 +175,7 @@ func (r *GatewayClassReconciler) classesOfClassConfig(_ context.Context, obj cli
 			names = append(names, types.NamespacedName{Name: string(ref.Name)})
 		}
 	}
-	return requestsFor(names)
+	return ctrlutil.RequestsFor(names)
 }
 
 // classesOfRoute maps a route to the classes of its parent Gateways.
@@ -234,27 +222,12 @@ func (r *GatewayClassReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		For(&gatewayv1.GatewayClass{}, builder.WithPredicates(predicate.Or[client.Object](predicate.GenerationChangedPredicate{}, finalizersChanged))).
 		Watches(&gatewayv1.Gateway{}, handler.EnqueueRequestsFromMapFunc(r.classOfGateway), builder.WithPredicates(predicate.Or[client.Object](gatewayClassNameChanged, renderFailureChanged))).
 		Watches(&gatewayv1.HTTPRoute{}, handler.EnqueueRequestsFromMapFunc(r.classesOfRoute), builder.WithPredicates(routeRenderFailureChanged)).
-		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, handler.EnqueueRequestsFromMapFunc(r.classesOfBlueprint), specChanged).
+		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, handler.EnqueueRequestsFromMapFunc(r.classesOfBlueprint), ctrlutil.SpecChanged).
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, handler.EnqueueRequestsFromMapFunc(r.classesOfClassConfig)).
 		Named("gatewayclass").
-		Complete(retryingConflicts(r))
+		Complete(ctrlutil.RetryingConflicts(r, staleRecord))
 }
 
 func (r *GatewayClassReconciler) classesOfBlueprint(ctx context.Context, obj client.Object) []reconcile.Request {
-	return requestsFor(classesUsing(ctx, r.Client, obj.GetName()))
-}
-
-// classesUsing lists the names of Gatewright's GatewayClasses that use blueprint.
-func classesUsing(ctx context.Context, c client.Reader, blueprint string) []types.NamespacedName {
-	var classes gatewayv1.GatewayClassList
-	if err := c.List(ctx, &classes); err != nil {
-		return nil
-	}
-	var out []types.NamespacedName
-	for _, class := range classes.Items {
-		if ref := class.Spec.ParametersRef; class.Spec.ControllerName == gatewrightv1alpha1.ControllerName && ref != nil && ref.Name == blueprint {
-			out = append(out, types.NamespacedName{Name: class.Name})
-		}
-	}
-	return out
+	return ctrlutil.RequestsFor(classesUsing(ctx, r.Client, obj.GetName()))
 }

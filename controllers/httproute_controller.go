@@ -6,12 +6,10 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/source"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -19,6 +17,7 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/ctrlutil"
 	"github.com/gatewright/gatewright/internal/metrics"
 	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/snapshot"
@@ -28,28 +27,16 @@ import (
 // HTTPRouteReconciler renders the route templates for each HTTPRoute on each parent
 // Gateway of Gatewright's classes, and writes Gatewright's RouteParentStatus entries.
 type HTTPRouteReconciler struct {
-	client.Client
-	Applier             *apply.Applier
-	Blueprints          *render.Cache
-	Recorder            record.EventRecorder
-	ControllerNamespace string
-	// Workers is how many reconciles run at once.
-	Workers int
-
-	shard        shard
-	certificates *certificateSecrets
+	programmer
 	// services caches the metadata of every Service, for backendRefs.
 	services cache.Cache
-	watches  *objectWatches
-	scopes   *kindScopes
-	legacy   *legacyAdopter
-	// contested holds the routes refused a name another owner holds.
-	contested *contestedNames
 }
 
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes,verbs=get;list;watch;update;patch
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes/finalizers,verbs=update
+// +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch
+// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=referencegrants,verbs=get;list;watch
 
 func (r *HTTPRouteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	route := &gatewayv1.HTTPRoute{}
@@ -100,7 +87,7 @@ func (r *HTTPRouteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 		errs = append(errs, err)
 		if again {
 			// The next round reads this one's objects from the cache, a few milliseconds behind.
-			result.RequeueAfter = staleRecordRetry
+			result.RequeueAfter = ctrlutil.StaleCacheRetry
 		}
 	}
 	if retry := r.contested.wait(req, refused); retry > 0 && result.RequeueAfter == 0 {
@@ -194,7 +181,7 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 		applied, err = r.Applier.ApplyRecorded(ctx, rec, out.Objects, keepWaiting(out.Waiting))
 		countApply(metrics.KindHTTPRoute, start, applied, err)
 		if staleRecord(err) {
-			return statuses, false, err // retried by retryingConflicts; the status keeps its last verdict
+			return statuses, false, err // retried by ctrlutil.RetryingConflicts; the status keeps its last verdict
 		}
 		if err == nil {
 			recordChanges(r.Recorder, route, first, applied)
@@ -203,9 +190,10 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 		}
 	}
 	r.Recorder.Event(route, "Warning", failure, err.Error())
+	// The pipeline's verdict, so that what is written is what gatewright diff predicts.
+	accepted := (&translate.Result{Err: err}).RouteAccepted(parent.key())
 	for i := range statuses {
-		setRouteCondition(&statuses[i], route, gatewayv1.RouteConditionAccepted, false, gatewayv1.RouteReasonUnsupportedValue,
-			"Gateway "+parent.key()+": "+err.Error()+"; the objects applied before are left as they are")
+		setRouteCondition(&statuses[i], route, gatewayv1.RouteConditionAccepted, accepted.OK, gatewayv1.RouteConditionReason(accepted.Reason), accepted.Message)
 	}
 	if refusedNames(err) != nil {
 		// Refused a name another owner holds: Reconcile waits for it to be let go
@@ -237,7 +225,7 @@ func (r *HTTPRouteReconciler) translate(ctx context.Context, route translate.Rou
 	if err != nil {
 		return nil, err
 	}
-	res := snap.TranslateRoute(r.Blueprints, route, translate.Live{Objects: live, IsReady: apply.Ready, IsNamespaced: r.scopes.isNamespaced})
+	res := snap.TranslateRoute(r.Blueprints, route, translate.Live{Objects: live, IsReady: apply.Ready, IsNamespaced: r.scopes.IsNamespaced})
 	observeTranslation(metrics.KindHTTPRoute, res)
 	if res.Err != nil {
 		return res, res.Err
@@ -248,31 +236,19 @@ func (r *HTTPRouteReconciler) translate(ctx context.Context, route translate.Rou
 }
 
 func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	r.scopes = &kindScopes{client: r.Client}
-	r.legacy = &legacyAdopter{client: r.Client, applier: r.Applier, recorder: r.Recorder}
-	r.contested = newContestedNames()
 	services, err := newServiceMetadataCache(mgr)
 	if err != nil {
 		return err
 	}
 	r.services = services
-	c, err := ctrl.NewControllerManagedBy(mgr).
-		For(&gatewayv1.HTTPRoute{}, specChanged).
-		Watches(&gatewayv1.Gateway{}, mapTo(r.routesOfGateway), builder.WithPredicates(gatewayChangedForRoutes)).
-		Watches(&gatewayv1.GatewayClass{}, mapTo(r.routesOfClass), specChanged).
-		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, mapTo(r.routesOfBlueprint), specChanged).
-		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, mapTo(r.routesNearPolicy), specChanged).
-		Watches(&gatewrightv1alpha1.GatewayConfig{}, mapTo(r.routesNearPolicy), specChanged).
-		Watches(&gatewrightv1alpha1.Rendering{}, mapTo(r.routeOfObject), builder.WithPredicates(renderingGone)).
-		Watches(&gatewrightv1alpha1.Rendering{}, r.contested.releasedByRenderings()).
-		Watches(&gatewayv1.ReferenceGrant{}, mapTo(r.routesOfGrant)).
-		WatchesRawSource(source.Kind(services, serviceMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.routesOfService), serviceCameOrWent)).
-		Named("httproute").
-		WithOptions(controller.Options{MaxConcurrentReconciles: r.Workers, NewQueue: fairQueue(r.Workers), ReconciliationTimeout: reconcileTimeout}).
-		Build(retryingConflicts(r))
-	if err != nil {
-		return err
-	}
-	r.watches = newObjectWatches(c, mgr.GetCache(), r.routeOfObject, r.Applier, r.contested)
-	return nil
+	return r.setUp(mgr, ctrl.NewControllerManagedBy(mgr).
+		For(&gatewayv1.HTTPRoute{}, ctrlutil.SpecChanged).
+		Watches(&gatewayv1.Gateway{}, ctrlutil.MapTo(r.routesOfGateway), builder.WithPredicates(gatewayChangedForRoutes)).
+		Watches(&gatewayv1.GatewayClass{}, ctrlutil.MapTo(r.routesOfClass), ctrlutil.SpecChanged).
+		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, ctrlutil.MapTo(r.routesOfBlueprint), ctrlutil.SpecChanged).
+		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, ctrlutil.MapTo(r.routesNearPolicy), ctrlutil.SpecChanged).
+		Watches(&gatewrightv1alpha1.GatewayConfig{}, ctrlutil.MapTo(r.routesNearPolicy), ctrlutil.SpecChanged).
+		Watches(&gatewayv1.ReferenceGrant{}, ctrlutil.MapTo(r.routesOfGrant)).
+		WatchesRawSource(source.Kind(services, serviceMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.routesOfService), ctrlutil.CameOrWent)).
+		Named("httproute"), r, r.routeOfObject)
 }

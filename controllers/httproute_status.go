@@ -8,12 +8,12 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/conditions"
+	"github.com/gatewright/gatewright/internal/ctrlutil"
 	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
 )
@@ -40,11 +40,7 @@ func routeParentStatus(route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference
 }
 
 func setRouteCondition(status *gatewayv1.RouteParentStatus, route *gatewayv1.HTTPRoute, t gatewayv1.RouteConditionType, ok bool, reason gatewayv1.RouteConditionReason, message string) {
-	s := metav1.ConditionFalse
-	if ok {
-		s = metav1.ConditionTrue
-	}
-	meta.SetStatusCondition(&status.Conditions, metav1.Condition{Type: string(t), Status: s, Reason: string(reason), Message: conditions.Message(message), ObservedGeneration: route.Generation})
+	conditions.Set(&status.Conditions, string(t), ok, string(reason), message, route.Generation)
 }
 
 // patchStatus replaces this shard's RouteParentStatus entries, keeping other
@@ -88,24 +84,17 @@ func (r *HTTPRouteReconciler) patchStatus(ctx context.Context, route *gatewayv1.
 	if parentsStatus == nil {
 		parentsStatus = []gatewayv1.RouteParentStatus{}
 	}
-	if equality.Semantic.DeepEqual(route.Status.Parents, parentsStatus) || (len(route.Status.Parents) == 0 && len(parentsStatus) == 0) {
-		return nil
-	}
-	target := answeredWithMetadata(httpRouteGVK, route)
-	patch := func(parents []gatewayv1.RouteParentStatus) client.Patch {
-		return statusPatch(route.Status, gatewayv1.HTTPRouteStatus{RouteStatus: gatewayv1.RouteStatus{Parents: parents}}, route.ResourceVersion)
-	}
-	err := r.Status().Patch(ctx, target, patch(parentsStatus))
-	if conditions.Refused(err) {
-		short := slices.Clone(parentsStatus)
+	shortOurs := func(status gatewayv1.HTTPRouteStatus) gatewayv1.HTTPRouteStatus {
+		short := slices.Clone(status.Parents)
 		for i, s := range short {
 			if _, mine := statuses[parentKey(route, s.ParentRef)]; mine && s.ControllerName == gatewrightv1alpha1.ControllerName {
 				short[i].Conditions = conditions.Short(s.Conditions)
 			}
 		}
-		err = r.Status().Patch(ctx, target, patch(short))
+		return gatewayv1.HTTPRouteStatus{RouteStatus: gatewayv1.RouteStatus{Parents: short}}
 	}
-	return client.IgnoreNotFound(err)
+	current := gatewayv1.HTTPRouteStatus{RouteStatus: gatewayv1.RouteStatus{Parents: parentsStatus}}
+	return ctrlutil.WriteStatus(ctx, r.Client, route, route.Status, current, shortOurs, ctrlutil.OptimisticLock(route))
 }
 
 // keepTransitionTimes carries lastTransitionTime over for conditions whose status did

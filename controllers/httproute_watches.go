@@ -15,6 +15,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/ctrlutil"
 )
 
 // gatewayChangedForRoutes passes a Gateway event when what route templates see of it
@@ -49,28 +50,6 @@ func listenerVerdicts(gw *gatewayv1.Gateway) []string {
 	return out
 }
 
-// indexRouteParent indexes HTTPRoutes by the Gateways (namespace/name) their parentRefs
-// name, so that a Gateway finds its routes without copying every route of the cluster.
-const indexRouteParent = "spec.parentRefs.gateway"
-
-func routeParents(obj client.Object) []string {
-	route := obj.(*gatewayv1.HTTPRoute)
-	var keys []string
-	for _, ref := range route.Spec.ParentRefs {
-		if key, isGateway := attach.ParentGateway(route, ref); isGateway && !slices.Contains(keys, key.String()) {
-			keys = append(keys, key.String())
-		}
-	}
-	return keys
-}
-
-// routesOf lists the routes that name gw in a parentRef.
-func routesOf(ctx context.Context, r client.Reader, gw client.Object) ([]gatewayv1.HTTPRoute, error) {
-	var routes gatewayv1.HTTPRouteList
-	err := r.List(ctx, &routes, client.MatchingFields{indexRouteParent: client.ObjectKeyFromObject(gw).String()})
-	return routes.Items, err
-}
-
 func (r *HTTPRouteReconciler) routesOfGateway(ctx context.Context, obj client.Object) []reconcile.Request {
 	routes, err := routesOf(ctx, r.Client, obj)
 	if err != nil {
@@ -80,7 +59,7 @@ func (r *HTTPRouteReconciler) routesOfGateway(ctx context.Context, obj client.Ob
 	for i := range routes {
 		names[i] = client.ObjectKeyFromObject(&routes[i])
 	}
-	return requestsFor(names)
+	return ctrlutil.RequestsFor(names)
 }
 
 // routesOnGateways lists the routes that name one of the Gateways opts select, through
@@ -145,56 +124,6 @@ func (r *HTTPRouteReconciler) routeOfObject(_ context.Context, obj client.Object
 	return []reconcile.Request{{NamespacedName: types.NamespacedName{Namespace: namespace, Name: name}}}
 }
 
-// indexRouteBackendNamespace indexes HTTPRoutes by the other namespaces their
-// backendRefs name: the namespaces whose ReferenceGrants may change how they resolve.
-const indexRouteBackendNamespace = "spec.rules.backendRefs.namespace"
-
-// indexRouteService indexes HTTPRoutes by the Services (namespace/name) their backendRefs
-// name, in any namespace.
-const indexRouteService = "spec.rules.backendRefs.service"
-
-func routeBackendNamespaces(obj client.Object) []string {
-	var namespaces []string
-	for _, to := range backendReferents(obj.(*gatewayv1.HTTPRoute)) {
-		if to.Namespace != obj.GetNamespace() && !slices.Contains(namespaces, to.Namespace) {
-			namespaces = append(namespaces, to.Namespace)
-		}
-	}
-	return namespaces
-}
-
-func routeServices(obj client.Object) []string {
-	route := obj.(*gatewayv1.HTTPRoute)
-	var keys []string
-	for _, rule := range route.Spec.Rules {
-		for _, ref := range rule.BackendRefs {
-			if key, isService := attach.BackendService(route, ref.BackendObjectReference); isService && !slices.Contains(keys, key.String()) {
-				keys = append(keys, key.String())
-			}
-		}
-	}
-	return keys
-}
-
-// backendReferents are the objects the backendRefs of route name.
-func backendReferents(route *gatewayv1.HTTPRoute) []attach.Referent {
-	var out []attach.Referent
-	for _, rule := range route.Spec.Rules {
-		for _, ref := range rule.BackendRefs {
-			key, _ := attach.BackendService(route, ref.BackendObjectReference)
-			to := attach.Referent{Kind: "Service", Namespace: key.Namespace, Name: key.Name}
-			if ref.Group != nil {
-				to.Group = string(*ref.Group)
-			}
-			if ref.Kind != nil {
-				to.Kind = string(*ref.Kind)
-			}
-			out = append(out, to)
-		}
-	}
-	return out
-}
-
 // routesOfService lists the routes, in any namespace, with a backendRef naming the
 // Service: they resolve differently once it comes or goes.
 func (r *HTTPRouteReconciler) routesOfService(ctx context.Context, svc *metav1.PartialObjectMetadata) []reconcile.Request {
@@ -206,34 +135,13 @@ func (r *HTTPRouteReconciler) routesOfService(ctx context.Context, svc *metav1.P
 	for i := range routes.Items {
 		names[i] = client.ObjectKeyFromObject(&routes.Items[i])
 	}
-	return requestsFor(names)
+	return ctrlutil.RequestsFor(names)
 }
 
 // routesOfGrant lists the routes with a backendRef that the ReferenceGrant permits or
-// stops permitting: of a namespace it lets HTTPRoutes refer from, naming an object of its
-// namespace that it lets them refer to. A grant naming namespaces where no route refers
-// through it reaches none. On an update both the old and the new grant are mapped, so
-// references it drops are seen too.
+// stops permitting.
 func (r *HTTPRouteReconciler) routesOfGrant(ctx context.Context, obj client.Object) []reconcile.Request {
-	grant, ok := obj.(*gatewayv1.ReferenceGrant)
-	if !ok {
-		return nil
-	}
-	grants := []gatewayv1.ReferenceGrant{*grant}
-	var names []types.NamespacedName
-	for _, namespace := range attach.ReferrerNamespaces(grant, gatewayv1.GroupName, "HTTPRoute") {
-		var routes gatewayv1.HTTPRouteList
-		if err := r.List(ctx, &routes, client.InNamespace(namespace), client.MatchingFields{indexRouteBackendNamespace: grant.Namespace}); err != nil {
-			return nil
-		}
-		from := attach.Referrer{Group: gatewayv1.GroupName, Kind: "HTTPRoute", Namespace: namespace}
-		for i := range routes.Items {
-			if slices.ContainsFunc(backendReferents(&routes.Items[i]), func(to attach.Referent) bool {
-				return to.Namespace == grant.Namespace && attach.ReferencePermitted(grants, from, to)
-			}) {
-				names = append(names, client.ObjectKeyFromObject(&routes.Items[i]))
-			}
-		}
-	}
-	return requestsFor(names)
+	return referrersOfGrant(ctx, r.Client, obj, "HTTPRoute", &gatewayv1.HTTPRouteList{}, indexRouteBackendNamespace, func(o client.Object) []attach.Referent {
+		return backendReferents(o.(*gatewayv1.HTTPRoute))
+	})
 }

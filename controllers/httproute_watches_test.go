@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gatewright/gatewright/internal/ctrlutil"
 	"github.com/gatewright/gatewright/internal/scheme"
 )
 
@@ -90,7 +91,7 @@ func routeWatchClient() client.Client {
 // TestRoutesOfGrant: a ReferenceGrant reaches only the routes whose backendRefs it can
 // permit, however many other routes its from namespace holds.
 func TestRoutesOfGrant(t *testing.T) {
-	r := &HTTPRouteReconciler{Client: routeWatchClient()}
+	r := &HTTPRouteReconciler{programmer: programmer{Client: routeWatchClient()}}
 	for _, tc := range []struct {
 		name  string
 		grant *gatewayv1.ReferenceGrant
@@ -104,7 +105,7 @@ func TestRoutesOfGrant(t *testing.T) {
 		{"a grant to Gateways reaches no route", grant("team-a", "victim", "Gateway", "Service", ""), "0 for 0 object(s)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := grantWrites(mapTo(r.routesOfGrant), tc.grant).enqueued(); got != tc.want {
+			if got := grantWrites(ctrlutil.MapTo(r.routesOfGrant), tc.grant).enqueued(); got != tc.want {
 				t.Errorf("enqueued %s, want %s", got, tc.want)
 			}
 		})
@@ -114,7 +115,7 @@ func TestRoutesOfGrant(t *testing.T) {
 // TestRoutesOfService: a Service that comes or goes reaches the routes that name it,
 // and only them.
 func TestRoutesOfService(t *testing.T) {
-	r := &HTTPRouteReconciler{Client: routeWatchClient()}
+	r := &HTTPRouteReconciler{programmer: programmer{Client: routeWatchClient()}}
 	for _, tc := range []struct {
 		name, namespace, service string
 		want                     int

@@ -2,9 +2,7 @@ package controllers
 
 import (
 	"context"
-	"encoding/json"
 	"regexp"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/record"
@@ -14,7 +12,6 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
-	"github.com/gatewright/gatewright/internal/snapshot"
 )
 
 // Before Renderings, the inventory lived in an annotation on the Gateway or HTTPRoute
@@ -146,75 +143,16 @@ func declares(bp *gatewrightv1alpha1.GatewayClassBlueprint, gk schema.GroupKind)
 	return false
 }
 
-// adoptLegacy moves the Gateway's legacy inventory into its Rendering.
-func (r *GatewayReconciler) adoptLegacy(ctx context.Context, gw client.Object, rec *apply.Record, bp *gatewrightv1alpha1.GatewayClassBlueprint) error {
-	if !hasLegacy(gw, apply.LegacyInventoryAnnotation) {
-		return nil
-	}
-	if rec.Exists() {
-		// Its annotation is a tenant's writing since the Rendering exists: dropped unread.
-		return r.legacy.dropLegacy(ctx, gw, apply.LegacyInventoryAnnotation)
-	}
-	old, err := r.legacy.predatesRenderings(ctx, gw, "Gateway")
-	if err != nil {
-		return err
-	}
-	if old {
-		legacy := apply.DecodeLegacyInventory(gw.GetAnnotations()[apply.LegacyInventoryAnnotation])
-		if err := r.legacy.adopt(ctx, rec, legacy, bp, apply.GatewayOwner(gw)); err != nil {
-			return err
+// setAnnotation sets key to value on obj, or removes it when value is empty.
+func setAnnotation(obj client.Object, key, value string) {
+	annotations := obj.GetAnnotations()
+	if value == "" {
+		delete(annotations, key)
+	} else {
+		if annotations == nil {
+			annotations = map[string]string{}
 		}
+		annotations[key] = value
 	}
-	return r.legacy.dropLegacy(ctx, gw, apply.LegacyInventoryAnnotation)
-}
-
-// adoptLegacy moves the route's legacy inventories into its Renderings, one per parent
-// Gateway. The entries for another shard's Gateways stay in the annotation for that
-// shard to move, and the legacy finalizer goes with the last of them.
-func (r *HTTPRouteReconciler) adoptLegacy(ctx context.Context, route client.Object, records map[string]*apply.Record, parents []routeParent, elsewhere *gatewaysElsewhere) error {
-	if !hasLegacy(route, apply.LegacyRouteInventoryAnnotation) {
-		return nil
-	}
-	old, err := r.legacy.predatesRenderings(ctx, route, "HTTPRoute")
-	if err != nil {
-		return err
-	}
-	if !old {
-		return r.legacy.dropLegacy(ctx, route, apply.LegacyRouteInventoryAnnotation)
-	}
-	blueprints := map[string]*gatewrightv1alpha1.GatewayClassBlueprint{}
-	for _, parent := range parents {
-		if bp, err := snapshot.Blueprint(ctx, r.Client, parent.class); err == nil {
-			blueprints[parent.key()] = bp
-		}
-	}
-	remaining := map[string]apply.Inventory{}
-	for key, legacy := range apply.DecodeLegacyRouteInventory(route.GetAnnotations()[apply.LegacyRouteInventoryAnnotation]) {
-		theirs, err := elsewhere.has(ctx, key)
-		if err != nil {
-			return err
-		}
-		if theirs {
-			remaining[key] = legacy
-			continue
-		}
-		namespace, name, _ := strings.Cut(key, "/")
-		rec := records[key]
-		if rec == nil {
-			rec = apply.NewRecord(apply.RouteOwner(route, namespace, name))
-		}
-		if err := r.legacy.adopt(ctx, rec, legacy, blueprints[key], apply.RouteOwner(route, namespace, name)); err != nil {
-			return err
-		}
-		if rec.Exists() {
-			records[key] = rec
-		}
-	}
-	if len(remaining) > 0 {
-		original := route.DeepCopyObject().(client.Object)
-		encoded, _ := json.Marshal(remaining) // maps of plain structs always marshal
-		setAnnotation(route, apply.LegacyRouteInventoryAnnotation, string(encoded))
-		return client.IgnoreNotFound(r.Patch(ctx, route, client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{})))
-	}
-	return r.legacy.dropLegacy(ctx, route, apply.LegacyRouteInventoryAnnotation)
+	obj.SetAnnotations(annotations)
 }

@@ -3,6 +3,7 @@ package controllers
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -137,7 +138,7 @@ func (c *gatewayConditions) count(ctx context.Context) (*conditionCounts, error)
 			ours[classes.Items[i].Name] = true
 		}
 	}
-	for _, class := range sortedKeys(ours) {
+	for _, class := range slices.Sorted(maps.Keys(ours)) {
 		for _, t := range gatewayConditionTypes {
 			for _, status := range []metav1.ConditionStatus{metav1.ConditionTrue, metav1.ConditionFalse, metav1.ConditionUnknown} {
 				counts.keys = append(counts.keys, conditionKey{class, t, string(status)})
@@ -162,13 +163,4 @@ func (c *gatewayConditions) count(ctx context.Context) (*conditionCounts, error)
 		}
 	}
 	return counts, nil
-}
-
-func sortedKeys(set map[string]bool) []string {
-	keys := make([]string, 0, len(set))
-	for k := range set {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -16,10 +15,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
-	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/conditions"
+	"github.com/gatewright/gatewright/internal/ctrlutil"
 )
 
 // NamespaceReconciler sets the gatewright.dev/...Affected conditions on Namespaces that
@@ -42,53 +41,20 @@ func (r *NamespaceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	if primary, err := r.shard.primary(ctx, r.Client); err != nil || !primary {
 		return ctrl.Result{}, err
 	}
-	classConfigs, configs, err := r.policiesTargeting(ctx, ns.Name)
+	classConfigs, err := policiesTargeting(ctx, r.Client, ns.Name, &gatewrightv1alpha1.GatewayClassConfigList{})
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	original := ns.DeepCopy()
+	configs, err := policiesTargeting(ctx, r.Client, ns.Name, &gatewrightv1alpha1.GatewayConfigList{})
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	original := *ns.Status.DeepCopy()
 	setNamespaceAffected(ns, gatewrightv1alpha1.ConditionGatewayClassConfigAffected, gatewrightv1alpha1.KindGatewayClassConfig, classConfigs)
 	setNamespaceAffected(ns, gatewrightv1alpha1.ConditionGatewayConfigAffected, gatewrightv1alpha1.KindGatewayConfig, configs)
-	if equality.Semantic.DeepEqual(original.Status, ns.Status) {
-		return ctrl.Result{}, nil
-	}
-	return ctrl.Result{}, client.IgnoreNotFound(r.Status().Patch(ctx, ns, client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{})))
-}
-
-// policiesTargeting lists, by namespace/name, the GatewayClassConfigs and GatewayConfigs
-// of namespace that target it. It reads the cache without copies: a tenant's policies
-// may be many and large, and only their targets are read.
-func (r *NamespaceReconciler) policiesTargeting(ctx context.Context, namespace string) (classConfigs, configs []string, err error) {
-	var gccs gatewrightv1alpha1.GatewayClassConfigList
-	if err := r.List(ctx, &gccs, client.InNamespace(namespace), client.UnsafeDisableDeepCopy); err != nil {
-		return nil, nil, err
-	}
-	for _, p := range gccs.Items {
-		if targetsNamespace(p.Spec.TargetRefs, namespace) {
-			classConfigs = append(classConfigs, p.Namespace+"/"+p.Name)
-		}
-	}
-	var gwcs gatewrightv1alpha1.GatewayConfigList
-	if err := r.List(ctx, &gwcs, client.InNamespace(namespace), client.UnsafeDisableDeepCopy); err != nil {
-		return nil, nil, err
-	}
-	for _, p := range gwcs.Items {
-		if targetsNamespace(p.Spec.TargetRefs, namespace) {
-			configs = append(configs, p.Namespace+"/"+p.Name)
-		}
-	}
-	sort.Strings(classConfigs)
-	sort.Strings(configs)
-	return classConfigs, configs, nil
-}
-
-func targetsNamespace(refs []gatewayv1.LocalPolicyTargetReference, namespace string) bool {
-	for _, ref := range refs {
-		if ref.Group == "" && ref.Kind == "Namespace" && string(ref.Name) == namespace {
-			return true
-		}
-	}
-	return false
+	// Its messages are bounded and few: there is nothing shorter to write.
+	same := func(status corev1.NamespaceStatus) corev1.NamespaceStatus { return status }
+	return ctrl.Result{}, ctrlutil.WriteStatus(ctx, r.Client, ns, original, ns.Status, same, ctrlutil.OptimisticLock(ns))
 }
 
 // setNamespaceAffected sets conditionType True naming the policies of kind, or removes

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -17,7 +16,6 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -26,6 +24,7 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/conditions"
+	"github.com/gatewright/gatewright/internal/ctrlutil"
 	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
@@ -53,29 +52,11 @@ type PolicyReconciler struct {
 
 // +kubebuilder:rbac:groups=gatewright.dev,resources=gatewayclassconfigs/status;gatewayconfigs/status,verbs=get;update;patch
 
-// policy is a GatewayClassConfig or a GatewayConfig, seen the same way.
-type policy struct {
-	object  client.Object
-	targets []gatewayv1.LocalPolicyTargetReference
-	blocks  *gatewrightv1alpha1.DefaultsAndOverrides
-	status  *gatewayv1.PolicyStatus
-}
-
 func (r *PolicyReconciler) newObject() client.Object {
 	if r.Kind == gatewrightv1alpha1.KindGatewayClassConfig {
 		return &gatewrightv1alpha1.GatewayClassConfig{}
 	}
 	return &gatewrightv1alpha1.GatewayConfig{}
-}
-
-func asPolicy(obj client.Object) policy {
-	switch p := obj.(type) {
-	case *gatewrightv1alpha1.GatewayClassConfig:
-		return policy{object: p, targets: p.Spec.TargetRefs, blocks: &p.Spec.DefaultsAndOverrides, status: &p.Status}
-	case *gatewrightv1alpha1.GatewayConfig:
-		return policy{object: p, targets: p.Spec.TargetRefs, blocks: &p.Spec.DefaultsAndOverrides, status: &p.Status}
-	}
-	panic(fmt.Sprintf("not a policy: %T", obj))
 }
 
 func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
@@ -147,18 +128,15 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	}
 	markOmitted(ancestors, obj, omitted)
 	p.status.Ancestors = ancestors
-	if equality.Semantic.DeepEqual(asPolicy(original).status, p.status) {
-		return ctrl.Result{}, nil
-	}
-	err = r.Status().Patch(ctx, obj, r.shard.patchFrom(original))
-	if conditions.Refused(err) {
-		// Rather short messages than an older verdict left standing.
-		for i := range p.status.Ancestors {
-			p.status.Ancestors[i].Conditions = conditions.Short(p.status.Ancestors[i].Conditions)
+	// Rather short messages than an older verdict left standing.
+	shortAll := func(status gatewayv1.PolicyStatus) gatewayv1.PolicyStatus {
+		status.Ancestors = slices.Clone(status.Ancestors)
+		for i := range status.Ancestors {
+			status.Ancestors[i].Conditions = conditions.Short(status.Ancestors[i].Conditions)
 		}
-		err = r.Status().Patch(ctx, obj, r.shard.patchFrom(original))
+		return status
 	}
-	return ctrl.Result{}, err
+	return ctrl.Result{}, ctrlutil.WriteStatus(ctx, r.Client, obj, *asPolicy(original).status, *p.status, shortAll, r.shard.statusLock(obj)...)
 }
 
 // withReferencingGateways adds, for a GatewayConfig, the Gateways that name it in
@@ -190,13 +168,7 @@ func (r *PolicyReconciler) withReferencingGateways(ctx context.Context, obj clie
 }
 
 func setPolicyCondition(ancestor *gatewayv1.PolicyAncestorStatus, obj client.Object, conditionType string, v translate.Verdict) {
-	status := metav1.ConditionFalse
-	if v.OK {
-		status = metav1.ConditionTrue
-	}
-	meta.SetStatusCondition(&ancestor.Conditions, metav1.Condition{
-		Type: conditionType, Status: status, Reason: v.Reason, Message: conditions.Message(v.Message), ObservedGeneration: obj.GetGeneration(),
-	})
+	conditions.Set(&ancestor.Conditions, conditionType, v.OK, v.Reason, v.Message, obj.GetGeneration())
 }
 
 func ancestorRef(obj client.Object, target gatewayv1.LocalPolicyTargetReference) gatewayv1.ParentReference {
@@ -221,7 +193,7 @@ func (r *PolicyReconciler) accepted(ctx context.Context, obj client.Object, targ
 		}
 	case "GatewayClass":
 		class := &gatewayv1.GatewayClass{}
-		if err := r.Get(ctx, client.ObjectKey{Name: string(target.Name)}, class); err != nil || class.Spec.ControllerName != gatewrightv1alpha1.ControllerName {
+		if err := r.Get(ctx, client.ObjectKey{Name: string(target.Name)}, class); err != nil || !translate.IsGatewrightClass(class) {
 			return notFound("no GatewayClass %s of Gatewright%s", target.Name, r.didYouMean(ctx, target, ""))
 		}
 	case "Gateway":
@@ -238,16 +210,16 @@ func (r *PolicyReconciler) accepted(ctx context.Context, obj client.Object, targ
 
 func (r *PolicyReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
-		For(r.newObject(), specChanged).
-		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, r.coalesced(r.policiesNear), specChanged).
-		Watches(&gatewrightv1alpha1.GatewayConfig{}, r.coalesced(r.policiesNear), specChanged).
-		Watches(&gatewayv1.Gateway{}, r.coalesced(r.policiesNear), specChanged).
-		Watches(&gatewayv1.HTTPRoute{}, r.coalesced(r.policiesNearRoute), specChanged).
-		Watches(&gatewayv1.GatewayClass{}, r.coalesced(r.policiesNear), specChanged).
-		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, r.coalesced(r.policiesNear), specChanged).
+		For(r.newObject(), ctrlutil.SpecChanged).
+		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, r.coalesced(r.policiesNear), ctrlutil.SpecChanged).
+		Watches(&gatewrightv1alpha1.GatewayConfig{}, r.coalesced(r.policiesNear), ctrlutil.SpecChanged).
+		Watches(&gatewayv1.Gateway{}, r.coalesced(r.policiesNear), ctrlutil.SpecChanged).
+		Watches(&gatewayv1.HTTPRoute{}, r.coalesced(r.policiesNearRoute), ctrlutil.SpecChanged).
+		Watches(&gatewayv1.GatewayClass{}, r.coalesced(r.policiesNear), ctrlutil.SpecChanged).
+		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, r.coalesced(r.policiesNear), ctrlutil.SpecChanged).
 		Named(strings.ToLower(r.Kind)).
-		WithOptions(controller.Options{MaxConcurrentReconciles: r.Workers, NewQueue: fairQueue(r.Workers), ReconciliationTimeout: reconcileTimeout}).
-		Complete(retryingConflicts(r))
+		WithOptions(fairlyShared(r.Workers)).
+		Complete(ctrlutil.RetryingConflicts(r, staleRecord))
 }
 
 // policyCoalescing is how long a policy waits at least after a change around it before
@@ -359,5 +331,5 @@ func (r *PolicyReconciler) policies(ctx context.Context, opts ...client.ListOpti
 			}
 		}
 	}
-	return requestsFor(names)
+	return ctrlutil.RequestsFor(names)
 }

@@ -3,10 +3,12 @@ package controllers
 import (
 	"context"
 
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -14,35 +16,28 @@ import (
 // close to the target's (a few edits): a Gateway or HTTPRoute of namespace, or a
 // GatewayClass of Gatewright. "" when none is close or the names cannot be read.
 func (r *PolicyReconciler) didYouMean(ctx context.Context, target gatewayv1.LocalPolicyTargetReference, namespace string) string {
-	var names []string
+	var list client.ObjectList
+	opts := []client.ListOption{client.UnsafeDisableDeepCopy}
 	switch target.Kind {
 	case "GatewayClass":
-		var classes gatewayv1.GatewayClassList
-		if err := r.List(ctx, &classes, client.UnsafeDisableDeepCopy); err != nil {
-			return ""
-		}
-		for _, class := range classes.Items {
-			if class.Spec.ControllerName == gatewrightv1alpha1.ControllerName {
-				names = append(names, class.Name)
-			}
-		}
+		list = &gatewayv1.GatewayClassList{}
 	case "Gateway":
-		var gateways gatewayv1.GatewayList
-		if err := r.List(ctx, &gateways, client.InNamespace(namespace), client.UnsafeDisableDeepCopy); err != nil {
-			return ""
-		}
-		for _, gw := range gateways.Items {
-			names = append(names, gw.Name)
-		}
+		list, opts = &gatewayv1.GatewayList{}, append(opts, client.InNamespace(namespace))
 	case "HTTPRoute":
-		var routes gatewayv1.HTTPRouteList
-		if err := r.List(ctx, &routes, client.InNamespace(namespace), client.UnsafeDisableDeepCopy); err != nil {
-			return ""
-		}
-		for _, route := range routes.Items {
-			names = append(names, route.Name)
-		}
+		list, opts = &gatewayv1.HTTPRouteList{}, append(opts, client.InNamespace(namespace))
+	default:
+		return ""
 	}
+	if err := r.List(ctx, list, opts...); err != nil {
+		return ""
+	}
+	var names []string
+	_ = meta.EachListItem(list, func(item runtime.Object) error { // the func never fails
+		if class, isClass := item.(*gatewayv1.GatewayClass); !isClass || translate.IsGatewrightClass(class) {
+			names = append(names, item.(client.Object).GetName())
+		}
+		return nil
+	})
 	if near := values.Nearest(string(target.Name), string(target.Name), names); near != "" {
 		return " (did you mean " + near + "?)"
 	}

@@ -6,10 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/record"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -20,6 +18,7 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/conditions"
+	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/translate"
 )
 
@@ -27,6 +26,30 @@ import (
 // object in a forbidden namespace, an object the API server refuses. Its author should
 // not have to read tenants' Gateways to find out, so the blueprint and its GatewayClasses
 // count the Gateways whose render or apply failed and name the first few.
+
+// fleetJudge is what the blueprint and GatewayClass reconcilers share: both judge a
+// blueprint and sum up how the Gateways it serves render.
+type fleetJudge struct {
+	client.Client
+	Blueprints *render.Cache
+	Recorder   record.EventRecorder
+
+	shard shard
+}
+
+// setRendered sets obj's gatewright.dev/Rendered condition in conds (whose state was
+// before) from how gateways and the routes on them render, records an event when it
+// turns, and returns how many Gateways fail.
+func (j *fleetJudge) setRendered(ctx context.Context, obj client.Object, conds *[]metav1.Condition, before []metav1.Condition, gateways []gatewayv1.Gateway) (int32, error) {
+	routes, err := routesOnGateways(ctx, j.Client, gateways)
+	if err != nil {
+		return 0, err
+	}
+	rendered, failing := renderedVerdict(gateways, routes)
+	conditions.Set(conds, gatewrightv1alpha1.ConditionRendered, rendered.OK, rendered.Reason, rendered.Message, obj.GetGeneration())
+	recordConditionChange(j.Recorder, obj, before, *meta.FindStatusCondition(*conds, gatewrightv1alpha1.ConditionRendered))
+	return failing, nil
+}
 
 // failuresShown bounds how many failing Gateways a message names.
 const failuresShown = 3
@@ -57,13 +80,8 @@ func routeRenderFailures(routes []gatewayv1.HTTPRoute, gateways []gatewayv1.Gate
 		route := &routes[i]
 		for _, parent := range route.Status.Parents {
 			key, isGateway := attach.ParentGateway(route, parent.ParentRef)
-			if !isGateway || !ours[key] || parent.ControllerName != gatewrightv1alpha1.ControllerName {
-				continue
-			}
-			accepted := meta.FindStatusCondition(parent.Conditions, string(gatewayv1.RouteConditionAccepted))
-			if accepted != nil && accepted.Status == metav1.ConditionFalse && accepted.ObservedGeneration == route.Generation &&
-				accepted.Reason == string(gatewayv1.RouteReasonUnsupportedValue) {
-				failures = append(failures, route.Namespace+"/"+route.Name+" on Gateway "+key.String()+": "+quoteShort(accepted.Message))
+			if failed := failedOn(parent); isGateway && ours[key] && failed != nil && failed.ObservedGeneration == route.Generation {
+				failures = append(failures, route.Namespace+"/"+route.Name+" on Gateway "+key.String()+": "+quoteShort(failed.Message))
 			}
 		}
 	}
@@ -89,10 +107,9 @@ func routesOnGateways(ctx context.Context, r client.Reader, gateways []gatewayv1
 	return out, nil
 }
 
-// renderedCondition sums up the render failures of gateways and of the routes on them as
-// the gatewright.dev/Rendered condition of an object of generation, and returns how many
-// Gateways failed.
-func renderedCondition(gateways []gatewayv1.Gateway, routes []gatewayv1.HTTPRoute, generation int64) (metav1.Condition, int32) {
+// renderedVerdict sums up the render failures of gateways and of the routes on them as
+// the gatewright.dev/Rendered condition, and returns how many Gateways failed.
+func renderedVerdict(gateways []gatewayv1.Gateway, routes []gatewayv1.HTTPRoute) (translate.Verdict, int32) {
 	var failures []string
 	for i := range gateways {
 		if message, failed := renderFailure(&gateways[i]); failed {
@@ -100,12 +117,8 @@ func renderedCondition(gateways []gatewayv1.Gateway, routes []gatewayv1.HTTPRout
 		}
 	}
 	routeFailures := routeRenderFailures(routes, gateways)
-	condition := metav1.Condition{
-		Type: gatewrightv1alpha1.ConditionRendered, Status: metav1.ConditionTrue, Reason: gatewrightv1alpha1.ReasonRendered,
-		Message: "no Gateway or route fails to render or apply", ObservedGeneration: generation,
-	}
 	if len(failures)+len(routeFailures) == 0 {
-		return condition, 0
+		return translate.Verdict{OK: true, Reason: gatewrightv1alpha1.ReasonRendered, Message: "no Gateway or route fails to render or apply"}, 0
 	}
 	sort.Strings(failures)
 	sort.Strings(routeFailures)
@@ -116,8 +129,7 @@ func renderedCondition(gateways []gatewayv1.Gateway, routes []gatewayv1.HTTPRout
 	if len(routeFailures) > 0 {
 		parts = append(parts, fmt.Sprintf("%d route(s) fail to render or apply: %s", len(routeFailures), firstFew(routeFailures)))
 	}
-	condition.Status, condition.Reason, condition.Message = metav1.ConditionFalse, gatewrightv1alpha1.ReasonRenderFailed, conditions.Message(strings.Join(parts, "; "))
-	return condition, int32(len(failures))
+	return translate.Verdict{Reason: gatewrightv1alpha1.ReasonRenderFailed, Message: strings.Join(parts, "; ")}, int32(len(failures))
 }
 
 // firstFew joins the first failuresShown of failures, and counts the rest.
@@ -130,15 +142,25 @@ func firstFew(failures []string) string {
 	return out
 }
 
+// failedOn is Gatewright's Accepted=False/UnsupportedValue in a route's parent status
+// entry, which says the route's render or apply failed there; nil when the entry says
+// otherwise or is another controller's.
+func failedOn(parent gatewayv1.RouteParentStatus) *metav1.Condition {
+	accepted := meta.FindStatusCondition(parent.Conditions, string(gatewayv1.RouteConditionAccepted))
+	if parent.ControllerName != gatewrightv1alpha1.ControllerName || accepted == nil || accepted.Status != metav1.ConditionFalse ||
+		accepted.Reason != string(gatewayv1.RouteReasonUnsupportedValue) {
+		return nil
+	}
+	return accepted
+}
+
 // routeFailed is the route's render failures on Gatewright's parents, as compared
 // across an update.
 func routeFailed(route *gatewayv1.HTTPRoute) string {
 	var out []string
 	for _, parent := range route.Status.Parents {
-		accepted := meta.FindStatusCondition(parent.Conditions, string(gatewayv1.RouteConditionAccepted))
-		if parent.ControllerName == gatewrightv1alpha1.ControllerName && accepted != nil && accepted.Status == metav1.ConditionFalse &&
-			accepted.Reason == string(gatewayv1.RouteReasonUnsupportedValue) {
-			out = append(out, accepted.Message)
+		if failed := failedOn(parent); failed != nil {
+			out = append(out, failed.Message)
 		}
 	}
 	return strings.Join(out, "\n")
@@ -186,26 +208,4 @@ var renderFailureChanged = predicate.Funcs{
 		_, failed := renderFailure(gw)
 		return failed
 	},
-}
-
-// recordConditionChange records an event on obj when condition turns into a problem (not
-// True, and not merely Pending) or recovers from one, compared with the condition of its
-// type in before: one per change of state, never one per reconcile, so that a failing
-// fleet cannot flood the events of a blueprint, class or policy, and a fleet coming up
-// adds none.
-func recordConditionChange(recorder record.EventRecorder, obj runtime.Object, before []metav1.Condition, condition metav1.Condition) {
-	old := meta.FindStatusCondition(before, condition.Type)
-	switch {
-	case old != nil && old.Status == condition.Status && old.Reason == condition.Reason:
-	case isProblem(condition):
-		recorder.Event(obj, corev1.EventTypeWarning, condition.Reason, condition.Message)
-	case old != nil && isProblem(*old):
-		recorder.Event(obj, corev1.EventTypeNormal, condition.Reason, condition.Message)
-	}
-}
-
-// isProblem tells whether a condition says something is wrong, rather than fine or not
-// decided yet.
-func isProblem(c metav1.Condition) bool {
-	return c.Status != metav1.ConditionTrue && c.Reason != translate.ReasonPending
 }

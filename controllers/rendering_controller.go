@@ -8,14 +8,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
-	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/log"
-	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
+	"github.com/gatewright/gatewright/internal/ctrlutil"
 	"github.com/gatewright/gatewright/internal/metrics"
 )
 
@@ -112,31 +111,12 @@ func (r *RenderingReconciler) renderingsOfOwner(ctx context.Context, obj client.
 	return requests
 }
 
-// ownerGoing passes the events after which an owner may be gone: its deletion, and
-// the update that marks it for deletion.
-var ownerGoing = predicate.Funcs{
-	CreateFunc:  func(event.CreateEvent) bool { return false },
-	DeleteFunc:  func(event.DeleteEvent) bool { return true },
-	GenericFunc: func(event.GenericEvent) bool { return false },
-	UpdateFunc: func(e event.UpdateEvent) bool {
-		return e.ObjectOld.GetDeletionTimestamp().IsZero() && !e.ObjectNew.GetDeletionTimestamp().IsZero()
-	},
-}
-
-// renderingGone passes the deletion of a Rendering: its owner may get a new one now.
-var renderingGone = predicate.Funcs{
-	CreateFunc:  func(event.CreateEvent) bool { return false },
-	DeleteFunc:  func(event.DeleteEvent) bool { return true },
-	GenericFunc: func(event.GenericEvent) bool { return false },
-	UpdateFunc:  func(event.UpdateEvent) bool { return false },
-}
-
 func (r *RenderingReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&gatewrightv1alpha1.Rendering{}).
-		Watches(&gatewayv1.Gateway{}, mapTo(r.renderingsOfOwner), builder.WithPredicates(ownerGoing)).
-		Watches(&gatewayv1.HTTPRoute{}, mapTo(r.renderingsOfOwner), builder.WithPredicates(ownerGoing)).
+		Watches(&gatewayv1.Gateway{}, ctrlutil.MapTo(r.renderingsOfOwner), builder.WithPredicates(ctrlutil.Going)).
+		Watches(&gatewayv1.HTTPRoute{}, ctrlutil.MapTo(r.renderingsOfOwner), builder.WithPredicates(ctrlutil.Going)).
 		Named("rendering").
 		WithOptions(controller.Options{MaxConcurrentReconciles: 2, ReconciliationTimeout: reconcileTimeout}).
-		Complete(retryingConflicts(r))
+		Complete(ctrlutil.RetryingConflicts(r, staleRecord))
 }

@@ -6,7 +6,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
@@ -15,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/ctrlutil"
 	"github.com/gatewright/gatewright/internal/metrics"
 	"github.com/gatewright/gatewright/internal/tlscert"
 )
@@ -27,45 +27,17 @@ const maxSecretVerdicts = 10000
 
 // secretMetadata is the metadata-only form in which Secrets are cached for certificateRefs.
 func secretMetadata() *metav1.PartialObjectMetadata {
-	m := &metav1.PartialObjectMetadata{}
-	m.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Secret"))
-	return m
+	return ctrlutil.Metadata(corev1.SchemeGroupVersion.WithKind("Secret"))
 }
 
-// newSecretMetadataCache is a cache of its own for the Secrets of type kubernetes.io/tls,
-// the only type a certificateRef may name (a Secret's type never changes), holding of
-// each only its identity: no data, and none of the labels, annotations or managed fields
-// that may quote it (kubectl apply's last-applied annotation holds the whole Secret).
-// It is a cache of its own for the reason newServiceMetadataCache gives.
+// newSecretMetadataCache caches the identity of the Secrets of type kubernetes.io/tls,
+// the only type a certificateRef may name (a Secret's type never changes): no data, and
+// none of the labels, annotations or managed fields that may quote it.
 func newSecretMetadataCache(mgr ctrl.Manager) (cache.Cache, error) {
-	c, err := cache.New(mgr.GetConfig(), cache.Options{
-		HTTPClient: mgr.GetHTTPClient(),
-		Scheme:     mgr.GetScheme(),
-		Mapper:     mgr.GetRESTMapper(),
-		ByObject: map[client.Object]cache.ByObject{secretMetadata(): {
-			Label:     labels.Everything(),
-			Field:     fields.OneTermEqualSelector("type", string(corev1.SecretTypeTLS)),
-			Transform: keepIdentity,
-		}},
+	return ctrlutil.NewMetadataCache(mgr, secretMetadata(), cache.ByObject{
+		Label: labels.Everything(),
+		Field: fields.OneTermEqualSelector("type", string(corev1.SecretTypeTLS)),
 	})
-	if err != nil {
-		return nil, err
-	}
-	return c, mgr.Add(c)
-}
-
-// keepIdentity strips an object down to what tells it apart and says when it changed.
-func keepIdentity(obj any) (any, error) {
-	m, err := meta.Accessor(obj)
-	if err != nil {
-		return nil, err
-	}
-	identity := metav1.ObjectMeta{Namespace: m.GetNamespace(), Name: m.GetName(), UID: m.GetUID(), ResourceVersion: m.GetResourceVersion()}
-	out := &metav1.PartialObjectMetadata{ObjectMeta: identity}
-	if typed, ok := obj.(*metav1.PartialObjectMetadata); ok {
-		out.TypeMeta = typed.TypeMeta
-	}
-	return out, nil
 }
 
 // certificateSecrets judges the Secrets that certificateRefs name: which exist it

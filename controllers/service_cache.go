@@ -12,32 +12,18 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/ctrlutil"
 )
 
 // serviceMetadata is the metadata-only form in which Services are cached for backendRefs.
 func serviceMetadata() *metav1.PartialObjectMetadata {
-	m := &metav1.PartialObjectMetadata{}
-	m.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Service"))
-	return m
+	return ctrlutil.Metadata(corev1.SchemeGroupVersion.WithKind("Service"))
 }
 
-// newServiceMetadataCache is a cache of its own for every Service's identity, all that
-// backendRefs need to know (whether it exists).
-// The manager's cache cannot hold it: its ByObject settings apply per GVK, whatever the
-// Go type, so an entry that let the metadata informer see every Service would let the
-// informer of rendered Services (unstructured, managed-by=gatewright only) cache every
-// Service body too.
+// newServiceMetadataCache caches every Service's identity, all that backendRefs need to
+// know (whether it exists).
 func newServiceMetadataCache(mgr ctrl.Manager) (cache.Cache, error) {
-	c, err := cache.New(mgr.GetConfig(), cache.Options{
-		HTTPClient: mgr.GetHTTPClient(),
-		Scheme:     mgr.GetScheme(),
-		Mapper:     mgr.GetRESTMapper(),
-		ByObject:   map[client.Object]cache.ByObject{serviceMetadata(): {Label: labels.Everything(), Transform: keepIdentity}},
-	})
-	if err != nil {
-		return nil, err
-	}
-	return c, mgr.Add(c)
+	return ctrlutil.NewMetadataCache(mgr, serviceMetadata(), cache.ByObject{Label: labels.Everything()})
 }
 
 // serviceExists looks a Service up in reader, a cache of Service metadata.

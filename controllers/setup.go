@@ -1,6 +1,9 @@
-// Package controllers holds the reconcilers: thin glue that reads the world, runs
-// internal/values, internal/render and internal/apply, and writes status. One file per
-// reconciler.
+// Package controllers holds the reconcilers and their watches: thin glue that reads a
+// snapshot (internal/snapshot), runs the pipeline (internal/translate), applies
+// (internal/apply) and writes status. Each reconciler has its files (<kind>_*.go); what
+// several share lives in a file named for what it is (indexes.go, class_lookups.go,
+// object_watches.go, grants.go, policies.go, programmer.go), and the machinery that knows
+// nothing of Gatewright's domain in internal/ctrlutil.
 package controllers
 
 import (
@@ -18,6 +21,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
+	"github.com/gatewright/gatewright/internal/ctrlutil"
 	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/scheme"
 )
@@ -41,9 +45,6 @@ type Options struct {
 func (o Options) LeaderElectionID() string {
 	return newShard(o.GatewayClasses).leaseName()
 }
-
-// indexGatewayClassName indexes Gateways by spec.gatewayClassName.
-const indexGatewayClassName = "spec.gatewayClassName"
 
 // ManagerOptions are the manager options the reconcilers rely on: the scheme, and a
 // cache that serves unstructured objects too.
@@ -79,13 +80,6 @@ func cacheOptions() cache.Options {
 	}
 }
 
-func orDefault(n, otherwise int) int {
-	if n > 0 {
-		return n
-	}
-	return otherwise
-}
-
 // lastAppliedAnnotation is where kubectl apply keeps a copy of the whole object.
 const lastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
 
@@ -107,34 +101,18 @@ func withoutBookkeeping(obj any) (any, error) {
 // Setup registers every reconciler with mgr, and the collector of the gatewright_gateways
 // metric.
 func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
-	if err := mgr.GetFieldIndexer().IndexField(ctx, &gatewayv1.Gateway{}, indexGatewayClassName, func(obj client.Object) []string {
-		return []string{string(obj.(*gatewayv1.Gateway).Spec.GatewayClassName)}
-	}); err != nil {
-		return err
-	}
-	if err := mgr.GetFieldIndexer().IndexField(ctx, &gatewayv1.Gateway{}, indexGatewaySecret, gatewaySecrets); err != nil {
-		return err
-	}
-	if err := mgr.GetFieldIndexer().IndexField(ctx, &gatewayv1.Gateway{}, indexGatewayRefNamespace, gatewayRefNamespaces); err != nil {
-		return err
-	}
-	if err := mgr.GetFieldIndexer().IndexField(ctx, &gatewayv1.HTTPRoute{}, indexRouteParent, routeParents); err != nil {
-		return err
-	}
-	if err := mgr.GetFieldIndexer().IndexField(ctx, &gatewayv1.HTTPRoute{}, indexRouteBackendNamespace, routeBackendNamespaces); err != nil {
-		return err
-	}
-	if err := mgr.GetFieldIndexer().IndexField(ctx, &gatewayv1.HTTPRoute{}, indexRouteService, routeServices); err != nil {
+	if err := addIndexes(ctx, mgr); err != nil {
 		return err
 	}
 	shard := newShard(opts.GatewayClasses)
 	blueprints := &render.Cache{}
 	applier := apply.New(mgr.GetClient(), mgr.GetAPIReader())
-	recorder := cappedRecorder{mgr.GetEventRecorderFor("gatewright")}
-	if err := (&BlueprintReconciler{Client: mgr.GetClient(), Blueprints: blueprints, Recorder: recorder, shard: shard}).SetupWithManager(mgr); err != nil {
+	recorder := ctrlutil.CappedRecorder{EventRecorder: mgr.GetEventRecorderFor("gatewright")}
+	judge := fleetJudge{Client: mgr.GetClient(), Blueprints: blueprints, Recorder: recorder, shard: shard}
+	if err := (&BlueprintReconciler{fleetJudge: judge}).SetupWithManager(mgr); err != nil {
 		return err
 	}
-	if err := (&GatewayClassReconciler{Client: mgr.GetClient(), Blueprints: blueprints, Recorder: recorder, shard: shard}).SetupWithManager(mgr); err != nil {
+	if err := (&GatewayClassReconciler{fleetJudge: judge}).SetupWithManager(mgr); err != nil {
 		return err
 	}
 	for _, kind := range []string{gatewrightv1alpha1.KindGatewayClassConfig, gatewrightv1alpha1.KindGatewayConfig} {
@@ -155,28 +133,17 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	if err != nil {
 		return err
 	}
-	if err := (&HTTPRouteReconciler{
-		Client:              mgr.GetClient(),
-		Workers:             orDefault(opts.RouteWorkers, DefaultRouteWorkers),
-		Applier:             applier,
-		Blueprints:          blueprints,
-		Recorder:            recorder,
-		ControllerNamespace: opts.ControllerNamespace,
-		shard:               shard,
-		certificates:        certificates,
-	}).SetupWithManager(mgr); err != nil {
+	programming := programmer{
+		Client: mgr.GetClient(), Applier: applier, Blueprints: blueprints, Recorder: recorder,
+		ControllerNamespace: opts.ControllerNamespace, shard: shard, certificates: certificates,
+	}
+	routes, gateways := &HTTPRouteReconciler{programmer: programming}, &GatewayReconciler{programmer: programming}
+	routes.Workers = orDefault(opts.RouteWorkers, DefaultRouteWorkers)
+	gateways.Workers = orDefault(opts.GatewayWorkers, DefaultGatewayWorkers)
+	if err := routes.SetupWithManager(mgr); err != nil {
 		return err
 	}
-	if err := (&GatewayReconciler{
-		Client:              mgr.GetClient(),
-		Workers:             orDefault(opts.GatewayWorkers, DefaultGatewayWorkers),
-		Applier:             applier,
-		Blueprints:          blueprints,
-		Recorder:            recorder,
-		ControllerNamespace: opts.ControllerNamespace,
-		shard:               shard,
-		certificates:        certificates,
-	}).SetupWithManager(mgr); err != nil {
+	if err := gateways.SetupWithManager(mgr); err != nil {
 		return err
 	}
 	conditions := &gatewayConditions{reader: mgr.GetClient(), shard: shard}

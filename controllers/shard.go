@@ -4,12 +4,15 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"maps"
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/ctrlutil"
+	"github.com/gatewright/gatewright/internal/translate"
 )
 
 // shard is the set of GatewayClass names one controller instance implements. An empty
@@ -54,7 +57,7 @@ const (
 // ownership of class; nil stands for a missing class.
 func (s shard) ownership(class *gatewayv1.GatewayClass) ownership {
 	switch {
-	case class == nil || class.Spec.ControllerName != gatewrightv1alpha1.ControllerName:
+	case !translate.IsGatewrightClass(class):
 		return unowned
 	case s.includes(class.Name):
 		return ownedHere
@@ -75,7 +78,7 @@ func (s shard) primary(ctx context.Context, c client.Reader) (bool, error) {
 	}
 	first := ""
 	for _, class := range classes.Items {
-		if class.Spec.ControllerName == gatewrightv1alpha1.ControllerName && (first == "" || class.Name < first) {
+		if translate.IsGatewrightClass(&class) && (first == "" || class.Name < first) {
 			first = class.Name
 		}
 	}
@@ -117,24 +120,15 @@ func (g *gatewaysElsewhere) has(ctx context.Context, key string) (bool, error) {
 	return g.known[key], nil
 }
 
-// patchFrom returns the patch for an object that other shards write parts of too (a
-// route's inventory, a policy's ancestors): with an optimistic lock when there may be
-// other shards, so that none of their parts is lost. An unsharded instance writes alone
-// and spares itself the conflicts that a cache lagging behind its own writes would cause.
-func (s shard) patchFrom(original client.Object) client.Patch {
+// statusLock is how to write the status of obj when other shards write parts of it too
+// (a policy's ancestors): with an optimistic lock when there may be other shards, so
+// that none of their parts is lost. An unsharded instance writes alone and spares itself
+// the conflicts that a cache lagging behind its own writes would cause.
+func (s shard) statusLock(obj client.Object) []ctrlutil.StatusOption {
 	if len(s) == 0 {
-		return client.MergeFrom(original)
+		return nil
 	}
-	return client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{})
-}
-
-// getClass returns the GatewayClass name, or nil when there is none.
-func getClass(ctx context.Context, c client.Reader, name string) (*gatewayv1.GatewayClass, error) {
-	class := &gatewayv1.GatewayClass{}
-	if err := c.Get(ctx, client.ObjectKey{Name: name}, class); err != nil {
-		return nil, client.IgnoreNotFound(err)
-	}
-	return class, nil
+	return []ctrlutil.StatusOption{ctrlutil.OptimisticLock(obj)}
 }
 
 // leaseName is the name of the lease the replicas of one shard elect their leader with:
@@ -145,6 +139,6 @@ func (s shard) leaseName() string {
 	if len(s) == 0 {
 		return "gatewright.dev"
 	}
-	sum := sha256.Sum256([]byte(strings.Join(sortedKeys(s), ",")))
+	sum := sha256.Sum256([]byte(strings.Join(slices.Sorted(maps.Keys(s)), ",")))
 	return "gatewright.dev-" + hex.EncodeToString(sum[:8])
 }

@@ -3,15 +3,12 @@ package controllers
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -40,46 +37,6 @@ func TestShortGatewayMessages(t *testing.T) {
 	}
 	if status.Conditions[0].Message != long || status.Listeners[0].Conditions[0].Message != long {
 		t.Error("the status given was changed")
-	}
-}
-
-// eventLog records what reaches the recorder that cappedRecorder wraps.
-type eventLog struct{ messages, annotated []string }
-
-func (l *eventLog) Event(_ runtime.Object, _, _, message string) {
-	l.messages = append(l.messages, message)
-}
-
-func (l *eventLog) Eventf(_ runtime.Object, _, _, messageFmt string, args ...any) {
-	l.messages = append(l.messages, fmt.Sprintf(messageFmt, args...))
-}
-
-func (l *eventLog) AnnotatedEventf(_ runtime.Object, annotations map[string]string, _, _, messageFmt string, args ...any) {
-	l.annotated = append(l.annotated, annotations["a"])
-	l.messages = append(l.messages, fmt.Sprintf(messageFmt, args...))
-}
-
-func TestCappedRecorder(t *testing.T) {
-	log := &eventLog{}
-	recorder := cappedRecorder{log}
-	long := strings.Repeat("y", 40000)
-	recorder.Event(nil, "Warning", "RenderFailed", long)
-	recorder.Eventf(nil, "Warning", "ApplyFailed", "apply failed: %s", long)
-	recorder.AnnotatedEventf(nil, map[string]string{"a": "b"}, "Normal", "Applied", "%s and %d more", long, 3)
-	recorder.Eventf(nil, "Normal", "Pruned", "deleted %s", "a, b%")
-	if len(log.messages) != 4 {
-		t.Fatalf("%d events", len(log.messages))
-	}
-	for i, prefix := range []string{"yyy", "apply failed: yyy", "yyy"} {
-		if m := log.messages[i]; !strings.HasPrefix(m, prefix) || len(m) > maxEventMessage || !strings.HasSuffix(m, " bytes cut)") {
-			t.Errorf("event %d: %d bytes: %q…", i, len(m), m[:min(len(m), 32)])
-		}
-	}
-	if m := log.messages[3]; m != "deleted a, b%" {
-		t.Errorf("a short message changed: %q", m)
-	}
-	if !slices.Equal(log.annotated, []string{"b"}) {
-		t.Errorf("annotations: %v", log.annotated)
 	}
 }
 
@@ -140,7 +97,7 @@ func TestGatewayStatusRefusedIsWrittenShort(t *testing.T) {
 	gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "ns", Generation: 1}}
 	gw.Status.Conditions = []metav1.Condition{{Type: "Programmed", Status: metav1.ConditionTrue, Reason: "Programmed", LastTransitionTime: metav1.Now()}}
 	c, writes := refusingLongMessages(gw)
-	r := &GatewayReconciler{Client: c}
+	r := &GatewayReconciler{programmer: programmer{Client: c}}
 
 	s := newGatewayStatus(gw, listeners.Evaluate(gw.Spec.Listeners, nil))
 	s.set(gatewayv1.GatewayConditionProgrammed, false, gatewayv1.GatewayReasonInvalid, strings.Repeat("x", 1000))
@@ -166,7 +123,7 @@ func TestRouteStatusRefusedIsWrittenShort(t *testing.T) {
 	route.Spec.ParentRefs = []gatewayv1.ParentReference{ref}
 	route.Status.Parents = []gatewayv1.RouteParentStatus{theirs}
 	c, writes := refusingLongMessages(route)
-	r := &HTTPRouteReconciler{Client: c}
+	r := &HTTPRouteReconciler{programmer: programmer{Client: c}}
 
 	ours := routeParentStatus(route, ref, attach.Result{Listeners: []gatewayv1.SectionName{"http"}}, attach.Resolution{Reason: gatewayv1.RouteReasonResolvedRefs})
 	setRouteCondition(&ours, route, gatewayv1.RouteConditionAccepted, false, gatewayv1.RouteReasonUnsupportedValue, strings.Repeat("x", 40000))

@@ -19,21 +19,23 @@ func (r *Result) Refused() bool {
 	return errors.As(r.Err, &invalid) || errors.As(r.Err, &refErr)
 }
 
-// Programmed is the Programmed condition of a Gateway whose translation gave r, before
-// anything is applied: what an error, or templates waiting for a dependency, make it.
-// A result that renders is Programmed once its objects are applied and ready, which
-// only the cluster tells: its message counts the objects.
-func (r *Result) Programmed() Verdict {
+// Programmed is the Programmed condition of a Gateway whose translation gave r: what an
+// error, or templates waiting for a dependency, make it. A result that renders is
+// Programmed once its objects are applied and ready, which only the cluster tells: the
+// controller names the applied objects that are not ready yet in notReady, and they
+// wait as templates do; its message counts the objects.
+func (r *Result) Programmed(notReady ...string) Verdict {
 	switch {
 	case r.Refused():
 		return Verdict{Reason: string(gatewayv1.GatewayReasonInvalid), Message: "the Gateway is not accepted"}
 	case r.Err != nil:
 		return Verdict{Reason: string(gatewayv1.GatewayReasonInvalid), Message: r.Err.Error() + "; the objects applied before are left as they are"}
-	case len(r.Output.Waiting) > 0:
-		waiting := make([]string, len(r.Output.Waiting))
-		for i, w := range r.Output.Waiting {
-			waiting[i] = w.String()
+	case len(r.Output.Waiting)+len(notReady) > 0:
+		waiting := make([]string, 0, len(r.Output.Waiting)+len(notReady))
+		for _, w := range r.Output.Waiting {
+			waiting = append(waiting, w.String())
 		}
+		waiting = append(waiting, notReady...)
 		return Verdict{Reason: string(gatewayv1.GatewayReasonPending), Message: "waiting: " + strings.Join(waiting, "; ")}
 	}
 	return Verdict{OK: true, Reason: string(gatewayv1.GatewayReasonProgrammed), Message: fmt.Sprintf("%d object(s) applied and ready", len(r.Output.Objects))}

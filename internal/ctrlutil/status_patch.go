@@ -1,4 +1,4 @@
-package controllers
+package ctrlutil
 
 import (
 	"encoding/json"
@@ -8,12 +8,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
-)
-
-var (
-	gatewayGVK   = gatewayv1.SchemeGroupVersion.WithKind("Gateway")
-	httpRouteGVK = gatewayv1.SchemeGroupVersion.WithKind("HTTPRoute")
 )
 
 // statusPatch is the JSON merge patch from an object with status original to one with

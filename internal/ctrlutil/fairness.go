@@ -1,8 +1,6 @@
-package controllers
+package ctrlutil
 
 import (
-	"time"
-
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/client-go/util/workqueue"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
@@ -11,11 +9,11 @@ import (
 	"github.com/gatewright/gatewright/internal/fairness"
 )
 
-// fairQueue gives a reconciler internal/fairness's queue, whose groups are namespaces:
+// FairQueue gives a controller internal/fairness's queue, whose groups are namespaces:
 // one namespace's reconciles, however many or slow, leave another namespace's change a
 // worker, and a namespace alone gets every worker but one, with no reconcile put back
 // on a timer while it waits for its share. Cluster-scoped objects share the group "".
-func fairQueue(workers int) func(string, workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimitingInterface[reconcile.Request] {
+func FairQueue(workers int) func(string, workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimitingInterface[reconcile.Request] {
 	return func(name string, limiter workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimitingInterface[reconcile.Request] {
 		return fairness.New(fairness.Options[reconcile.Request]{
 			Workers:     workers,
@@ -34,20 +32,3 @@ var queueDepth = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 }, []string{"controller"})
 
 func init() { ctrlmetrics.Registry.MustRegister(queueDepth) }
-
-// DefaultGatewayWorkers is how many Gateways are reconciled at once unless told
-// otherwise. A reconcile spends most of its time waiting on the API server, not on CPU,
-// so there can be more workers than cores; the API server's capacity is the limit.
-const DefaultGatewayWorkers = 16
-
-// reconcileTimeout ends a reconcile that waits too long on the API server or a cache,
-// so that no read can hold a worker forever.
-const reconcileTimeout = 2 * time.Minute
-
-// DefaultRouteWorkers is how many HTTPRoutes are reconciled at once unless told otherwise.
-const DefaultRouteWorkers = 8
-
-// DefaultPolicyWorkers is how many GatewayClassConfigs, and how many GatewayConfigs, are
-// judged at once unless told otherwise: enough that a tenant's policies over many
-// Gateways leave another tenant's a worker.
-const DefaultPolicyWorkers = 4

@@ -1,4 +1,4 @@
-package controllers
+package ctrlutil
 
 import (
 	"context"
@@ -21,9 +21,8 @@ func TestRetryingConflicts(t *testing.T) {
 		wantErr    error
 		wantResult reconcile.Result
 	}{
-		{name: "a conflict comes back shortly, not as an error", err: conflict, wantResult: reconcile.Result{RequeueAfter: staleRecordRetry}},
-		{name: "so does a wrapped one", err: fmt.Errorf("finalizer: %w", conflict), wantResult: reconcile.Result{RequeueAfter: staleRecordRetry}},
-		{name: "and a Rendering the cache has not seen yet", err: apierrors.NewAlreadyExists(schema.GroupResource{Group: "gatewright.dev", Resource: "renderings"}, "gateway.web"), wantResult: reconcile.Result{RequeueAfter: staleRecordRetry}},
+		{name: "a conflict comes back shortly, not as an error", err: conflict, wantResult: reconcile.Result{RequeueAfter: StaleCacheRetry}},
+		{name: "so does a wrapped one", err: fmt.Errorf("finalizer: %w", conflict), wantResult: reconcile.Result{RequeueAfter: StaleCacheRetry}},
 		{name: "any other error is reported", err: failure, wantErr: failure},
 		{name: "a round that asked to come back keeps its time", wantResult: reconcile.Result{RequeueAfter: time.Second}},
 	} {
@@ -34,7 +33,7 @@ func TestRetryingConflicts(t *testing.T) {
 				}
 				return tc.wantResult, nil
 			})
-			result, err := retryingConflicts(inner).Reconcile(t.Context(), reconcile.Request{})
+			result, err := RetryingConflicts(inner, apierrors.IsConflict).Reconcile(t.Context(), reconcile.Request{})
 			if !errors.Is(err, tc.wantErr) || (tc.wantErr == nil && err != nil) {
 				t.Errorf("error = %v, want %v", err, tc.wantErr)
 			}
@@ -45,28 +44,28 @@ func TestRetryingConflicts(t *testing.T) {
 	}
 }
 
-// A conflict that keeps coming back is reported after quietConflicts quiet retries, so
-// that the controller's backoff grows instead of a write every staleRecordRetry; any
+// A conflict that keeps coming back is reported after QuietConflicts quiet retries, so
+// that the controller's backoff grows instead of a write every StaleCacheRetry; any
 // other outcome starts the count again.
 func TestRetryingConflictsReportsAConflictThatStays(t *testing.T) {
 	conflict := apierrors.NewConflict(schema.GroupResource{Group: "gatewright.dev", Resource: "renderings"}, "gateway.web", errors.New("the object has been modified"))
 	var next error
-	r := retryingConflicts(reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) {
+	r := RetryingConflicts(reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) {
 		return reconcile.Result{}, next
-	}))
+	}), apierrors.IsConflict)
 	web := reconcile.Request{}
 	web.Namespace, web.Name = "team", "web"
 	shop := reconcile.Request{}
 	shop.Namespace, shop.Name = "team", "shop"
 	outcome := func(req reconcile.Request) error {
 		result, err := r.Reconcile(t.Context(), req)
-		if next != nil && err == nil && result.RequeueAfter != staleRecordRetry {
+		if next != nil && err == nil && result.RequeueAfter != StaleCacheRetry {
 			t.Fatalf("a quiet retry came back after %v", result.RequeueAfter)
 		}
 		return err
 	}
 	next = conflict
-	for i := range quietConflicts {
+	for i := range QuietConflicts {
 		if err := outcome(web); err != nil {
 			t.Fatalf("conflict %d reported: %v", i+1, err)
 		}
@@ -76,7 +75,7 @@ func TestRetryingConflictsReportsAConflictThatStays(t *testing.T) {
 	}
 	for range 2 {
 		if err := outcome(web); !apierrors.IsConflict(err) {
-			t.Fatalf("conflict past %d in a row: %v, want it reported", quietConflicts, err)
+			t.Fatalf("conflict past %d in a row: %v, want it reported", QuietConflicts, err)
 		}
 	}
 	next = nil

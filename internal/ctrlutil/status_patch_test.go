@@ -1,4 +1,4 @@
-package controllers
+package ctrlutil
 
 import (
 	"encoding/json"

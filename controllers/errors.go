@@ -1,0 +1,30 @@
+package controllers
+
+import (
+	"context"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/gatewright/gatewright/internal/translate"
+)
+
+// isInputError tells whether err comes from the inputs: retrying cannot help until they
+// change, and a change triggers a reconcile.
+func isInputError(err error) bool { return translate.Classify(err) == translate.InputError }
+
+// logRefusedApply logs an apply the API server refused as invalid, which is not retried
+// (isInputError): the log line is the only one until the input changes, where a retried
+// error would print one per backoff step.
+func logRefusedApply(ctx context.Context, err error) {
+	if apierrors.IsInvalid(err) || apierrors.IsBadRequest(err) {
+		log.FromContext(ctx).Info("The API server refused a rendered object; waiting for the blueprint or values to change", "error", err.Error())
+	}
+}
+
+// staleRecord tells whether err is a write refused because what it was based on was
+// read from a cache that had not seen the previous write yet (a Rendering, say).
+// Nothing went wrong: writing anyway could drop what the previous round recorded, so
+// the round is retried (ctrlutil.RetryingConflicts). Server-side applies force
+// ownership and so never conflict.
+func staleRecord(err error) bool { return translate.Classify(err) == translate.Conflict }
