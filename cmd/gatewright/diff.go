@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/gatewright/gatewright/internal/diff"
 	"github.com/gatewright/gatewright/internal/offline"
@@ -173,45 +172,12 @@ func (o diffOptions) readBase(ctx context.Context, changes *offline.Set, deletes
 	if err != nil {
 		return nil, nil, err
 	}
-	namespaces := append(namespacesOf(changes), namespace, o.controllerNamespace)
+	namespaces := append(changes.ObjectNamespaces(), namespace, o.controllerNamespace)
 	for _, ref := range deletes {
 		namespaces = append(namespaces, ref.Namespace)
 	}
 	namespaces = slices.DeleteFunc(namespaces, func(ns string) bool { return ns == "" })
 	return offline.FromCluster(ctx, k8s, offline.ClusterOptions{Namespaces: namespaces})
-}
-
-// namespacesOf lists the namespaces of the objects of set, each once.
-func namespacesOf(set *offline.Set) []string {
-	var out []string
-	add := func(objects ...metav1.Object) {
-		for _, obj := range objects {
-			out = append(out, obj.GetNamespace())
-		}
-	}
-	for i := range set.Gateways {
-		add(&set.Gateways[i])
-	}
-	for i := range set.HTTPRoutes {
-		add(&set.HTTPRoutes[i])
-	}
-	for i := range set.GatewayClassConfigs {
-		add(&set.GatewayClassConfigs[i])
-	}
-	for i := range set.GatewayConfigs {
-		add(&set.GatewayConfigs[i])
-	}
-	for i := range set.Services {
-		add(&set.Services[i])
-	}
-	for i := range set.Secrets {
-		add(&set.Secrets[i])
-	}
-	for i := range set.ReferenceGrants {
-		add(&set.ReferenceGrants[i])
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
 }
 
 // progressAfter is how long diff runs before it says how far it is.

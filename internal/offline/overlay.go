@@ -3,6 +3,7 @@ package offline
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 )
 
@@ -75,6 +76,22 @@ func (s *Set) With(changed *Set, deletes []Ref) (*Set, error) {
 		}
 	}
 	return out, nil
+}
+
+// ObjectNamespaces lists the namespaces the set's namespaced objects are in, each once.
+func (s *Set) ObjectNamespaces() []string {
+	out := slices.Concat(namespacesOf(s.Gateways), namespacesOf(s.HTTPRoutes), namespacesOf(s.GatewayClassConfigs),
+		namespacesOf(s.GatewayConfigs), namespacesOf(s.Services), namespacesOf(s.Secrets), namespacesOf(s.ReferenceGrants))
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func namespacesOf[T any, P object[T]](items []T) []string {
+	out := make([]string, len(items))
+	for i := range items {
+		out[i] = P(&items[i]).GetNamespace()
+	}
+	return out
 }
 
 // remove removes the object ref names, and tells whether there was one.

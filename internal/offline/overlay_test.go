@@ -101,3 +101,15 @@ func TestParseRef(t *testing.T) {
 		})
 	}
 }
+
+func TestObjectNamespaces(t *testing.T) {
+	set := mustSet(t, overlayBase+`---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop, namespace: team-b}
+spec: {}
+`)
+	if got := strings.Join(set.ObjectNamespaces(), ","); got != "team-a,team-b" {
+		t.Errorf("ObjectNamespaces() = %s, want team-a,team-b", got)
+	}
+}
