@@ -49,13 +49,16 @@ func routeConditions(o routeOutcome, gateway string) []metav1.Condition {
 }
 
 // conditionChanges compares two lists of conditions by type: status, reason or message.
+// The message of Programmed=True counts the objects, which the objects listed already
+// show changing: it alone is no news.
 func conditionChanges(old, now []metav1.Condition) []ConditionChange {
 	out := []ConditionChange{}
 	for _, was := range old {
 		is := conditionOf(now, was.Type)
+		countOnly := is != nil && is.Type == string(gatewayv1.GatewayConditionProgrammed) && is.Status == metav1.ConditionTrue
 		if is == nil {
 			out = append(out, ConditionChange{Type: was.Type, Old: statusReason(&was)})
-		} else if is.Status != was.Status || is.Reason != was.Reason || is.Message != was.Message {
+		} else if is.Status != was.Status || is.Reason != was.Reason || (is.Message != was.Message && !countOnly) {
 			out = append(out, ConditionChange{Type: was.Type, Old: statusReason(&was), New: statusReason(is), Message: is.Message})
 		}
 	}
