@@ -1,6 +1,8 @@
 package controllers_test
 
 import (
+	"strings"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -45,5 +47,11 @@ var _ = Describe("readyWhen", func() {
 
 		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(Equal("True/Programmed: 2 object(s) applied and ready"))
 		Eventually(w.configMap(ctx, "web-app")).Should(HaveField("Name", "web-app"))
+	})
+
+	It("leaves a blueprint whose readyWhen does not compile not accepted, naming the template", func(ctx SpecContext) {
+		w := newWorld(ctx)
+		w.classAndBlueprint(ctx, strings.Replace(flagBlueprint, "orValue('') == 'true'", "orValue('') = 'true'", 1))
+		Eventually(w.blueprintCondition(ctx)).Should(HavePrefix("False/InvalidTemplates: GatewayClassBlueprint " + w.blueprint + ", template gateway/flag: readyWhen does not compile"))
 	})
 })
