@@ -192,3 +192,34 @@ status: {conditions: [{type: Synced, status: "False"}]}
 		})
 	}
 }
+
+// TestTheDocumentedCompositeReadyWhen checks the readyWhen of docs/blueprints.md on the
+// states a Crossplane composite goes through.
+func TestTheDocumentedCompositeReadyWhen(t *testing.T) {
+	bp := blueprint(t, compositeBlueprint)
+	bp.Spec.GatewayTemplate.ResourceTemplates[0].ReadyWhen = `self.?status.?conditions.orValue([]).exists(c, c.type == 'Synced' && c.status == 'True')
+&& self.?status.?vpcId.orValue('') != ''`
+	parsed, err := render.Parse(bp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const metadata = "apiVersion: platform.example.org/v1alpha1\nkind: XGatewayNetwork\nmetadata: {name: net, labels: {gatewright.dev/template: composite}}\n"
+	tests := []struct {
+		name   string
+		status string
+		want   bool
+	}{
+		{name: "a fresh composite without status is not ready", status: "", want: false},
+		{name: "ready but not synced is not ready", status: `status: {conditions: [{type: Ready, status: "True"}], vpcId: vpc-1}`, want: false},
+		{name: "synced without its VPC ID is not ready", status: `status: {conditions: [{type: Synced, status: "True"}]}`, want: false},
+		{name: "synced with its VPC ID is ready", status: `status: {conditions: [{type: Synced, status: "True"}], vpcId: vpc-1}`, want: true},
+	}
+	judge := parsed.Readiness(kstatusSays(true))
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if ready, reason := judge(liveObject(t, metadata+tt.status)); ready != tt.want {
+				t.Errorf("ready %v (%q), want %v", ready, reason, tt.want)
+			}
+		})
+	}
+}
