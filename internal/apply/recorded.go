@@ -36,18 +36,22 @@ func (a *Applier) ApplyRecorded(ctx context.Context, rec *Record, objs []*unstru
 }
 
 // readiness returns how the record's objects are judged: by the caller's judge, else by
-// kstatus.
+// kstatus's verdict alone, whose reason counts replicas and would rewrite the owner's
+// status at every step of a rollout (render's Blueprint.Readiness says the same).
 func (r *Record) readiness() func(*unstructured.Unstructured) (bool, string) {
 	if r.Readiness != nil {
 		return r.Readiness
 	}
-	return Readiness
+	return func(obj *unstructured.Unstructured) (bool, string) {
+		ready, _ := Readiness(obj)
+		return ready, ""
+	}
 }
 
 // readiness marks each entry of inv ready or not from the live objects, by judge, and
-// lists those not ready yet with the reason. The objects just applied are judged as the
-// API server returned them; the others (kept while their template waits) as the cache
-// has them.
+// lists those not ready yet, with the judge's reason when it gives one. The objects just
+// applied are judged as the API server returned them; the others (kept while their
+// template waits) as the cache has them.
 func (a *Applier) readiness(ctx context.Context, owner Owner, judge func(*unstructured.Unstructured) (bool, string), inv Inventory, applied []*unstructured.Unstructured) ([]string, error) {
 	ready := map[string]bool{}
 	reasons := map[string]string{}

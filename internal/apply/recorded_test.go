@@ -14,12 +14,13 @@ import (
 )
 
 func TestReadinessJudgesByTheRecordsJudgeAndSaysWhy(t *testing.T) {
-	configMap := func(name string) *unstructured.Unstructured {
+	object := func(apiVersion, kind, name string) *unstructured.Unstructured {
 		obj := &unstructured.Unstructured{}
-		obj.SetAPIVersion("v1")
-		obj.SetKind("ConfigMap")
+		obj.SetAPIVersion(apiVersion)
+		obj.SetKind(kind)
 		obj.SetNamespace("team-a")
 		obj.SetName(name)
+		obj.SetGeneration(1)
 		return obj
 	}
 	// flagIsNotReady stands for a blueprint whose readyWhen holds ConfigMap flag back.
@@ -32,6 +33,7 @@ func TestReadinessJudgesByTheRecordsJudgeAndSaysWhy(t *testing.T) {
 	tests := []struct {
 		name         string
 		judge        func(*unstructured.Unstructured) (bool, string)
+		flag         string // the kind of object flag; a ConfigMap when empty
 		wantNotReady string
 		wantReady    string
 	}{
@@ -39,6 +41,8 @@ func TestReadinessJudgesByTheRecordsJudgeAndSaysWhy(t *testing.T) {
 			wantNotReady: "[ConfigMap team-a/flag: readyWhen is false]", wantReady: "map[app:true flag:false]"},
 		{name: "without a judge, kstatus calls a ConfigMap ready", judge: nil,
 			wantNotReady: "[]", wantReady: "map[app:true flag:true]"},
+		{name: "without a judge, a Deployment kstatus finds not ready is named without kstatus's counts", judge: nil, flag: "Deployment",
+			wantNotReady: "[Deployment team-a/flag]", wantReady: "map[app:true flag:false]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -46,7 +50,10 @@ func TestReadinessJudgesByTheRecordsJudgeAndSaysWhy(t *testing.T) {
 			a := New(c, c)
 			owner := GatewayOwner(&gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "web"}})
 			rec := &Record{owner: owner, Readiness: tt.judge}
-			applied := []*unstructured.Unstructured{configMap("app"), configMap("flag")}
+			applied := []*unstructured.Unstructured{object("v1", "ConfigMap", "app"), object("v1", "ConfigMap", "flag")}
+			if tt.flag == "Deployment" {
+				applied[1] = object("apps/v1", "Deployment", "flag")
+			}
 			inv := Inventory{entryOf(applied[0]), entryOf(applied[1])}
 			notReady, err := a.readiness(context.Background(), owner, rec.readiness(), inv, applied)
 			if err != nil {

@@ -30,7 +30,7 @@ type Record struct {
 	// Inventory is what the Renderings list, each entry checked.
 	Inventory Inventory
 	// Readiness judges the owner's objects, the blueprint's readyWhen included (render's
-	// Blueprint.Readiness); nil judges them by kstatus (Readiness).
+	// Blueprint.Readiness); nil judges them by kstatus.
 	Readiness func(*unstructured.Unstructured) (bool, string)
 	// Deleting tells that a Rendering of the owner is being deleted: its clean-up must
 	// finish before the owner gets new ones.

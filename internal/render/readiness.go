@@ -29,23 +29,35 @@ func compileReadyWhen(set string, templates []gatewrightv1alpha1.ResourceTemplat
 
 // Readiness is how the blueprint judges the objects it rendered: by the readyWhen of
 // the template that rendered one, else by judge (kstatus, which the caller brings, as
-// render does not talk to the cluster). It is nil when judge is: a render offline.
+// render does not talk to the cluster). Only readyWhen gives a reason: it stays the same
+// while the object does not change, where kstatus's counts replicas, and a reason that
+// changed with every replica would rewrite the Gateway's status as often. It is nil when
+// judge is: a render offline.
 func (b *Blueprint) Readiness(judge Readiness) Readiness {
-	if judge == nil || len(b.readyWhen) == 0 {
-		return judge
+	if judge == nil {
+		return nil
 	}
 	return func(obj *unstructured.Unstructured) (bool, string) {
-		labels := obj.GetLabels()
-		set := "gateway/"
-		if _, ok := labels[gatewrightv1alpha1.LabelHTTPRouteName]; ok {
-			set = "httproute/"
+		if cond := b.readyWhenOf(obj); cond != nil {
+			return readyWhen(cond, obj)
 		}
-		cond, ok := b.readyWhen[set+labels[gatewrightv1alpha1.LabelTemplate]]
-		if !ok {
-			return judge(obj)
-		}
-		return readyWhen(cond, obj)
+		ready, _ := judge(obj)
+		return ready, ""
 	}
+}
+
+// readyWhenOf is the readyWhen of the template that rendered obj, by its labels; nil
+// when it has none.
+func (b *Blueprint) readyWhenOf(obj *unstructured.Unstructured) *values.Condition {
+	if len(b.readyWhen) == 0 {
+		return nil
+	}
+	labels := obj.GetLabels()
+	set := "gateway/"
+	if _, ok := labels[gatewrightv1alpha1.LabelHTTPRouteName]; ok {
+		set = "httproute/"
+	}
+	return b.readyWhen[set+labels[gatewrightv1alpha1.LabelTemplate]]
 }
 
 // readyWhen judges obj by cond. It fails safe: an evaluation that fails or exceeds its
