@@ -18,7 +18,7 @@ import (
 )
 
 // liveGateway renders one Gateway of a blueprint's example input as the controller does:
-// with the live objects of its templates and kstatus readiness (apply.Ready).
+// with the live objects of its templates and kstatus readiness (apply.Readiness).
 type liveGateway struct {
 	snap       *translate.Gateway
 	blueprints render.Cache
@@ -37,7 +37,7 @@ func newLiveGateway(t *testing.T, blueprint, gateway string) *liveGateway {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &liveGateway{snap: snap, live: translate.Live{Objects: map[string][]*unstructured.Unstructured{}, IsReady: apply.Ready}}
+	return &liveGateway{snap: snap, live: translate.Live{Objects: map[string][]*unstructured.Unstructured{}, IsReady: apply.Readiness}}
 }
 
 func (g *liveGateway) render(t *testing.T) *render.Output {
@@ -101,8 +101,8 @@ func provisioned(t *testing.T, rendered *unstructured.Unstructured) *unstructure
 			"conditions": []any{map[string]any{"type": "Available", "status": "True"}, map[string]any{"type": "Progressing", "status": "True", "reason": "NewReplicaSetAvailable"}}}
 	}
 	obj.Object["status"] = status
-	if !apply.Ready(obj) {
-		t.Fatalf("the fake cloud left %s %s not ready", obj.GetKind(), name)
+	if ready, reason := apply.Readiness(obj); !ready {
+		t.Fatalf("the fake cloud left %s %s not ready: %s", obj.GetKind(), name, reason)
 	}
 	return obj
 }

@@ -172,7 +172,7 @@ func (r *GatewayReconciler) translate(ctx context.Context, snap *translate.Gatew
 	if err != nil {
 		return nil, err
 	}
-	res := snap.Translate(r.Blueprints, translate.Live{Objects: live, IsReady: apply.Ready, IsNamespaced: r.scopes.IsNamespaced})
+	res := snap.Translate(r.Blueprints, translate.Live{Objects: live, IsReady: apply.Readiness, IsNamespaced: r.scopes.IsNamespaced})
 	observeTranslation(metrics.KindGateway, res)
 	if res.Values != nil {
 		status.affected(res.Values.Policies)
@@ -180,6 +180,8 @@ func (r *GatewayReconciler) translate(ctx context.Context, snap *translate.Gatew
 	if res.Err != nil {
 		return res, res.Err
 	}
+	// The applier judges the objects as the render did: by readyWhen, else kstatus.
+	rec.Readiness = res.Input.IsReady
 	// Saved with the objects, so that readers of the Rendering see what they came from.
 	rec.Values = apply.RecordValues(res.Values, snap.Class.Name, snap.Values.Blueprint)
 	return res, nil

@@ -225,11 +225,13 @@ func (r *HTTPRouteReconciler) translate(ctx context.Context, route translate.Rou
 	if err != nil {
 		return nil, err
 	}
-	res := snap.TranslateRoute(r.Blueprints, route, translate.Live{Objects: live, IsReady: apply.Ready, IsNamespaced: r.scopes.IsNamespaced})
+	res := snap.TranslateRoute(r.Blueprints, route, translate.Live{Objects: live, IsReady: apply.Readiness, IsNamespaced: r.scopes.IsNamespaced})
 	observeTranslation(metrics.KindHTTPRoute, res)
 	if res.Err != nil {
 		return res, res.Err
 	}
+	// The applier judges the objects as the render did: by readyWhen, else kstatus.
+	rec.Readiness = res.Input.IsReady
 	// Saved with the objects, so that readers of the Rendering see what they came from.
 	rec.Values = apply.RecordValues(res.Values, parent.class.Name, snap.Values.Blueprint)
 	return res, nil

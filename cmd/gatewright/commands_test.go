@@ -218,7 +218,7 @@ func TestLintCommand(t *testing.T) {
 	cmd := newRootCommand()
 	cmd.SetOut(&out)
 	cmd.SetErr(&bytes.Buffer{})
-	cmd.SetArgs([]string{"lint", "--strict", "-f", "testdata/render/env.yaml", "-f", "../../samples/provider/blueprint.yaml", "-f", "testdata/lint/typo.yaml"})
+	cmd.SetArgs([]string{"lint", "--strict", "-f", "testdata/render/env.yaml", "-f", "../../samples/provider/blueprint.yaml", "-f", "testdata/lint/typo.yaml", "-f", "testdata/lint/readywhen.yaml"})
 	err := cmd.Execute()
 	if err == nil {
 		t.Fatal("lint passed a blueprint that does not parse")

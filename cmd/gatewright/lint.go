@@ -23,7 +23,7 @@ func newLintCommand() *cobra.Command {
 		Short: "Check GatewayClassBlueprints for errors and risky templates",
 		Long: `lint checks every GatewayClassBlueprint in the given files and folders as the controller
 does before accepting it (templates and helpers parse, dependsOn names existing templates
-without cycles, valuesSchema is a valid schema), and warns where a template prints tenant
+without cycles, readyWhen compiles, valuesSchema is a valid schema), and warns where a template prints tenant
 values into YAML unquoted or runs them through tpl, and where it reads a .Values path that
 the valuesSchema does not have (a typo renders empty; lint suggests the key meant). It
 exits 1 on an error, and with --strict on a warning too.

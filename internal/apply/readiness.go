@@ -5,17 +5,12 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
-// Ready tells whether a live object has reached its desired state, by kstatus: a
-// Deployment whose replicas are available, an object whose Ready condition is True. A
-// LoadBalancer Service is ready once the load balancer has an address, which kstatus
-// does not wait for: the address is what a Gateway publishes, so Programmed must wait.
-func Ready(obj *unstructured.Unstructured) bool {
-	ready, _ := Readiness(obj)
-	return ready
-}
-
-// Readiness is Ready with the reason an object is not ready: kstatus's message, or why
-// it could not be judged.
+// Readiness tells whether a live object has reached its desired state, by kstatus, and
+// when not, why (kstatus's message, or why it could not be judged): a Deployment whose
+// replicas are available, an object whose Ready condition is True. A LoadBalancer
+// Service is ready once the load balancer has an address, which kstatus does not wait
+// for: the address is what a Gateway publishes, so Programmed must wait. A blueprint's
+// readyWhen replaces it for the objects of its template (render.Blueprint.Readiness).
 func Readiness(obj *unstructured.Unstructured) (bool, string) {
 	if obj.GetAPIVersion() == "v1" && obj.GetKind() == "Service" {
 		specType, _, _ := unstructured.NestedString(obj.Object, "spec", "type")

@@ -27,8 +27,8 @@ func TestReady(t *testing.T) {
 			if err := yaml.Unmarshal([]byte(tt.object), &obj.Object); err != nil {
 				t.Fatal(err)
 			}
-			if got := apply.Ready(obj); got != tt.want {
-				t.Errorf("Ready = %v, want %v", got, tt.want)
+			if got, reason := apply.Readiness(obj); got != tt.want {
+				t.Errorf("Readiness = %v (%q), want %v", got, reason, tt.want)
 			}
 		})
 	}

@@ -13,7 +13,7 @@ import (
 // keeps), and the record shrinks to what is there, with each object's readiness.
 // When anything fails, the record still lists everything that may exist.
 func (a *Applier) ApplyRecorded(ctx context.Context, rec *Record, objs []*unstructured.Unstructured, keep func(Entry) bool) (*Result, error) {
-	planned := Plan(rec.owner, objs)
+	planned := plan(rec.owner, objs, rec.readiness())
 	var kept Inventory
 	for _, e := range rec.Inventory {
 		if keep != nil && keep(e) {
@@ -28,20 +28,39 @@ func (a *Applier) ApplyRecorded(ctx context.Context, rec *Record, objs []*unstru
 		return nil, err
 	}
 	final := Planned(kept, planned)
-	if result.NotReady, err = a.readiness(ctx, rec.owner, final, result.Live); err != nil {
+	if result.NotReady, err = a.readiness(ctx, rec.owner, rec.readiness(), final, result.Live); err != nil {
 		return nil, err
 	}
 	result.Recorded = final
 	return result, a.SaveRecord(ctx, rec, final)
 }
 
-// readiness marks each entry of inv ready or not from the live objects, and lists those
-// not ready yet. The objects just applied are judged as the API server returned them;
-// the others (kept while their template waits) as the cache has them.
-func (a *Applier) readiness(ctx context.Context, owner Owner, inv Inventory, applied []*unstructured.Unstructured) ([]string, error) {
+// readiness returns how the record's objects are judged: by the caller's judge, else by
+// kstatus's verdict alone, whose reason counts replicas and would rewrite the owner's
+// status at every step of a rollout (render's Blueprint.Readiness says the same).
+func (r *Record) readiness() func(*unstructured.Unstructured) (bool, string) {
+	if r.Readiness != nil {
+		return r.Readiness
+	}
+	return func(obj *unstructured.Unstructured) (bool, string) {
+		ready, _ := Readiness(obj)
+		return ready, ""
+	}
+}
+
+// readiness marks each entry of inv ready or not from the live objects, by judge, and
+// lists those not ready yet, with the judge's reason when it gives one. The objects just
+// applied are judged as the API server returned them; the others (kept while their
+// template waits) as the cache has them.
+func (a *Applier) readiness(ctx context.Context, owner Owner, judge func(*unstructured.Unstructured) (bool, string), inv Inventory, applied []*unstructured.Unstructured) ([]string, error) {
 	ready := map[string]bool{}
+	reasons := map[string]string{}
+	judgeOne := func(obj *unstructured.Unstructured) {
+		key := entryOf(obj).key()
+		ready[key], reasons[key] = judge(obj)
+	}
 	for _, obj := range applied {
-		ready[entryOf(obj).key()] = Ready(obj)
+		judgeOne(obj)
 	}
 	var others Inventory
 	for _, e := range inv {
@@ -55,7 +74,7 @@ func (a *Applier) readiness(ctx context.Context, owner Owner, inv Inventory, app
 	}
 	for _, objs := range live {
 		for _, obj := range objs {
-			ready[entryOf(obj).key()] = Ready(obj)
+			judgeOne(obj)
 		}
 	}
 	var notReady []string
@@ -66,6 +85,8 @@ func (a *Applier) readiness(ctx context.Context, owner Owner, inv Inventory, app
 		switch {
 		case !seen:
 			missing++
+		case !isReady && reasons[inv[i].key()] != "":
+			notReady = append(notReady, inv[i].String()+": "+reasons[inv[i].key()])
 		case !isReady:
 			notReady = append(notReady, inv[i].String())
 		}

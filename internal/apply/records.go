@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/selection"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -28,6 +29,9 @@ type Record struct {
 	parts map[int32]*gatewrightv1alpha1.Rendering
 	// Inventory is what the Renderings list, each entry checked.
 	Inventory Inventory
+	// Readiness judges the owner's objects, the blueprint's readyWhen included (render's
+	// Blueprint.Readiness); nil judges them by kstatus.
+	Readiness func(*unstructured.Unstructured) (bool, string)
 	// Deleting tells that a Rendering of the owner is being deleted: its clean-up must
 	// finish before the owner gets new ones.
 	Deleting bool

@@ -42,6 +42,8 @@ type Blueprint struct {
 	valuesSchemaSource *apiextensionsv1.JSON
 	// known is what the templates read of .Values and the valuesSchema declares.
 	known values.Known
+	// readyWhen holds the compiled readyWhen of the templates that have one, by id.
+	readyWhen map[string]*values.Condition
 }
 
 // Name is the name of the GatewayClassBlueprint.
@@ -56,7 +58,7 @@ func (b *Blueprint) HasStatus() bool { return b.hasStatus }
 func (b *Blueprint) ValuesSchema() *values.Schema { return b.valuesSchema }
 
 // Parse parses every template of bp, checks its dependsOn graph and compiles its
-// valuesSchema: a blueprint that parses is a usable blueprint.
+// readyWhen expressions and valuesSchema: a blueprint that parses is a usable blueprint.
 func Parse(bp *gatewrightv1alpha1.GatewayClassBlueprint) (*Blueprint, error) {
 	b := &Blueprint{name: bp.Name, clusterScoped: map[schema.GroupKind]bool{}}
 	for _, gk := range bp.Spec.ClusterScopedKinds {
@@ -72,6 +74,14 @@ func Parse(bp *gatewrightv1alpha1.GatewayClassBlueprint) (*Blueprint, error) {
 		routeTemplates = bp.Spec.HTTPRouteTemplate.ResourceTemplates
 	}
 	if b.route, err = dependencyOrder("httproute", routeTemplates); err != nil {
+		return nil, b.named(err)
+	}
+
+	b.readyWhen = map[string]*values.Condition{}
+	if err := compileReadyWhen("gateway", bp.Spec.GatewayTemplate.ResourceTemplates, b.readyWhen); err != nil {
+		return nil, b.named(err)
+	}
+	if err := compileReadyWhen("httproute", routeTemplates, b.readyWhen); err != nil {
 		return nil, b.named(err)
 	}
 
@@ -144,7 +154,8 @@ func (b *Blueprint) named(err error) error {
 }
 
 // Validate checks everything that makes a blueprint usable: its templates and helpers
-// parse, its dependsOn graph is sound and its valuesSchema is a valid schema.
+// parse, its dependsOn graph is sound, its readyWhen expressions compile and its
+// valuesSchema is a valid schema.
 func Validate(bp *gatewrightv1alpha1.GatewayClassBlueprint) error {
 	_, err := Parse(bp)
 	return err

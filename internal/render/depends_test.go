@@ -56,9 +56,9 @@ func live(apiVersion, kind, name string, status map[string]any) *unstructured.Un
 	return obj
 }
 
-func readyWhenStatusSaysSo(obj *unstructured.Unstructured) bool {
+func readyWhenStatusSaysSo(obj *unstructured.Unstructured) (bool, string) {
 	ready, _, _ := unstructured.NestedBool(obj.Object, "status", "ready")
-	return ready
+	return ready, "status.ready is not true"
 }
 
 func names(objs []*unstructured.Unstructured) []string {
@@ -151,7 +151,7 @@ func TestHasStatus(t *testing.T) {
 		t.Errorf("HasStatus: %v with a status template, %v without", withStatus.HasStatus(), withoutStatus.HasStatus())
 	}
 	in := testInput(nil)
-	in.IsReady = func(*unstructured.Unstructured) bool { return true }
+	in.IsReady = alwaysReady
 	in.Live = map[string][]*unstructured.Unstructured{"first": {live("v1", "ConfigMap", "cm", nil)}}
 	in.Live["first"][0].SetNamespace("team-a")
 	out, err := withoutStatus.Gateway(in)
@@ -274,7 +274,7 @@ func TestSampleBlueprintStatusReportsTheServiceAddress(t *testing.T) {
 	deployment := live("apps/v1", "Deployment", "web-proxy", nil)
 	deployment.SetNamespace("team-a")
 	in.Live = map[string][]*unstructured.Unstructured{"service": {service}, "deployment": {deployment}}
-	in.IsReady = func(*unstructured.Unstructured) bool { return true }
+	in.IsReady = alwaysReady
 	out, err := parsed.Gateway(in)
 	if err != nil {
 		t.Fatal(err)
@@ -287,3 +287,5 @@ func TestSampleBlueprintStatusReportsTheServiceAddress(t *testing.T) {
 		t.Errorf("addresses (-want +got):\n%s", diff)
 	}
 }
+
+func alwaysReady(*unstructured.Unstructured) (bool, string) { return true, "" }

@@ -33,9 +33,10 @@ type Input struct {
 	// Live holds, per template name, the objects that template produced as they are in
 	// the cluster now: .Resources.<template>, and what dependsOn waits for.
 	Live map[string][]*unstructured.Unstructured
-	// IsReady tells whether a live object is ready. When nil the render is offline:
-	// every dependency counts as ready and .Resources holds the rendered objects.
-	IsReady func(*unstructured.Unstructured) bool
+	// IsReady tells whether a live object is ready: the blueprint's Readiness, so that
+	// readyWhen holds dependsOn back. When nil the render is offline: every dependency
+	// counts as ready and .Resources holds the rendered objects.
+	IsReady Readiness
 	// IsNamespaced tells whether a kind is namespaced, from the cluster's API. When nil,
 	// clusterScopedKinds and the well-known cluster-scoped kinds decide.
 	IsNamespaced func(schema.GroupVersionKind) (bool, error)
@@ -360,7 +361,10 @@ func (in Input) ready(template string, rendered []*unstructured.Unstructured) bo
 	}
 	for _, obj := range rendered {
 		current, ok := live[identity(obj)]
-		if !ok || !in.IsReady(current) {
+		if !ok {
+			return false
+		}
+		if ready, _ := in.IsReady(current); !ready {
 			return false
 		}
 	}

@@ -42,7 +42,7 @@ func TestGatewayStatus(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := testInput(nil)
-	in.IsReady = func(*unstructured.Unstructured) bool { return true }
+	in.IsReady = alwaysReady
 	first, err := parsed.Gateway(in)
 	if err != nil {
 		t.Fatal(err)

@@ -54,8 +54,10 @@ type Route struct {
 // Live is what a render reads of the cluster; the zero Live renders offline (every
 // dependency ready, .Resources the rendered objects).
 type Live struct {
-	Objects      map[string][]*unstructured.Unstructured
-	IsReady      func(*unstructured.Unstructured) bool
+	Objects map[string][]*unstructured.Unstructured
+	// IsReady judges an object by kstatus (apply.Readiness); the render judges those of
+	// templates with a readyWhen by it instead (render.Blueprint.Readiness).
+	IsReady      render.Readiness
 	IsNamespaced func(schema.GroupVersionKind) (bool, error)
 }
 
@@ -69,6 +71,7 @@ type Result struct {
 	// Output is the render; nil with Err.
 	Output *render.Output
 	// Input is what the render read, for a second render against live objects (settle).
+	// Its IsReady is the blueprint's judgement of objects, for the applier's too.
 	Input render.Input
 	// ValuesTook and RenderTook are how long each step took, for metrics.
 	ValuesTook, RenderTook time.Duration
@@ -117,7 +120,7 @@ func (g *Gateway) Translate(p Parser, live Live) *Result {
 	if res.Err != nil {
 		return res
 	}
-	res.Input = g.renderInput(res.Values, live)
+	res.Input = g.renderInput(res.Blueprint, res.Values, live)
 	res.Input.HTTPRoutes = g.Routes
 	start := time.Now()
 	res.Output, res.Err = res.Blueprint.Gateway(res.Input)
@@ -131,7 +134,7 @@ func (g *Gateway) TranslateRoute(p Parser, route Route, live Live) *Result {
 	if res.Err != nil {
 		return res
 	}
-	res.Input = g.renderInput(res.Values, live)
+	res.Input = g.renderInput(res.Blueprint, res.Values, live)
 	res.Input.BackendRefs = route.BackendRefs
 	start := time.Now()
 	res.Output, res.Err = res.Blueprint.HTTPRoute(res.Input, route.Route)
@@ -153,14 +156,14 @@ func (g *Gateway) prepare(p Parser, res *Result) (values.Inputs, bool) {
 	return in, true
 }
 
-func (g *Gateway) renderInput(vals *values.Result, live Live) render.Input {
+func (g *Gateway) renderInput(parsed *render.Blueprint, vals *values.Result, live Live) render.Input {
 	return render.Input{
 		Values:       vals.Values,
 		Gateway:      g.Gateway,
 		GatewayClass: g.Class,
 		Listeners:    g.Listeners,
 		Live:         live.Objects,
-		IsReady:      live.IsReady,
+		IsReady:      parsed.Readiness(live.IsReady),
 		IsNamespaced: live.IsNamespaced,
 	}
 }

@@ -1,13 +1,18 @@
 package values
 
 import (
+	"math"
+
+	"github.com/google/cel-go/common"
+	"github.com/google/cel-go/common/operators"
 	"github.com/google/cel-go/common/overloads"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 )
 
-// deepCost charges ==, != and in on lists and objects by what they walk. CEL's own
+// deepCost charges ==, != and in on lists and objects by what they walk, and + on strings
+// by what it copies. CEL's own
 // estimate charges them by the number of items at the top, one for [[0, 0, ...]], while
 // the comparison visits every nested item: a 34-byte condition comparing two lists of
 // 200,000 nested items in a loop ran for a minute within 10,000 units. The charge comes
@@ -15,11 +20,22 @@ import (
 // bounds of a chain keep that one call's walk short.
 type deepCost struct{}
 
-func (deepCost) CallCost(_, overloadID string, args []ref.Val, _ ref.Val) *uint64 {
+func (deepCost) CallCost(function, overloadID string, args []ref.Val, _ ref.Val) *uint64 {
 	var cost uint64
 	switch {
 	case len(args) != 2:
 		return nil
+	case function == operators.Add && overloadID == "":
+		// + on values of type dyn is dispatched at run time, and CEL then charges 1 for
+		// it, while joining two strings copies both: a loop of self.s + self.s over a
+		// large string allocated gigabytes within the bound. Charged as CEL charges a
+		// + it knows to be on strings.
+		a, aIsString := args[0].(types.String)
+		b, bIsString := args[1].(types.String)
+		if !aIsString || !bIsString {
+			return nil
+		}
+		cost = uint64(math.Ceil(float64(len(a)+len(b)) * common.StringTraversalCostFactor))
 	case overloadID == overloads.Equals || overloadID == overloads.NotEquals:
 		if !walked(args[0]) && !walked(args[1]) {
 			return nil // scalars: CEL's own estimate is right

@@ -3,6 +3,7 @@ package values
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -72,7 +73,7 @@ func nestedZeros(n int) []any {
 }
 
 func TestConditionsAreChargedByWhatTheyWalk(t *testing.T) {
-	lists := map[string]any{"a": nestedZeros(9998), "b": nestedZeros(9998), "small": []any{int64(1), "x"}}
+	lists := map[string]any{"a": nestedZeros(9998), "b": nestedZeros(9998), "small": []any{int64(1), "x"}, "s": strings.Repeat("s", 100_000)}
 	tests := []struct {
 		name    string
 		when    string
@@ -89,6 +90,9 @@ func TestConditionsAreChargedByWhatTheyWalk(t *testing.T) {
 			want: "operation cancelled: actual cost limit exceeded", maxCost: 2*MaxWhenCost + 10},
 		{name: "small lists compare as before", when: "self.small == [1, 'x'] && 'x' in self.small", maxCost: 20},
 		{name: "scalars compare as before", when: "self.a[0][0] == 0 && self.a[0][1] != 1", maxCost: 20},
+		{name: "joining large strings in a loop is charged by what it copies", when: "self.a[0].all(i, (self.s + self.s).size() > 0)",
+			want: "operation cancelled: actual cost limit exceeded", maxCost: 2*MaxWhenCost + 10},
+		{name: "joining short strings costs as before", when: "self.small[1] + 'y' == 'xy'", maxCost: 20},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

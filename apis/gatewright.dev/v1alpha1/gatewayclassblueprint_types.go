@@ -120,6 +120,16 @@ type ResourceTemplate struct {
 	// +kubebuilder:validation:items:MaxLength=63
 	// +kubebuilder:validation:items:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
 	DependsOn []string `json:"dependsOn,omitempty"`
+
+	// ReadyWhen is a CEL expression over `self`, a live object of this template, that
+	// says when it is ready, for kinds kstatus cannot judge (a composite resource with a
+	// condition type of its own, an object without conditions). When set it replaces
+	// kstatus for this template's objects, in dependsOn and in the Gateway's Programmed.
+	// It is bounded like a policy's when; an expression that fails or exceeds its bound
+	// leaves the object not ready.
+	// +optional
+	// +kubebuilder:validation:MaxLength=4096
+	ReadyWhen string `json:"readyWhen,omitempty"`
 }
 
 // StatusTemplate renders a YAML object `addresses: [{type, value}]` for Gateway.status.

@@ -1,0 +1,74 @@
+package render
+
+import (
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/values"
+)
+
+// Readiness judges a live object: whether it is ready and, when it is not, why.
+type Readiness func(*unstructured.Unstructured) (ready bool, reason string)
+
+// compileReadyWhen compiles the readyWhen of each template of a set, by the id of the
+// template ("<set>/<name>"). A readyWhen that does not compile makes the blueprint
+// unusable, as a template that does not parse does.
+func compileReadyWhen(set string, templates []gatewrightv1alpha1.ResourceTemplate, into map[string]*values.Condition) error {
+	for _, t := range templates {
+		if t.ReadyWhen == "" {
+			continue
+		}
+		cond, err := values.CompileCondition(t.ReadyWhen)
+		if err != nil {
+			return &Error{Template: set + "/" + t.Name, Message: "readyWhen " + err.Error()}
+		}
+		into[set+"/"+t.Name] = cond
+	}
+	return nil
+}
+
+// Readiness is how the blueprint judges the objects it rendered: by the readyWhen of
+// the template that rendered one, else by judge (kstatus, which the caller brings, as
+// render does not talk to the cluster). Only readyWhen gives a reason: it stays the same
+// while the object does not change, where kstatus's counts replicas, and a reason that
+// changed with every replica would rewrite the Gateway's status as often. It is nil when
+// judge is: a render offline.
+func (b *Blueprint) Readiness(judge Readiness) Readiness {
+	if judge == nil {
+		return nil
+	}
+	return func(obj *unstructured.Unstructured) (bool, string) {
+		if cond := b.readyWhenOf(obj); cond != nil {
+			return readyWhen(cond, obj)
+		}
+		ready, _ := judge(obj)
+		return ready, ""
+	}
+}
+
+// readyWhenOf is the readyWhen of the template that rendered obj, by its labels; nil
+// when it has none.
+func (b *Blueprint) readyWhenOf(obj *unstructured.Unstructured) *values.Condition {
+	if len(b.readyWhen) == 0 {
+		return nil
+	}
+	labels := obj.GetLabels()
+	set := "gateway/"
+	if _, ok := labels[gatewrightv1alpha1.LabelHTTPRouteName]; ok {
+		set = "httproute/"
+	}
+	return b.readyWhen[set+labels[gatewrightv1alpha1.LabelTemplate]]
+}
+
+// readyWhen judges obj by cond. It fails safe: an evaluation that fails or exceeds its
+// bound leaves the object not ready, with the error as the reason.
+func readyWhen(cond *values.Condition, obj *unstructured.Unstructured) (bool, string) {
+	ready, err := cond.Holds(obj.Object)
+	switch {
+	case err != nil:
+		return false, "readyWhen failed: " + err.Error()
+	case !ready:
+		return false, "readyWhen is false"
+	}
+	return true, ""
+}
