@@ -232,3 +232,31 @@ func checkRoute(route *routev3.Route, clusters map[string]bool) error {
 	}
 	return errors.Join(errs...)
 }
+
+// envoyRoutes returns the routes of a bootstrap's HTTP connection managers by name.
+func envoyRoutes(text string) (map[string]*routev3.Route, error) {
+	var bootstrap bootstrapv3.Bootstrap
+	if err := decodeEnvoyYAML(text, &bootstrap); err != nil {
+		return nil, err
+	}
+	routes := map[string]*routev3.Route{}
+	for _, l := range bootstrap.GetStaticResources().GetListeners() {
+		for _, chain := range l.GetFilterChains() {
+			for _, filter := range chain.GetFilters() {
+				var hcm hcmv3.HttpConnectionManager
+				if !filter.GetTypedConfig().MessageIs(&hcm) {
+					continue
+				}
+				if err := filter.GetTypedConfig().UnmarshalTo(&hcm); err != nil {
+					return nil, err
+				}
+				for _, vhost := range hcm.GetRouteConfig().GetVirtualHosts() {
+					for _, route := range vhost.GetRoutes() {
+						routes[route.GetName()] = route
+					}
+				}
+			}
+		}
+	}
+	return routes, nil
+}
