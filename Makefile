@@ -98,11 +98,26 @@ $(CONTROLLER_GEN):
 
 ##@ Ship
 
-IMG ?= ghcr.io/gatewright/gatewright:dev
+# The image's name: the chart's repository and appVersion, which the chart and
+# config/default run, so that a loaded archive runs as they are. Its labels and the
+# binary's --version say the exact build (VERSION, REVISION).
+IMAGE_REPOSITORY ?= $(shell sed -n 's/^  repository: //p' charts/gatewright/values.yaml)
+IMAGE_TAG ?= $(shell sed -n 's/^appVersion: "\(.*\)"$$/\1/p' charts/gatewright/Chart.yaml)
+IMG ?= $(IMAGE_REPOSITORY):$(IMAGE_TAG)
+IMAGE_ARCH ?= $(shell go env GOARCH)
+IMAGE_ARCHIVE ?= $(BIN)/gatewright-image.tar
+REVISION ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+# The image's creation time: the commit's, so that two builds of one commit have one digest.
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+
+.PHONY: image
+image: ## Build the controller image $(IMG) as an OCI archive, bin/gatewright-image.tar, with no container engine (docs/install.md: kind load image-archive, skopeo, crane).
+	CGO_ENABLED=0 GOOS=linux GOARCH=$(IMAGE_ARCH) go build -trimpath -ldflags "-s -w $(LDFLAGS)" -o $(BIN)/image/$(IMAGE_ARCH)/gatewright ./cmd/gatewright
+	go run ./hack/image -binary $(BIN)/image/$(IMAGE_ARCH)/gatewright -arch $(IMAGE_ARCH) -version $(VERSION) -commit $(REVISION) -created $(SOURCE_DATE_EPOCH) -tag $(IMG) -o $(IMAGE_ARCHIVE)
 
 .PHONY: docker-build
-docker-build: ## Build the container image $(IMG) (needs a Docker engine).
-	docker build --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) -t $(IMG) .
+docker-build: ## Build the same image with a Docker engine, from the Dockerfile, as $(IMG) (its digest differs: the engine stamps its own times).
+	docker build --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) --build-arg REVISION=$(REVISION) -t $(IMG) .
 
 .PHONY: help
 help: ## Show this help.
