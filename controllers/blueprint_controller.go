@@ -33,6 +33,7 @@ type BlueprintReconciler struct {
 
 // +kubebuilder:rbac:groups=gatewright.dev,resources=gatewayclassblueprints,verbs=get;list;watch
 // +kubebuilder:rbac:groups=gatewright.dev,resources=gatewayclassblueprints/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=gatewright.dev,resources=gatewayclassblueprintrevisions,verbs=get;list;watch;create;delete
 
 func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	bp := &gatewrightv1alpha1.GatewayClassBlueprint{}
