@@ -13,8 +13,8 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 )
 
-// greetingBlueprint renders one ConfigMap whose greeting is written in the template, so
-// that each edit of the greeting is a new spec.
+// greetingBlueprint renders a ConfigMap per Gateway and per route on it whose greeting
+// is written in the template, so that each edit of the greeting is a new spec.
 func greetingBlueprint(greeting string) string {
 	return fmt.Sprintf(`
 gatewayTemplate:
@@ -24,7 +24,15 @@ gatewayTemplate:
       apiVersion: v1
       kind: ConfigMap
       metadata: {name: {{ .Gateway.metadata.name }}-config}
-      data: {greeting: %s}
+      data: {greeting: %[1]s}
+httpRouteTemplate:
+  resourceTemplates:
+  - name: route-config
+    template: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: {{ .HTTPRoute.metadata.name }}-on-{{ .Gateway.metadata.name }}}
+      data: {greeting: %[1]s}
 `, greeting)
 }
 
@@ -59,6 +67,18 @@ func (w world) renderedRevision(ctx context.Context, gateway string) func() int6
 			return -1
 		}
 		return r.Revision
+	}
+}
+
+// routeRenderedRevision returns the revision a route's Rendering records.
+func (w world) routeRenderedRevision(ctx context.Context, route string) func() int64 {
+	return func() int64 {
+		var list gatewrightv1alpha1.RenderingList
+		Expect(k8s.List(ctx, &list, client.InNamespace(w.namespace), client.MatchingLabels{gatewrightv1alpha1.LabelHTTPRouteName: route})).To(Succeed())
+		if len(list.Items) != 1 {
+			return -1
+		}
+		return list.Items[0].Revision
 	}
 }
 
@@ -153,6 +173,20 @@ var _ = Describe("GatewayClassBlueprint revisions", func() {
 		Eventually(w.blueprintStatus(ctx)).Should(HaveField("Revisions", Equal([]gatewrightv1alpha1.RevisionGateways{
 			{Revision: 1, Gateways: 1}, {Revision: 2, Gateways: 1},
 		})))
+	})
+
+	It("renders a route on a Gateway with the revision the Gateway runs, and records it", func(ctx SpecContext) {
+		w.route(ctx, w.namespace, "shop", w.namespace)
+		Eventually(w.configMap(ctx, "shop-on-web")).Should(WithTransform(configMapData("greeting"), Equal("one")))
+		Eventually(w.routeRenderedRevision(ctx, "shop")).Should(BeEquivalentTo(1))
+
+		w.editGreeting(ctx, "two", 2)
+		Eventually(w.configMap(ctx, "shop-on-web")).Should(WithTransform(configMapData("greeting"), Equal("two")))
+		Eventually(w.routeRenderedRevision(ctx, "shop")).Should(BeEquivalentTo(2))
+
+		w.assignRevision(ctx, "web", 1)
+		Eventually(w.configMap(ctx, "shop-on-web")).Should(WithTransform(configMapData("greeting"), Equal("one")))
+		Eventually(w.routeRenderedRevision(ctx, "shop")).Should(BeEquivalentTo(1))
 	})
 
 	It("keeps the newest 10 revisions and any older one a Gateway runs", func(ctx SpecContext) {
