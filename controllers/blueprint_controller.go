@@ -142,9 +142,13 @@ func (r *BlueprintReconciler) blueprintsOfRoute(ctx context.Context, obj client.
 	return requests
 }
 
+// SetupWithManager watches the revisions too: their informer then syncs before the
+// workers start, rather than in a reconcile's first read, and a revision deleted by
+// hand has the history and status read again.
 func (r *BlueprintReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&gatewrightv1alpha1.GatewayClassBlueprint{}, ctrlutil.SpecChanged).
+		Owns(&gatewrightv1alpha1.GatewayClassBlueprintRevision{}, builder.WithPredicates(ctrlutil.Deleted)).
 		Watches(&gatewayv1.Gateway{}, ctrlutil.MapTo(r.blueprintOfGateway), builder.WithPredicates(renderFailureChanged)).
 		Watches(&gatewayv1.HTTPRoute{}, ctrlutil.MapTo(r.blueprintsOfRoute), builder.WithPredicates(routeRenderFailureChanged)).
 		Watches(&gatewrightv1alpha1.Rendering{}, ctrlutil.MapTo(renderingsOfRevisions), revisionRecordChanged).
