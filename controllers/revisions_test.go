@@ -132,7 +132,9 @@ var _ = Describe("GatewayClassBlueprint revisions", func() {
 		Expect(rev.OwnerReferences).To(ConsistOf(And(HaveField("Name", w.blueprint), HaveField("Kind", "GatewayClassBlueprint"), HaveField("Controller", HaveValue(BeTrue())))))
 	})
 
-	It("makes no revision for a spec applied again unchanged or an edit of metadata", func(ctx SpecContext) {
+	It("makes no revision, and rewrites no Rendering, for a spec applied again unchanged or an edit of metadata", func(ctx SpecContext) {
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/Programmed"))
+		written := w.rendering(ctx, "gateway.web").ResourceVersion
 		w.classAndBlueprint(ctx, greetingBlueprint("one"))
 		bp := &gatewrightv1alpha1.GatewayClassBlueprint{}
 		Expect(k8s.Get(ctx, client.ObjectKey{Name: w.blueprint}, bp)).To(Succeed())
@@ -143,6 +145,7 @@ var _ = Describe("GatewayClassBlueprint revisions", func() {
 		w.gateway(ctx, "api")
 		Eventually(w.blueprintStatus(ctx)).Should(HaveField("Revisions", Equal([]gatewrightv1alpha1.RevisionGateways{{Revision: 1, Gateways: 2}})))
 		Expect(w.revisionNumbers(ctx)()).To(Equal([]int64{1}))
+		Expect(w.rendering(ctx, "gateway.web").ResourceVersion).To(Equal(written))
 	})
 
 	It("makes no revision of a spec that does not parse, and Gateways, new ones too, keep rendering the last revision", func(ctx SpecContext) {
