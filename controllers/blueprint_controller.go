@@ -20,11 +20,13 @@ import (
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/conditions"
 	"github.com/gatewright/gatewright/internal/ctrlutil"
+	"github.com/gatewright/gatewright/internal/revisions"
 	"github.com/gatewright/gatewright/internal/translate"
 )
 
 // BlueprintReconciler sets Accepted and Linted on GatewayClassBlueprints, so that a
-// provider sees a broken or risky blueprint on the object they applied. A blueprint may serve the
+// provider sees a broken or risky blueprint on the object they applied, and keeps the
+// history of their accepted specs as numbered revisions (blueprint_revisions.go). A blueprint may serve the
 // classes of several shards, so only the primary shard writes its status; every instance
 // keeps its own parsed copy.
 type BlueprintReconciler struct {
@@ -33,6 +35,7 @@ type BlueprintReconciler struct {
 
 // +kubebuilder:rbac:groups=gatewright.dev,resources=gatewayclassblueprints,verbs=get;list;watch
 // +kubebuilder:rbac:groups=gatewright.dev,resources=gatewayclassblueprints/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=gatewright.dev,resources=gatewayclassblueprintrevisions,verbs=get;list;watch;create;delete
 
 func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	bp := &gatewrightv1alpha1.GatewayClassBlueprint{}
@@ -47,7 +50,18 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 		return ctrl.Result{}, err
 	}
 	original := *bp.Status.DeepCopy()
-	accepted, linted := r.judge(bp)
+	h, err := r.historyOf(ctx, bp.Name)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	hash, err := revisions.SpecHash(&bp.Spec)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	accepted, linted := r.judge(parsedForm(bp, h, hash))
+	if err := r.revise(ctx, bp, accepted.OK, h, hash); err != nil {
+		return ctrl.Result{}, err
+	}
 	conditions.Set(&bp.Status.Conditions, "Accepted", accepted.OK, accepted.Reason, accepted.Message, bp.Generation)
 	conditions.Set(&bp.Status.Conditions, gatewrightv1alpha1.ConditionLinted, linted.OK, linted.Reason, linted.Message, bp.Generation)
 	gateways, err := r.gatewaysOf(ctx, bp.Name)
@@ -128,11 +142,16 @@ func (r *BlueprintReconciler) blueprintsOfRoute(ctx context.Context, obj client.
 	return requests
 }
 
+// SetupWithManager watches the revisions too: their informer then syncs before the
+// workers start, rather than in a reconcile's first read, and a revision deleted by
+// hand has the history and status read again.
 func (r *BlueprintReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&gatewrightv1alpha1.GatewayClassBlueprint{}, ctrlutil.SpecChanged).
+		Owns(&gatewrightv1alpha1.GatewayClassBlueprintRevision{}, builder.WithPredicates(ctrlutil.Deleted)).
 		Watches(&gatewayv1.Gateway{}, ctrlutil.MapTo(r.blueprintOfGateway), builder.WithPredicates(renderFailureChanged)).
 		Watches(&gatewayv1.HTTPRoute{}, ctrlutil.MapTo(r.blueprintsOfRoute), builder.WithPredicates(routeRenderFailureChanged)).
+		Watches(&gatewrightv1alpha1.Rendering{}, ctrlutil.MapTo(renderingsOfRevisions), revisionRecordChanged).
 		Watches(&gatewayv1.GatewayClass{}, ctrlutil.MapTo(r.allBlueprints), builder.WithPredicates(predicate.Funcs{UpdateFunc: func(event.UpdateEvent) bool { return false }})).
 		Named("gatewayclassblueprint").
 		Complete(ctrlutil.RetryingConflicts(r, staleRecord))

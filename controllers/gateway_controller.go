@@ -77,7 +77,7 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	status := newGatewayStatus(gw, judged)
 	defer func() { err = errors.Join(err, r.patchStatus(ctx, gw, status)) }()
 
-	snap, err := r.gather(ctx, gw, class, judged)
+	snap, err := r.gather(ctx, gw, class, judged, rec.TargetRevision)
 	if err != nil {
 		return status.fail(err)
 	}
@@ -183,8 +183,7 @@ func (r *GatewayReconciler) translate(ctx context.Context, snap *translate.Gatew
 	// The applier judges the objects as the render did: by readyWhen, else kstatus.
 	rec.Readiness = res.Input.IsReady
 	// Saved with the objects, so that readers of the Rendering see what they came from.
-	rec.Values = apply.RecordValues(res.Values, snap.Class.Name, snap.Values.Blueprint)
-	return res, nil
+	return res, rec.Rendered(res.Values, snap.Class.Name, snap.Values.Blueprint, snap.Revision)
 }
 
 // tearDown lets go of a Gateway that is being deleted or whose class is gone or another
@@ -218,7 +217,8 @@ func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return r.setUp(mgr, ctrl.NewControllerManagedBy(mgr).
 		For(&gatewayv1.Gateway{}, ctrlutil.SpecChanged).
 		Watches(&gatewayv1.GatewayClass{}, ctrlutil.MapTo(r.gatewaysOfClass), ctrlutil.SpecChanged).
-		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, ctrlutil.MapTo(r.gatewaysOfBlueprint), ctrlutil.SpecChanged).
+		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, ctrlutil.MapTo(r.gatewaysOfBlueprint), blueprintRunsOtherwise).
+		Watches(&gatewrightv1alpha1.Rendering{}, ctrlutil.MapTo(r.gatewayOfObject), targetRevisionChanged).
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, ctrlutil.MapTo(r.gatewaysOfClassConfig), ctrlutil.SpecChanged).
 		Watches(&gatewrightv1alpha1.GatewayConfig{}, ctrlutil.MapTo(r.gatewaysInNamespaceOf), ctrlutil.SpecChanged).
 		Watches(&gatewayv1.HTTPRoute{}, ctrlutil.MapTo(r.gatewaysOfRoute)).

@@ -10,12 +10,17 @@ import (
 	"github.com/gatewright/gatewright/internal/translate"
 )
 
-// gather reads what gw's values and templates are computed from: the blueprint, the
-// policies that may apply and the routes attached (from the index of their parents).
-func (r *GatewayReconciler) gather(ctx context.Context, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, judged []listeners.Status) (*translate.Gateway, error) {
+// gather reads what gw's values and templates are computed from: the blueprint at the
+// revision gw runs (target, when a rollout assigned one), the policies that may apply
+// and the routes attached (from the index of their parents).
+func (r *GatewayReconciler) gather(ctx context.Context, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, judged []listeners.Status, target int64) (*translate.Gateway, error) {
 	candidates, err := routesOf(ctx, r.Client, gw)
 	if err != nil {
 		return nil, err
 	}
-	return snapshot.ForGatewayAmong(ctx, r.Client, r.ControllerNamespace, gw, class, candidates, judged)
+	snap, err := snapshot.ForGatewayAmong(ctx, r.Client, r.ControllerNamespace, gw, class, candidates, judged)
+	if err != nil {
+		return nil, err
+	}
+	return snap, snapshot.AtRevision(ctx, r.Client, snap, target)
 }

@@ -87,10 +87,14 @@ func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	})
 }
 
-// accepted is the class's Accepted verdict: its blueprint is there and parses. An
-// error reading the API is returned, to be retried.
+// accepted is the class's Accepted verdict: its blueprint is there and parses, as its
+// Gateways run it (its current revision, once it has one). An error reading the API is
+// returned, to be retried.
 func (r *GatewayClassReconciler) accepted(ctx context.Context, class *gatewayv1.GatewayClass) (translate.Verdict, error) {
 	bp, err := snapshot.Blueprint(ctx, r.Client, class)
+	if err == nil {
+		bp, _, err = snapshot.Running(ctx, r.Client, bp, 0)
+	}
 	if err == nil {
 		if _, err = r.Blueprints.Get(bp); err != nil {
 			err = fmt.Errorf("GatewayClassBlueprint %s is not accepted: %w", bp.Name, err)

@@ -217,6 +217,13 @@ func (r *HTTPRouteReconciler) translate(ctx context.Context, route translate.Rou
 	if err != nil {
 		return nil, err
 	}
+	target, err := apply.TargetRevision(ctx, r.Client, parent.gateway)
+	if err != nil {
+		return nil, err
+	}
+	if err := snapshot.AtRevision(ctx, r.Client, snap, target); err != nil {
+		return nil, err // the revision the parent Gateway runs
+	}
 	defer func() { countRender(metrics.KindHTTPRoute, snap.Values.Blueprint.Name, err) }()
 	if snap.Listeners, err = snapshot.Listeners(ctx, r.Client, parent.gateway, r.certificates.check(ctx)); err != nil {
 		return nil, err
@@ -233,8 +240,7 @@ func (r *HTTPRouteReconciler) translate(ctx context.Context, route translate.Rou
 	// The applier judges the objects as the render did: by readyWhen, else kstatus.
 	rec.Readiness = res.Input.IsReady
 	// Saved with the objects, so that readers of the Rendering see what they came from.
-	rec.Values = apply.RecordValues(res.Values, parent.class.Name, snap.Values.Blueprint)
-	return res, nil
+	return res, rec.Rendered(res.Values, parent.class.Name, snap.Values.Blueprint, snap.Revision)
 }
 
 func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
@@ -247,7 +253,8 @@ func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		For(&gatewayv1.HTTPRoute{}, ctrlutil.SpecChanged).
 		Watches(&gatewayv1.Gateway{}, ctrlutil.MapTo(r.routesOfGateway), builder.WithPredicates(gatewayChangedForRoutes)).
 		Watches(&gatewayv1.GatewayClass{}, ctrlutil.MapTo(r.routesOfClass), ctrlutil.SpecChanged).
-		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, ctrlutil.MapTo(r.routesOfBlueprint), ctrlutil.SpecChanged).
+		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, ctrlutil.MapTo(r.routesOfBlueprint), blueprintRunsOtherwise).
+		Watches(&gatewrightv1alpha1.Rendering{}, ctrlutil.MapTo(r.routesOfGatewayRendering), targetRevisionChanged).
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, ctrlutil.MapTo(r.routesNearPolicy), ctrlutil.SpecChanged).
 		Watches(&gatewrightv1alpha1.GatewayConfig{}, ctrlutil.MapTo(r.routesNearPolicy), ctrlutil.SpecChanged).
 		Watches(&gatewayv1.ReferenceGrant{}, ctrlutil.MapTo(r.routesOfGrant)).

@@ -99,6 +99,13 @@ var _ = Describe("Rendering", func() {
 
 	It("moves a legacy entry of a cluster-scoped object only when the blueprint allows its kind", func(ctx SpecContext) {
 		w.classAndBlueprint(ctx, "clusterScopedKinds: [{group: rbac.authorization.k8s.io, kind: ClusterRole}]\n"+configBlueprint)
+		// Gateways run the edit once it is a revision: one that renders it says they do.
+		// It is in a namespace of its own: a Rendering here would make web's annotation
+		// younger than Gatewright's Renderings, and so not a legacy one.
+		probe := world{namespace: w.namespace + "-probe", class: w.class, blueprint: w.blueprint}
+		Expect(k8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: probe.namespace}})).To(Succeed())
+		probe.gateway(ctx, "probe")
+		Eventually(probe.renderedRevision(ctx, "probe")).Should(BeEquivalentTo(2))
 		labels := map[string]string{
 			"app.kubernetes.io/managed-by":           "gatewright",
 			"gateway.networking.k8s.io/gateway-name": "web",

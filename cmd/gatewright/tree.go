@@ -26,7 +26,9 @@ func newTreeCommand() *cobra.Command {
 		Short: "Show what a live Gateway or HTTPRoute made, and whether each object is ready",
 		Long: `tree reads the Renderings in which the controller records what it applied for a Gateway
 (or for an HTTPRoute on each parent Gateway) and prints them as a tree: the Gateway with
-its Accepted and Programmed conditions, its GatewayClass and GatewayClassBlueprint, every
+its Accepted and Programmed conditions, its GatewayClass and GatewayClassBlueprint (with
+the blueprint revision the Gateway's objects were rendered from, Revision=N, and the one
+a rollout assigned it when that differs, Target=M), every
 object rendered for it with the template that made it, and every HTTPRoute rendered on
 it with its objects. READY is each object's readiness now (kstatus, as the controller
 computes it), read from the cluster: True, False, missing, or unknown when it cannot be

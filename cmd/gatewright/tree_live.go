@@ -56,6 +56,7 @@ func (r treeReader) gatewayTree(ctx context.Context, namespace, name string) (*g
 		return tree, nil
 	}
 	tree.Objects = r.objects(ctx, rec.Inventory)
+	tree.Revision, tree.TargetRevision = rec.Revision, rec.TargetRevision
 	if tree.HTTPRoutes, err = r.routesOn(ctx, &gw); err != nil {
 		return nil, err
 	}

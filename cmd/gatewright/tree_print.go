@@ -11,11 +11,16 @@ import (
 // gatewayTree is what `tree gateway` shows: the Gateway, its class and blueprint, the
 // objects rendered for it and the HTTPRoutes rendered on it.
 type gatewayTree struct {
-	Gateway      treeNode         `json:"gateway"`
-	GatewayClass treeNode         `json:"gatewayClass"`
-	Blueprint    *treeNode        `json:"blueprint,omitempty"`
-	Objects      []treeObject     `json:"objects"`
-	HTTPRoutes   []routeOnGateway `json:"httpRoutes"`
+	Gateway      treeNode  `json:"gateway"`
+	GatewayClass treeNode  `json:"gatewayClass"`
+	Blueprint    *treeNode `json:"blueprint,omitempty"`
+	// Revision is the blueprint revision the Gateway's objects were rendered from (0 for
+	// a blueprint's spec before it had revisions); TargetRevision is the one a rollout
+	// assigned the Gateway, if any.
+	Revision       int64            `json:"revision,omitempty"`
+	TargetRevision int64            `json:"targetRevision,omitempty"`
+	Objects        []treeObject     `json:"objects"`
+	HTTPRoutes     []routeOnGateway `json:"httpRoutes"`
 	// NotRendered says why nothing was rendered for the Gateway; empty once it has a
 	// Rendering.
 	NotRendered string `json:"notRendered,omitempty"`
@@ -96,13 +101,27 @@ func (t *gatewayTree) root() treeLine {
 	gw := t.Gateway.line()
 	class := t.GatewayClass.line()
 	if t.Blueprint != nil {
-		class.children = append(class.children, t.Blueprint.line())
+		class.children = append(class.children, t.blueprintLine())
 	}
 	gw.children = append(append(gw.children, class), objectLines(t.Objects)...)
 	for _, route := range t.HTTPRoutes {
 		gw.children = append(gw.children, route.line("HTTPRoute", route.HTTPRoute))
 	}
 	return gw
+}
+
+// blueprintLine is the blueprint's line, with the revision the Gateway runs.
+func (t *gatewayTree) blueprintLine() treeLine {
+	l := t.Blueprint.line()
+	var revisions []string
+	if t.Revision > 0 {
+		revisions = append(revisions, fmt.Sprintf("Revision=%d", t.Revision))
+	}
+	if t.TargetRevision > 0 && t.TargetRevision != t.Revision {
+		revisions = append(revisions, fmt.Sprintf("Target=%d", t.TargetRevision))
+	}
+	l.status = strings.TrimSpace(l.status + " " + strings.Join(revisions, " "))
+	return l
 }
 
 func (t *routeTree) root() treeLine {

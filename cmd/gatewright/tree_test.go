@@ -189,6 +189,8 @@ func createTreeFixture(t *testing.T, k8s client.Client) {
 		ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "gateway.web", Labels: gatewayLabels},
 		Owner:      gatewrightv1alpha1.RenderingOwner{Kind: "Gateway", Name: "web", GatewayNamespace: "team-a", GatewayName: "web"},
 		Parts:      2,
+		// Rendered from revision 2, while a rollout has assigned it revision 3.
+		Revision: 2, TargetRevision: 3,
 		Objects: []gatewrightv1alpha1.RenderedObject{
 			{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "team-a", Name: "web-proxy", Template: "deployment", Hash: "0f3c9a8e21b4d7c6", Ready: true},
 			{APIVersion: "v1", Kind: "Service", Namespace: "team-a", Name: "web-proxy", Template: "service", Hash: "a7b2c4e9f1d03568", Ready: true},

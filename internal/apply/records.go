@@ -38,6 +38,13 @@ type Record struct {
 	// Values are the effective values part 0 records: as read, until the caller sets
 	// those of the objects it is about to apply.
 	Values *gatewrightv1alpha1.RecordedValues
+	// Revision and ValuesHash are the blueprint revision and the hash of the effective
+	// values part 0 records: as read, until the caller sets those it is about to apply.
+	Revision   int64
+	ValuesHash string
+	// TargetRevision is the revision a rollout assigned the Gateway; only the rollout
+	// engine writes it, so a save keeps it as read.
+	TargetRevision int64
 }
 
 // Exists tells whether the owner has a Rendering.
@@ -74,7 +81,7 @@ func (a *Applier) LoadRecord(ctx context.Context, owner Owner) (*Record, error) 
 func (r *Record) add(part *gatewrightv1alpha1.Rendering) {
 	r.parts[part.Part] = part
 	if part.Part == 0 {
-		r.Values = part.Values
+		r.Values, r.Revision, r.ValuesHash, r.TargetRevision = part.Values, part.Revision, part.ValuesHash, part.TargetRevision
 	}
 	r.Deleting = r.Deleting || !part.DeletionTimestamp.IsZero()
 	r.Inventory = append(r.Inventory, checkedEntries(r.owner, part)...)
@@ -112,6 +119,7 @@ func (a *Applier) SaveRecord(ctx context.Context, rec *Record, inv Inventory) er
 		existing := rec.parts[part]
 		if part == 0 {
 			desired.Values = recordedAt(rec.Values, existing)
+			desired.Revision, desired.ValuesHash, desired.TargetRevision = rec.Revision, rec.ValuesHash, rec.TargetRevision
 		}
 		var err error
 		switch {
@@ -225,6 +233,8 @@ func sameRendering(existing, desired *gatewrightv1alpha1.Rendering) bool {
 		existing.Part == desired.Part && existing.Parts == desired.Parts &&
 		equality.Semantic.DeepEqual(existing.Objects, desired.Objects) &&
 		equality.Semantic.DeepEqual(existing.Values, desired.Values) &&
+		existing.Revision == desired.Revision && existing.ValuesHash == desired.ValuesHash &&
+		existing.TargetRevision == desired.TargetRevision &&
 		equality.Semantic.DeepEqual(existing.OwnerReferences, desired.OwnerReferences) &&
 		controllerutil.ContainsFinalizer(existing, gatewrightv1alpha1.FinalizerCleanup)
 }

@@ -27,6 +27,9 @@ type Gateway struct {
 	// Values hold the blueprint and the policies in view: those of the controller
 	// namespace, the Gateway's, and (for a route) the route's.
 	Values values.Inputs
+	// Revision is the blueprint revision whose spec Values.Blueprint holds; 0 for the
+	// live spec (offline, or a blueprint without revisions).
+	Revision int64
 	// Routes are the HTTPRoutes attached to at least one listener, by namespace/name;
 	// Attached counts them per listener.
 	Routes   []gatewayv1.HTTPRoute

@@ -27,6 +27,7 @@ var _ = Describe("How the CRDs present themselves to kubectl", func() {
 			}
 		},
 		Entry("GatewayClassBlueprint", "gatewayclassblueprints.gatewright.dev", apiextensionsv1.ClusterScoped, "gcb", ""),
+		Entry("GatewayClassBlueprintRevision", "gatewayclassblueprintrevisions.gatewright.dev", apiextensionsv1.ClusterScoped, "gcbr", ""),
 		Entry("GatewayClassConfig", "gatewayclassconfigs.gatewright.dev", apiextensionsv1.NamespaceScoped, "gcc", "Inherited"),
 		Entry("GatewayConfig", "gatewayconfigs.gatewright.dev", apiextensionsv1.NamespaceScoped, "gwc", "Inherited"),
 	)
@@ -45,10 +46,11 @@ var _ = Describe("How the CRDs present themselves to kubectl", func() {
 			}
 		}
 		Expect(inCategory).To(Equal(map[string][]string{
-			"gatewayclassblueprints": {"gcb"},
-			"gatewayclassconfigs":    {"gcc"},
-			"gatewayconfigs":         {"gwc"},
-			"renderings":             nil,
+			"gatewayclassblueprints":         {"gcb"},
+			"gatewayclassblueprintrevisions": {"gcbr"},
+			"gatewayclassconfigs":            {"gcc"},
+			"gatewayconfigs":                 {"gwc"},
+			"renderings":                     nil,
 		}))
 	})
 

@@ -154,6 +154,25 @@ type GatewayClassBlueprintStatus struct {
 	// the gatewright.dev/Rendered condition names the first few.
 	// +optional
 	FailingGateways int32 `json:"failingGateways,omitempty"`
+
+	// CurrentRevision is the revision that Gateways without a rollout assignment run.
+	// +optional
+	CurrentRevision int64 `json:"currentRevision,omitempty"`
+	// TargetRevision is the newest accepted revision.
+	// +optional
+	TargetRevision int64 `json:"targetRevision,omitempty"`
+	// Revisions count the Gateways that run each revision of the history, oldest first.
+	// +optional
+	// +listType=map
+	// +listMapKey=revision
+	// +kubebuilder:validation:MaxItems=64
+	Revisions []RevisionGateways `json:"revisions,omitempty"`
+}
+
+// RevisionGateways counts the Gateways whose objects were rendered from a revision.
+type RevisionGateways struct {
+	Revision int64 `json:"revision"`
+	Gateways int32 `json:"gateways"`
 }
 
 // GatewayClassBlueprint is the set of templates that implements the Gateways of the
@@ -165,6 +184,8 @@ type GatewayClassBlueprintStatus struct {
 // +kubebuilder:printcolumn:name="Accepted",type=string,JSONPath=`.status.conditions[?(@.type=="Accepted")].status`
 // +kubebuilder:printcolumn:name="Lint",type=string,JSONPath=`.status.conditions[?(@.type=="gatewright.dev/Linted")].reason`
 // +kubebuilder:printcolumn:name="Failing",type=integer,JSONPath=`.status.failingGateways`
+// +kubebuilder:printcolumn:name="Current",type=integer,JSONPath=`.status.currentRevision`
+// +kubebuilder:printcolumn:name="Target",type=integer,JSONPath=`.status.targetRevision`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 type GatewayClassBlueprint struct {
 	metav1.TypeMeta   `json:",inline"`

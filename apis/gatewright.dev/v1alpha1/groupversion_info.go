@@ -22,6 +22,7 @@ var (
 func addKnownTypes(scheme *runtime.Scheme) error {
 	scheme.AddKnownTypes(GroupVersion,
 		&GatewayClassBlueprint{}, &GatewayClassBlueprintList{},
+		&GatewayClassBlueprintRevision{}, &GatewayClassBlueprintRevisionList{},
 		&GatewayClassConfig{}, &GatewayClassConfigList{},
 		&GatewayConfig{}, &GatewayConfigList{},
 		&Rendering{}, &RenderingList{},

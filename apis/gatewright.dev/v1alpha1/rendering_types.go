@@ -63,6 +63,7 @@ type RenderedObject struct {
 // +kubebuilder:printcolumn:name="Owner Kind",type=string,JSONPath=`.owner.kind`
 // +kubebuilder:printcolumn:name="Owner",type=string,JSONPath=`.owner.name`
 // +kubebuilder:printcolumn:name="Gateway",type=string,JSONPath=`.owner.gatewayName`
+// +kubebuilder:printcolumn:name="Revision",type=integer,JSONPath=`.revision`
 // +kubebuilder:printcolumn:name="Part",type=integer,JSONPath=`.part`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 type Rendering struct {
@@ -91,6 +92,21 @@ type Rendering struct {
 	// reader who may read the Rendering but not the policies. Only part 0 has them.
 	// +optional
 	Values *RecordedValues `json:"values,omitempty"`
+
+	// Revision is the blueprint revision the objects were rendered from; for an
+	// HTTPRoute, that of its parent Gateway's render. 0 means the blueprint's spec as it
+	// was, before it had revisions. Only part 0 has it.
+	// +optional
+	Revision int64 `json:"revision,omitempty"`
+	// ValuesHash is the SHA-256 (hex) of the canonical JSON of the effective values the
+	// objects were rendered from. Only part 0 has it.
+	// +optional
+	ValuesHash string `json:"valuesHash,omitempty"`
+	// TargetRevision, on a Gateway's part 0, is the revision a rollout assigned the
+	// Gateway; without it the Gateway runs the blueprint's currentRevision.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	TargetRevision int64 `json:"targetRevision,omitempty"`
 }
 
 // RenderingList is a list of Renderings.

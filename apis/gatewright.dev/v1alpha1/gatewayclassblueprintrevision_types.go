@@ -1,0 +1,63 @@
+package v1alpha1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// KindGatewayClassBlueprintRevision is the kind of a blueprint's numbered revisions.
+const KindGatewayClassBlueprintRevision = "GatewayClassBlueprintRevision"
+
+// LabelBlueprint names, on a revision, the blueprint it belongs to, so that
+// `kubectl get gcbr -l gatewright.dev/blueprint=NAME` lists the history. A name longer
+// than a label value may be is cut and ends with a hash (internal/revisions).
+const LabelBlueprint = "gatewright.dev/blueprint"
+
+// GatewayClassBlueprintRevision is one accepted spec of a GatewayClassBlueprint, as
+// apps' ControllerRevision is one of a StatefulSet: numbered, immutable and written only
+// by the controller, so that what a Gateway runs stays known (and can be rendered
+// again) whatever the blueprint says now. It is named <blueprint>-<revision> and owned
+// by its blueprint.
+//
+// +kubebuilder:object:root=true
+// +kubebuilder:resource:scope=Cluster,shortName=gcbr,categories=gatewright
+// +kubebuilder:printcolumn:name="Blueprint",type=string,JSONPath=`.blueprint`
+// +kubebuilder:printcolumn:name="Revision",type=integer,JSONPath=`.revision`
+// +kubebuilder:printcolumn:name="Hash",type=string,JSONPath=`.hash`,priority=1
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+type GatewayClassBlueprintRevision struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// Blueprint names the GatewayClassBlueprint the revision belongs to.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="blueprint is immutable"
+	Blueprint string `json:"blueprint"`
+
+	// Revision numbers the blueprint's accepted specs from 1, in the order they came.
+	// +required
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="revision is immutable"
+	Revision int64 `json:"revision"`
+
+	// Hash is the SHA-256 (hex) of the canonical JSON of spec.
+	// +required
+	// +kubebuilder:validation:Pattern=`^[0-9a-f]{64}$`
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="hash is immutable"
+	Hash string `json:"hash"`
+
+	// Spec is the blueprint's spec as it was accepted.
+	// +required
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="spec is immutable"
+	Spec GatewayClassBlueprintSpec `json:"spec"`
+}
+
+// GatewayClassBlueprintRevisionList is a list of GatewayClassBlueprintRevisions.
+//
+// +kubebuilder:object:root=true
+type GatewayClassBlueprintRevisionList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []GatewayClassBlueprintRevision `json:"items"`
+}

@@ -1,0 +1,149 @@
+package controllers
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/revisions"
+	"github.com/gatewright/gatewright/internal/snapshot"
+)
+
+// maxRevisionsInStatus bounds status.revisions (its CRD MaxItems).
+const maxRevisionsInStatus = 64
+
+// history is a blueprint's revisions, oldest first.
+type history []*gatewrightv1alpha1.GatewayClassBlueprintRevision
+
+func (h history) newest() *gatewrightv1alpha1.GatewayClassBlueprintRevision {
+	if len(h) == 0 {
+		return nil
+	}
+	return h[len(h)-1]
+}
+
+// historyOf reads blueprint's revisions from the cache.
+func (r *BlueprintReconciler) historyOf(ctx context.Context, blueprint string) (history, error) {
+	var list gatewrightv1alpha1.GatewayClassBlueprintRevisionList
+	if err := r.List(ctx, &list, client.MatchingLabels{gatewrightv1alpha1.LabelBlueprint: revisions.LabelValue(blueprint)}); err != nil {
+		return nil, fmt.Errorf("reading the revisions of GatewayClassBlueprint %s: %w", blueprint, err)
+	}
+	var out history
+	for i := range list.Items {
+		if list.Items[i].Blueprint == blueprint { // a cut label may be shared
+			out = append(out, &list.Items[i])
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Revision < out[j].Revision })
+	return out, nil
+}
+
+// parsedForm is the blueprint as the parse cache should see it: as its newest revision
+// when the spec is that revision's, which is what its Gateways render, so that judging
+// it parses nothing again; as it is otherwise.
+func parsedForm(bp *gatewrightv1alpha1.GatewayClassBlueprint, h history, hash string) *gatewrightv1alpha1.GatewayClassBlueprint {
+	if newest := h.newest(); newest != nil && newest.Hash == hash {
+		return snapshot.AsRevision(bp, newest)
+	}
+	return bp
+}
+
+// revise writes revision n+1 of an accepted blueprint whose spec is not its newest
+// revision's, lets go of the revisions beyond the history that no Rendering records, and
+// sets the status's revisions. A blueprint that is not accepted makes no revision: its
+// Gateways keep the one they run. Until rollouts come, a new revision is current at once.
+func (r *BlueprintReconciler) revise(ctx context.Context, bp *gatewrightv1alpha1.GatewayClassBlueprint, accepted bool, h history, hash string) error {
+	if newest := h.newest(); accepted && (newest == nil || newest.Hash != hash) {
+		next := int64(1)
+		if newest != nil {
+			next = newest.Revision + 1
+		}
+		rev := newRevision(bp, next, hash)
+		if err := r.Create(ctx, rev); err != nil {
+			// AlreadyExists: the cache had not seen it; retried as a stale read.
+			return fmt.Errorf("writing revision %d of GatewayClassBlueprint %s: %w", next, bp.Name, err)
+		}
+		h = append(h, rev)
+	}
+	running, inUse, err := r.revisionsInUse(ctx, bp.Name)
+	if err != nil {
+		return err
+	}
+	if h, err = r.prune(ctx, h, inUse); err != nil {
+		return err
+	}
+	if newest := h.newest(); newest != nil {
+		bp.Status.TargetRevision = newest.Revision
+		bp.Status.CurrentRevision = newest.Revision
+	}
+	bp.Status.Revisions = nil
+	for _, rev := range h[max(0, len(h)-maxRevisionsInStatus):] {
+		bp.Status.Revisions = append(bp.Status.Revisions, gatewrightv1alpha1.RevisionGateways{Revision: rev.Revision, Gateways: running[rev.Revision]})
+	}
+	return nil
+}
+
+// newRevision is revision n of bp, holding its spec, owned by it.
+func newRevision(bp *gatewrightv1alpha1.GatewayClassBlueprint, n int64, hash string) *gatewrightv1alpha1.GatewayClassBlueprintRevision {
+	yes := true
+	rev := &gatewrightv1alpha1.GatewayClassBlueprintRevision{
+		ObjectMeta: metav1.ObjectMeta{
+			Name:   revisions.Name(bp.Name, n),
+			Labels: revisions.Labels(bp.Name),
+			// No blockOwnerDeletion: it would need the right to update the blueprint's
+			// finalizers, and nothing waits for the revisions to go.
+			OwnerReferences: []metav1.OwnerReference{{
+				APIVersion: gatewrightv1alpha1.GroupVersion.String(), Kind: gatewrightv1alpha1.KindGatewayClassBlueprint,
+				Name: bp.Name, UID: bp.UID, Controller: &yes,
+			}},
+		},
+		Blueprint: bp.Name,
+		Revision:  n,
+		Hash:      hash,
+		Spec:      *bp.Spec.DeepCopy(),
+	}
+	rev.SetGroupVersionKind(gatewrightv1alpha1.GroupVersion.WithKind(gatewrightv1alpha1.KindGatewayClassBlueprintRevision))
+	return rev
+}
+
+// revisionsInUse reads from the cache the Renderings rendered from blueprint: how many
+// Gateways run each revision, and every revision a Rendering (a Gateway's or a route's)
+// records or a rollout assigned.
+func (r *BlueprintReconciler) revisionsInUse(ctx context.Context, blueprint string) (running map[int64]int32, inUse map[int64]bool, err error) {
+	var list gatewrightv1alpha1.RenderingList
+	if err := r.List(ctx, &list, client.UnsafeDisableDeepCopy); err != nil {
+		return nil, nil, fmt.Errorf("reading the Renderings of GatewayClassBlueprint %s: %w", blueprint, err)
+	}
+	running, inUse = map[int64]int32{}, map[int64]bool{}
+	for i := range list.Items {
+		rendering := &list.Items[i]
+		if rendering.Part != 0 || rendering.Values == nil || rendering.Values.Blueprint != blueprint {
+			continue
+		}
+		inUse[rendering.Revision], inUse[rendering.TargetRevision] = true, true
+		if rendering.Owner.Kind == "Gateway" {
+			running[rendering.Revision]++
+		}
+	}
+	return running, inUse, nil
+}
+
+// prune deletes the revisions older than the newest revisions.HistoryLimit that no
+// Rendering records, and returns those that are left.
+func (r *BlueprintReconciler) prune(ctx context.Context, h history, inUse map[int64]bool) (history, error) {
+	var kept history
+	for i, rev := range h {
+		if i >= len(h)-revisions.HistoryLimit || inUse[rev.Revision] {
+			kept = append(kept, rev)
+			continue
+		}
+		if err := r.Delete(ctx, rev); client.IgnoreNotFound(err) != nil {
+			return h, fmt.Errorf("deleting revision %d of GatewayClassBlueprint %s: %w", rev.Revision, rev.Blueprint, err)
+		}
+	}
+	return kept, nil
+}

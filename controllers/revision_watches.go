@@ -1,0 +1,73 @@
+package controllers
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+)
+
+// blueprintRunsOtherwise passes the blueprint events after which its Gateways and routes
+// may render something else: a creation or deletion, a new currentRevision, and a spec
+// edit of a blueprint that has no revision yet. A blueprint with revisions renders them,
+// whatever its spec says now: its edit reaches the Gateways as the revision it makes.
+var blueprintRunsOtherwise = builder.WithPredicates(predicate.Funcs{
+	UpdateFunc: func(e event.UpdateEvent) bool {
+		old, updated := e.ObjectOld.(*gatewrightv1alpha1.GatewayClassBlueprint), e.ObjectNew.(*gatewrightv1alpha1.GatewayClassBlueprint)
+		if old.Status.CurrentRevision != updated.Status.CurrentRevision {
+			return true
+		}
+		return updated.Status.CurrentRevision == 0 && old.Generation != updated.Generation
+	},
+})
+
+// targetRevisionChanged passes the Rendering updates that assign its Gateway another
+// revision (the rollout engine's one write per Gateway).
+var targetRevisionChanged = builder.WithPredicates(predicate.Funcs{
+	CreateFunc:  func(event.CreateEvent) bool { return false },
+	DeleteFunc:  func(event.DeleteEvent) bool { return false },
+	GenericFunc: func(event.GenericEvent) bool { return false },
+	UpdateFunc: func(e event.UpdateEvent) bool {
+		return e.ObjectOld.(*gatewrightv1alpha1.Rendering).TargetRevision != e.ObjectNew.(*gatewrightv1alpha1.Rendering).TargetRevision
+	},
+})
+
+// routesOfGatewayRendering maps a Gateway's Rendering to the routes that name the
+// Gateway: they render with the revision it runs.
+func (r *HTTPRouteReconciler) routesOfGatewayRendering(ctx context.Context, obj client.Object) []reconcile.Request {
+	labels := obj.GetLabels()
+	if labels[gatewrightv1alpha1.LabelHTTPRouteName] != "" {
+		return nil
+	}
+	gw := &gatewayv1.Gateway{}
+	gw.Namespace, gw.Name = labels[gatewrightv1alpha1.LabelGatewayNamespace], labels[gatewayv1.GatewayNameLabelKey]
+	if gw.Name == "" {
+		return nil
+	}
+	return r.routesOfGateway(ctx, gw)
+}
+
+// renderingsOfRevisions maps a Gateway's Rendering to the blueprint whose revision it
+// records, so that the blueprint counts the Gateways per revision.
+func renderingsOfRevisions(_ context.Context, obj client.Object) []reconcile.Request {
+	rendering := obj.(*gatewrightv1alpha1.Rendering)
+	if rendering.Owner.Kind != "Gateway" || rendering.Part != 0 || rendering.Values == nil {
+		return nil
+	}
+	return []reconcile.Request{{NamespacedName: types.NamespacedName{Name: rendering.Values.Blueprint}}}
+}
+
+// revisionRecordChanged passes the Renderings that come, go, or record another revision.
+var revisionRecordChanged = builder.WithPredicates(predicate.Funcs{
+	UpdateFunc: func(e event.UpdateEvent) bool {
+		old, updated := e.ObjectOld.(*gatewrightv1alpha1.Rendering), e.ObjectNew.(*gatewrightv1alpha1.Rendering)
+		return old.Revision != updated.Revision || old.TargetRevision != updated.TargetRevision
+	},
+})

@@ -1,0 +1,75 @@
+package apply
+
+import (
+	"context"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/scheme"
+	"github.com/gatewright/gatewright/internal/values"
+)
+
+func TestRecordKeepsTheRevisionItWasRenderedFromAndTheRolloutsTarget(t *testing.T) {
+	ctx := context.Background()
+	c := fake.NewClientBuilder().WithScheme(scheme.New()).Build()
+	a := New(c, c)
+	gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "web", UID: "u1"}}
+	bp := &gatewrightv1alpha1.GatewayClassBlueprint{ObjectMeta: metav1.ObjectMeta{Name: "envoy"}}
+
+	rec, err := a.LoadRecord(ctx, GatewayOwner(gw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Rendered(&values.Result{Values: map[string]any{"replicas": 2}}, "envoy", bp, 3); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SaveRecord(ctx, rec, configMaps(2)); err != nil {
+		t.Fatal(err)
+	}
+	part := &gatewrightv1alpha1.Rendering{}
+	if err := c.Get(ctx, client.ObjectKey{Namespace: "team-a", Name: "gateway.web"}, part); err != nil {
+		t.Fatal(err)
+	}
+	if part.Revision != 3 || len(part.ValuesHash) != 64 {
+		t.Fatalf("part 0 records revision %d and values hash %q, want 3 and a SHA-256", part.Revision, part.ValuesHash)
+	}
+
+	// The rollout engine assigns a target; the next render must not take it away.
+	part.TargetRevision = 4
+	if err := c.Update(ctx, part); err != nil {
+		t.Fatal(err)
+	}
+	if target, err := TargetRevision(ctx, c, gw); err != nil || target != 4 {
+		t.Fatalf("TargetRevision reads %d (%v), want 4", target, err)
+	}
+	rec, err = a.LoadRecord(ctx, GatewayOwner(gw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Rendered(&values.Result{Values: map[string]any{"replicas": 3}}, "envoy", bp, 4); err != nil {
+		t.Fatal(err)
+	}
+	before := part.ValuesHash
+	if err := a.SaveRecord(ctx, rec, configMaps(2)); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Get(ctx, client.ObjectKey{Namespace: "team-a", Name: "gateway.web"}, part); err != nil {
+		t.Fatal(err)
+	}
+	if part.Revision != 4 || part.TargetRevision != 4 || part.ValuesHash == before {
+		t.Errorf("after a render of revision 4 with other values part 0 records revision %d, target %d, hash changed %v", part.Revision, part.TargetRevision, part.ValuesHash != before)
+	}
+}
+
+func TestTargetRevisionOfAGatewayWithoutRecordIsNone(t *testing.T) {
+	c := fake.NewClientBuilder().WithScheme(scheme.New()).Build()
+	gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "web"}}
+	if target, err := TargetRevision(context.Background(), c, gw); err != nil || target != 0 {
+		t.Errorf("TargetRevision is %d (%v), want 0", target, err)
+	}
+}

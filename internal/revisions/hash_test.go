@@ -1,0 +1,129 @@
+package revisions
+
+import (
+	"encoding/json"
+	"testing"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"sigs.k8s.io/yaml"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+)
+
+func specOf(t *testing.T, doc string) *gatewrightv1alpha1.GatewayClassBlueprintSpec {
+	t.Helper()
+	spec := &gatewrightv1alpha1.GatewayClassBlueprintSpec{}
+	if err := yaml.Unmarshal([]byte(doc), spec); err != nil {
+		t.Fatal(err)
+	}
+	return spec
+}
+
+func mustSpecHash(t *testing.T, spec *gatewrightv1alpha1.GatewayClassBlueprintSpec) string {
+	t.Helper()
+	h, err := SpecHash(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func TestSpecHash(t *testing.T) {
+	const base = `
+gatewayTemplate:
+  resourceTemplates:
+  - name: deployment
+    template: "kind: Deployment"
+valuesSchema: {type: object, properties: {replicas: {type: integer}}}
+`
+	cases := []struct {
+		name  string
+		other string
+		same  bool
+	}{
+		{"the same spec hashes the same", base, true},
+		{"a changed template hashes differently", `
+gatewayTemplate:
+  resourceTemplates:
+  - name: deployment
+    template: "kind: StatefulSet"
+valuesSchema: {type: object, properties: {replicas: {type: integer}}}
+`, false},
+		{"a changed valuesSchema hashes differently", `
+gatewayTemplate:
+  resourceTemplates:
+  - name: deployment
+    template: "kind: Deployment"
+valuesSchema: {type: object, properties: {replicas: {type: string}}}
+`, false},
+	}
+	want := mustSpecHash(t, specOf(t, base))
+	if len(want) != 64 {
+		t.Fatalf("a SHA-256 in hex has 64 characters, got %q", want)
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := mustSpecHash(t, specOf(t, c.other)); (got == want) != c.same {
+				t.Errorf("hash %s, base %s: same=%v, want %v", got, want, got == want, c.same)
+			}
+		})
+	}
+}
+
+func TestSpecHashIsStableOverTheKeyOrderOfValuesSchema(t *testing.T) {
+	spec := specOf(t, `{gatewayTemplate: {resourceTemplates: [{name: a, template: x}]}}`)
+	other := spec.DeepCopy()
+	spec.ValuesSchema = &apiextensionsv1.JSON{Raw: []byte(`{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"integer"}}}`)}
+	other.ValuesSchema = &apiextensionsv1.JSON{Raw: []byte(`{"properties":{"a":{"type":"integer"},"b":{"type":"string"}},"type":"object"}`)}
+	if a, b := mustSpecHash(t, spec), mustSpecHash(t, other); a != b {
+		t.Errorf("the same valuesSchema in another key order hashes %s and %s", a, b)
+	}
+}
+
+func TestSpecHashIgnoresTheRolloutBlock(t *testing.T) {
+	spec := specOf(t, `{gatewayTemplate: {resourceTemplates: [{name: a, template: x}]}}`)
+	raw, err := json.Marshal(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var withRollout map[string]any
+	if err := json.Unmarshal(raw, &withRollout); err != nil {
+		t.Fatal(err)
+	}
+	withRollout["rollout"] = map[string]any{"strategy": "AllAtOnce"}
+	got, err := specDocumentHash(withRollout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := mustSpecHash(t, spec); got != want {
+		t.Errorf("a spec with a rollout block hashes %s, without it %s: rollout must not make a revision", got, want)
+	}
+}
+
+func TestValuesHashIsStableOverMapOrder(t *testing.T) {
+	first := map[string]any{}
+	second := map[string]any{}
+	for i, key := range []string{"a", "b", "c", "d", "e", "f", "g", "h"} {
+		first[key] = map[string]any{"n": i, "list": []any{key, i}}
+	}
+	for _, key := range []string{"h", "g", "f", "e", "d", "c", "b", "a"} {
+		second[key] = first[key]
+	}
+	a, err := ValuesHash(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 20 { // Go randomizes map iteration: any order dependence shows within a few runs
+		b, err := ValuesHash(second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a != b {
+			t.Fatalf("the same values hash %s and %s", a, b)
+		}
+	}
+	second["a"] = "changed"
+	if b, _ := ValuesHash(second); a == b {
+		t.Errorf("changed values hash the same: %s", a)
+	}
+}

@@ -1,0 +1,67 @@
+package snapshot
+
+import (
+	"context"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/revisions"
+	"github.com/gatewright/gatewright/internal/translate"
+)
+
+// AtRevision makes snap render the blueprint revision its Gateway runs (Running): the
+// pipeline gets it AsRevision, named as the live blueprint, so that errors, metrics and
+// records name it as before.
+func AtRevision(ctx context.Context, r client.Reader, snap *translate.Gateway, target int64) error {
+	bp, n, err := Running(ctx, r, snap.Values.Blueprint, target)
+	if err != nil {
+		return err
+	}
+	snap.Values.Blueprint, snap.Revision = bp, n
+	return nil
+}
+
+// Running is live, a blueprint, as a Gateway renders it, and the revision that is:
+// target, the revision a rollout assigned the Gateway (its Rendering's targetRevision),
+// when set, else the blueprint's currentRevision. A blueprint with no revision yet (one
+// made before revisions, or not yet reconciled) is its live spec, revision 0, as it was
+// before revisions.
+func Running(ctx context.Context, r client.Reader, live *gatewrightv1alpha1.GatewayClassBlueprint, target int64) (*gatewrightv1alpha1.GatewayClassBlueprint, int64, error) {
+	n := live.Status.CurrentRevision
+	if target > 0 {
+		n = target
+	}
+	if n == 0 {
+		return live, 0, nil
+	}
+	rev := &gatewrightv1alpha1.GatewayClassBlueprintRevision{}
+	if err := r.Get(ctx, client.ObjectKey{Name: revisions.Name(live.Name, n)}, rev); err != nil {
+		if apierrors.IsNotFound(err) {
+			// Written just before the status that names it: the cache is behind, retry.
+			return nil, 0, fmt.Errorf("GatewayClassBlueprintRevision %s (revision %d of %s) not read yet: %w", revisions.Name(live.Name, n), n, live.Name, err)
+		}
+		return nil, 0, err
+	}
+	if rev.Blueprint != live.Name || rev.Revision != n {
+		return nil, 0, &translate.InvalidParametersError{Message: fmt.Sprintf("GatewayClassBlueprintRevision %s is not revision %d of %s", rev.Name, n, live.Name)}
+	}
+	return AsRevision(live, rev), n, nil
+}
+
+// AsRevision is the blueprint live with the spec of rev, one of its revisions, and
+// rev's UID and number as UID and generation, which key the parse cache.
+func AsRevision(live *gatewrightv1alpha1.GatewayClassBlueprint, rev *gatewrightv1alpha1.GatewayClassBlueprintRevision) *gatewrightv1alpha1.GatewayClassBlueprint {
+	return &gatewrightv1alpha1.GatewayClassBlueprint{
+		TypeMeta: live.TypeMeta,
+		ObjectMeta: metav1.ObjectMeta{
+			Name: live.Name, UID: rev.UID, Generation: rev.Revision,
+			Labels: live.Labels, Annotations: live.Annotations,
+		},
+		Spec:   *rev.Spec.DeepCopy(),
+		Status: live.Status,
+	}
+}

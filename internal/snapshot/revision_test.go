@@ -1,0 +1,61 @@
+package snapshot
+
+import (
+	"context"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/revisions"
+	"github.com/gatewright/gatewright/internal/scheme"
+)
+
+func TestRunningPicksTheRevisionAGatewayRuns(t *testing.T) {
+	revision := func(n int64, template string) *gatewrightv1alpha1.GatewayClassBlueprintRevision {
+		rev := &gatewrightv1alpha1.GatewayClassBlueprintRevision{Blueprint: "envoy", Revision: n}
+		rev.Name, rev.UID = revisions.Name("envoy", n), "uid-rev"
+		rev.Spec.GatewayTemplate.ResourceTemplates = []gatewrightv1alpha1.ResourceTemplate{{Name: "a", Template: template}}
+		return rev
+	}
+	reader := fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(revision(1, "one"), revision(2, "two")).Build()
+	live := &gatewrightv1alpha1.GatewayClassBlueprint{ObjectMeta: metav1.ObjectMeta{Name: "envoy", UID: "uid-live", Generation: 9}}
+	live.Spec.GatewayTemplate.ResourceTemplates = []gatewrightv1alpha1.ResourceTemplate{{Name: "a", Template: "live"}}
+
+	cases := []struct {
+		name     string
+		current  int64
+		target   int64
+		template string
+		revision int64
+		fails    bool
+	}{
+		{"a blueprint without revisions renders its live spec", 0, 0, "live", 0, false},
+		{"a Gateway without a target runs the current revision", 2, 0, "two", 2, false},
+		{"a Gateway with a target runs it whatever is current", 2, 1, "one", 1, false},
+		{"a revision not read yet is an error to retry, never the live spec", 3, 0, "", 0, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			bp := live.DeepCopy()
+			bp.Status.CurrentRevision = c.current
+			got, n, err := Running(context.Background(), reader, bp, c.target)
+			if c.fails {
+				if err == nil {
+					t.Fatalf("got revision %d, want an error", n)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tmpl := got.Spec.GatewayTemplate.ResourceTemplates[0].Template; tmpl != c.template || n != c.revision || got.Name != "envoy" {
+				t.Errorf("got %s template %q at revision %d, want envoy %q at %d", got.Name, tmpl, n, c.template, c.revision)
+			}
+			if n > 0 && (got.UID != "uid-rev" || got.Generation != n) {
+				t.Errorf("the parse cache key is UID %s generation %d, want the revision's UID and number", got.UID, got.Generation)
+			}
+		})
+	}
+}
