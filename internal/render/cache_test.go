@@ -38,3 +38,29 @@ func TestCacheParsesOncePerGeneration(t *testing.T) {
 		t.Errorf("a blueprint with a new UID must be parsed anew (err %v)", err)
 	}
 }
+
+func TestCacheKeepsTheVersionsInUse(t *testing.T) {
+	var cache render.Cache
+	revision := func(n int64) *render.Blueprint {
+		t.Helper()
+		bp := gatewayTemplates(t, configMap)
+		bp.UID, bp.Generation = "revision-uid", n
+		parsed, err := cache.Get(bp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return parsed
+	}
+	stable, target := revision(1), revision(2)
+	for range 3 { // Gateways of one class running either revision, in turn
+		if revision(1) != stable || revision(2) != target {
+			t.Fatal("a revision in use was parsed again")
+		}
+	}
+	for n := int64(3); n < 3+4; n++ {
+		revision(n)
+	}
+	if revision(1) == stable {
+		t.Error("the cache kept more than four versions of one blueprint")
+	}
+}
