@@ -151,7 +151,7 @@ func (r *BlueprintReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Owns(&gatewrightv1alpha1.GatewayClassBlueprintRevision{}, builder.WithPredicates(ctrlutil.Deleted)).
 		Watches(&gatewayv1.Gateway{}, ctrlutil.MapTo(r.blueprintOfGateway), builder.WithPredicates(renderFailureChanged)).
 		Watches(&gatewayv1.HTTPRoute{}, ctrlutil.MapTo(r.blueprintsOfRoute), builder.WithPredicates(routeRenderFailureChanged)).
-		Watches(&gatewrightv1alpha1.Rendering{}, ctrlutil.MapTo(renderingsOfRevisions), revisionRecordChanged).
+		Watches(&gatewrightv1alpha1.Rendering{}, ctrlutil.Coalesced(renderingsOfRevisions, recountAfter), revisionRecordChanged).
 		Watches(&gatewayv1.GatewayClass{}, ctrlutil.MapTo(r.allBlueprints), builder.WithPredicates(predicate.Funcs{UpdateFunc: func(event.UpdateEvent) bool { return false }})).
 		Named("gatewayclassblueprint").
 		Complete(ctrlutil.RetryingConflicts(r, staleRecord))

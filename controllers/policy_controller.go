@@ -13,10 +13,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/record"
-	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -262,26 +260,9 @@ func (p *judgementPace) wait(key types.NamespacedName) time.Duration {
 	return max(policyCoalescing, judgementSpacing*p.last[key])
 }
 
-// coalesced enqueues what fn maps an event to after the policy's wait; the queue holds
-// a request that is waiting only once.
+// coalesced enqueues what fn maps an event to after the policy's wait.
 func (r *PolicyReconciler) coalesced(fn handler.MapFunc) handler.EventHandler {
-	add := func(ctx context.Context, obj client.Object, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-		for _, req := range fn(ctx, obj) {
-			q.AddAfter(req, r.pace.wait(req.NamespacedName))
-		}
-	}
-	return handler.Funcs{
-		CreateFunc: func(ctx context.Context, e event.CreateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-			add(ctx, e.Object, q)
-		},
-		UpdateFunc: func(ctx context.Context, e event.UpdateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-			add(ctx, e.ObjectOld, q)
-			add(ctx, e.ObjectNew, q)
-		},
-		DeleteFunc: func(ctx context.Context, e event.DeleteEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-			add(ctx, e.Object, q)
-		},
-	}
+	return ctrlutil.Coalesced(fn, func(req reconcile.Request) time.Duration { return r.pace.wait(req.NamespacedName) })
 }
 
 // policiesNearRoute: a route's values take part in the judgement of the policies of its

@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"context"
+	"time"
 
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -63,6 +64,14 @@ func renderingsOfRevisions(_ context.Context, obj client.Object) []reconcile.Req
 	}
 	return []reconcile.Request{{NamespacedName: types.NamespacedName{Name: rendering.Values.Blueprint}}}
 }
+
+// recountCoalescing is how long a blueprint waits after a Rendering records a revision
+// before it counts again how many Gateways run each: while a fleet is created or moves
+// to a new revision, every Gateway's Rendering changes a count, and a status write for
+// each would add one write per Gateway to the change.
+const recountCoalescing = 5 * time.Second
+
+func recountAfter(reconcile.Request) time.Duration { return recountCoalescing }
 
 // revisionRecordChanged passes the Renderings that come, go, or record another revision.
 var revisionRecordChanged = builder.WithPredicates(predicate.Funcs{
