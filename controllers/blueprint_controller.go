@@ -50,7 +50,7 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 		return ctrl.Result{}, err
 	}
 	original := *bp.Status.DeepCopy()
-	h, err := r.historyOf(ctx, bp.Name)
+	h, err := r.historyOf(ctx, bp)
 	if err != nil {
 		return ctrl.Result{}, err
 	}

@@ -26,16 +26,18 @@ func (h history) newest() *gatewrightv1alpha1.GatewayClassBlueprintRevision {
 	return h[len(h)-1]
 }
 
-// historyOf reads blueprint's revisions from the cache.
-func (r *BlueprintReconciler) historyOf(ctx context.Context, blueprint string) (history, error) {
+// historyOf reads bp's revisions from the cache.
+func (r *BlueprintReconciler) historyOf(ctx context.Context, bp *gatewrightv1alpha1.GatewayClassBlueprint) (history, error) {
 	var list gatewrightv1alpha1.GatewayClassBlueprintRevisionList
-	if err := r.List(ctx, &list, client.MatchingLabels{gatewrightv1alpha1.LabelBlueprint: revisions.LabelValue(blueprint)}); err != nil {
-		return nil, fmt.Errorf("reading the revisions of GatewayClassBlueprint %s: %w", blueprint, err)
+	if err := r.List(ctx, &list, client.MatchingLabels{gatewrightv1alpha1.LabelBlueprint: revisions.LabelValue(bp.Name)}); err != nil {
+		return nil, fmt.Errorf("reading the revisions of GatewayClassBlueprint %s: %w", bp.Name, err)
 	}
 	var out history
 	for i := range list.Items {
-		if list.Items[i].Blueprint == blueprint { // a cut label may be shared
-			out = append(out, &list.Items[i])
+		// A cut label may be shared; a blueprint deleted and made again under the same
+		// name leaves revisions that are not this one's until they are collected.
+		if rev := &list.Items[i]; rev.Blueprint == bp.Name && metav1.IsControlledBy(rev, bp) {
+			out = append(out, rev)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Revision < out[j].Revision })

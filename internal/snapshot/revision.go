@@ -49,6 +49,10 @@ func Running(ctx context.Context, r client.Reader, live *gatewrightv1alpha1.Gate
 	if rev.Blueprint != live.Name || rev.Revision != n {
 		return nil, 0, &translate.InvalidParametersError{Message: fmt.Sprintf("GatewayClassBlueprintRevision %s is not revision %d of %s", rev.Name, n, live.Name)}
 	}
+	if !metav1.IsControlledBy(rev, live) {
+		// Left by a blueprint of the same name that was deleted, until it is collected.
+		return nil, 0, fmt.Errorf("GatewayClassBlueprintRevision %s belongs to an earlier GatewayClassBlueprint %s", rev.Name, live.Name)
+	}
 	return AsRevision(live, rev), n, nil
 }
 

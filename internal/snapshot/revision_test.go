@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
@@ -13,15 +15,17 @@ import (
 )
 
 func TestRunningPicksTheRevisionAGatewayRuns(t *testing.T) {
-	revision := func(n int64, template string) *gatewrightv1alpha1.GatewayClassBlueprintRevision {
+	live := &gatewrightv1alpha1.GatewayClassBlueprint{ObjectMeta: metav1.ObjectMeta{Name: "envoy", UID: "uid-live", Generation: 9}}
+	live.Spec.GatewayTemplate.ResourceTemplates = []gatewrightv1alpha1.ResourceTemplate{{Name: "a", Template: "live"}}
+	revision := func(n int64, template string, owner types.UID) *gatewrightv1alpha1.GatewayClassBlueprintRevision {
 		rev := &gatewrightv1alpha1.GatewayClassBlueprintRevision{Blueprint: "envoy", Revision: n}
 		rev.Name, rev.UID = revisions.Name("envoy", n), "uid-rev"
+		rev.OwnerReferences = []metav1.OwnerReference{{Kind: "GatewayClassBlueprint", Name: "envoy", UID: owner, Controller: ptr.To(true)}}
 		rev.Spec.GatewayTemplate.ResourceTemplates = []gatewrightv1alpha1.ResourceTemplate{{Name: "a", Template: template}}
 		return rev
 	}
-	reader := fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(revision(1, "one"), revision(2, "two")).Build()
-	live := &gatewrightv1alpha1.GatewayClassBlueprint{ObjectMeta: metav1.ObjectMeta{Name: "envoy", UID: "uid-live", Generation: 9}}
-	live.Spec.GatewayTemplate.ResourceTemplates = []gatewrightv1alpha1.ResourceTemplate{{Name: "a", Template: "live"}}
+	reader := fake.NewClientBuilder().WithScheme(scheme.New()).
+		WithObjects(revision(1, "one", live.UID), revision(2, "two", live.UID), revision(4, "of a blueprint deleted since", "uid-earlier")).Build()
 
 	cases := []struct {
 		name     string
@@ -35,6 +39,7 @@ func TestRunningPicksTheRevisionAGatewayRuns(t *testing.T) {
 		{"a Gateway without a target runs the current revision", 2, 0, "two", 2, false},
 		{"a Gateway with a target runs it whatever is current", 2, 1, "one", 1, false},
 		{"a revision not read yet is an error to retry, never the live spec", 3, 0, "", 0, true},
+		{"a revision of an earlier blueprint of the same name is never run", 4, 0, "", 0, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
