@@ -108,15 +108,28 @@ func startTargets(t *testing.T) client.Client {
 // moduleDir is where the module cache holds the version of module that go.mod requires.
 func moduleDir(t *testing.T, module string) string {
 	t.Helper()
+	return listModule(t, module).Dir
+}
+
+// moduleVersion is the version of module that go.mod requires.
+func moduleVersion(t *testing.T, module string) string {
+	t.Helper()
+	return listModule(t, module).Version
+}
+
+type listedModule struct{ Version, Dir string }
+
+func listModule(t *testing.T, module string) listedModule {
+	t.Helper()
 	out, err := exec.Command("go", "list", "-m", "-json", module).Output()
 	if err != nil {
 		t.Fatalf("go list -m %s: %v", module, err)
 	}
-	var listed struct{ Version, Dir string }
-	if err := json.Unmarshal(out, &listed); err != nil || listed.Dir == "" {
-		t.Fatalf("go list -m %s gave no folder (%v): %s", module, err, out)
+	var listed listedModule
+	if err := json.Unmarshal(out, &listed); err != nil || listed.Dir == "" || listed.Version == "" {
+		t.Fatalf("go list -m %s gave no folder or version (%v): %s", module, err, out)
 	}
-	return listed.Dir
+	return listed
 }
 
 func createNamespace(t *testing.T, k8s client.Client, name string) {
