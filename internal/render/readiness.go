@@ -37,9 +37,10 @@ func (b *Blueprint) Readiness(judge Readiness) Readiness {
 	if judge == nil {
 		return nil
 	}
+	budget := values.NewConditionBudget() // one translation's objects share it
 	return func(obj *unstructured.Unstructured) (bool, string) {
 		if cond := b.readyWhenOf(obj); cond != nil {
-			return readyWhen(cond, obj)
+			return readyWhen(budget, cond, obj)
 		}
 		ready, _ := judge(obj)
 		return ready, ""
@@ -60,10 +61,11 @@ func (b *Blueprint) readyWhenOf(obj *unstructured.Unstructured) *values.Conditio
 	return b.readyWhen[set+labels[gatewrightv1alpha1.LabelTemplate]]
 }
 
-// readyWhen judges obj by cond. It fails safe: an evaluation that fails or exceeds its
-// bound leaves the object not ready, with the error as the reason.
-func readyWhen(cond *values.Condition, obj *unstructured.Unstructured) (bool, string) {
-	ready, err := cond.Holds(obj.Object)
+// readyWhen judges obj by cond, charged to budget. It fails safe: an evaluation that
+// fails or exceeds its bound, or the budget, leaves the object not ready, with the error
+// as the reason.
+func readyWhen(budget *values.ConditionBudget, cond *values.Condition, obj *unstructured.Unstructured) (bool, string) {
+	ready, err := budget.Holds(cond, obj.Object)
 	switch {
 	case err != nil:
 		return false, "readyWhen failed: " + err.Error()

@@ -76,3 +76,33 @@ func TestHostileReadyWhenIsStoppedByItsBound(t *testing.T) {
 		})
 	}
 }
+
+// TestReadyWhenSharesABudgetOverARender: each evaluation keeps within its own bound, but
+// a render may judge thousands of objects; together they draw on one budget, and once it
+// is spent the rest are not ready (fail safe), not evaluated.
+func TestReadyWhenSharesABudgetOverARender(t *testing.T) {
+	bp := blueprint(t, compositeBlueprint)
+	bp.Spec.GatewayTemplate.ResourceTemplates[0].ReadyWhen = "self.items.all(x, x >= 0)"
+	parsed, err := render.Parse(bp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	judge := parsed.Readiness(kstatusSays(true))
+	obj := bigObject()
+	obj.Object["items"] = obj.Object["items"].([]any)[:500] // well within one evaluation's bound
+	judged, spent := 0, ""
+	for range 1000 {
+		ready, reason := judge(obj)
+		if !ready {
+			spent = reason
+			break
+		}
+		judged++
+	}
+	if judged == 0 || judged >= 1000 || !strings.Contains(spent, "used up their 100000 cost units together") {
+		t.Errorf("%d objects judged ready, then %q; want some, then the shared budget spent", judged, spent)
+	}
+	if ready, _ := parsed.Readiness(kstatusSays(true))(obj); !ready {
+		t.Error("the next render's judge shares the spent budget")
+	}
+}

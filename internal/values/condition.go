@@ -1,6 +1,10 @@
 package values
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"sync"
+)
 
 // Condition is a CEL expression over `self`, compiled and bounded as a policy's when
 // is (MaxWhenBytes, MaxWhenCost, MaxWhenTime), for the other expressions Gatewright
@@ -19,9 +23,34 @@ func CompileCondition(expression string) (*Condition, error) {
 	return &Condition{condition: c}, nil
 }
 
-// Holds evaluates the condition with self bound to object, within MaxWhenCost and
-// MaxWhenTime. An evaluation over either bound fails.
-func (c *Condition) Holds(object map[string]any) (bool, error) {
-	holds, _, err := c.condition.holds(context.Background(), object)
+// ConditionBudget is what a series of evaluations over one piece of work may use
+// together, in cost units: a blueprint's readyWhen is evaluated over every object of a
+// render, and a render may have thousands; each evaluation keeps its own bounds too. It
+// counts no time across evaluations: the work between them (applies) is not theirs.
+// Safe for concurrent use.
+type ConditionBudget struct {
+	mu   sync.Mutex
+	cost uint64 // left
+}
+
+// NewConditionBudget is a budget of MaxConditionsCost units, as the conditions of one
+// values computation have.
+func NewConditionBudget() *ConditionBudget {
+	return &ConditionBudget{cost: MaxConditionsCost}
+}
+
+// Holds evaluates c with self bound to object, charged to the budget; once the budget
+// is spent, nothing is evaluated and the condition fails.
+func (b *ConditionBudget) Holds(c *Condition, object map[string]any) (bool, error) {
+	b.mu.Lock()
+	left := b.cost
+	b.mu.Unlock()
+	if left == 0 {
+		return false, fmt.Errorf("not evaluated: the expressions of this render used up their %d cost units together", MaxConditionsCost)
+	}
+	holds, cost, err := c.condition.holds(context.Background(), object)
+	b.mu.Lock()
+	b.cost -= min(cost, b.cost)
+	b.mu.Unlock()
 	return holds, err
 }
