@@ -117,15 +117,12 @@ func newRevision(bp *gatewrightv1alpha1.GatewayClassBlueprint, n int64, hash str
 // records or a rollout assigned.
 func (r *BlueprintReconciler) revisionsInUse(ctx context.Context, blueprint string) (running map[int64]int32, inUse map[int64]bool, err error) {
 	var list gatewrightv1alpha1.RenderingList
-	if err := r.List(ctx, &list, client.UnsafeDisableDeepCopy); err != nil {
+	if err := r.List(ctx, &list, client.MatchingFields{indexRenderingBlueprint: blueprint}, client.UnsafeDisableDeepCopy); err != nil {
 		return nil, nil, fmt.Errorf("reading the Renderings of GatewayClassBlueprint %s: %w", blueprint, err)
 	}
 	running, inUse = map[int64]int32{}, map[int64]bool{}
 	for i := range list.Items {
 		rendering := &list.Items[i]
-		if rendering.Part != 0 || rendering.Values == nil || rendering.Values.Blueprint != blueprint {
-			continue
-		}
 		inUse[rendering.Revision], inUse[rendering.TargetRevision] = true, true
 		if rendering.Owner.Kind == "Gateway" {
 			running[rendering.Revision]++

@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
 )
 
@@ -32,6 +33,9 @@ const (
 	// indexRouteService indexes HTTPRoutes by the Services (namespace/name) their
 	// backendRefs name, in any namespace.
 	indexRouteService = "spec.rules.backendRefs.service"
+	// indexRenderingBlueprint indexes the first part of each Rendering by the blueprint
+	// its objects were rendered from, which counts the Gateways per revision.
+	indexRenderingBlueprint = "values.blueprint"
 )
 
 // addIndexes registers every index with mgr.
@@ -47,12 +51,21 @@ func addIndexes(ctx context.Context, mgr ctrl.Manager) error {
 		{&gatewayv1.HTTPRoute{}, indexRouteParent, routeParents},
 		{&gatewayv1.HTTPRoute{}, indexRouteBackendNamespace, routeBackendNamespaces},
 		{&gatewayv1.HTTPRoute{}, indexRouteService, routeServices},
+		{&gatewrightv1alpha1.Rendering{}, indexRenderingBlueprint, renderingBlueprint},
 	} {
 		if err := mgr.GetFieldIndexer().IndexField(ctx, index.obj, index.field, index.extract); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+func renderingBlueprint(obj client.Object) []string {
+	rendering := obj.(*gatewrightv1alpha1.Rendering)
+	if rendering.Part != 0 || rendering.Values == nil {
+		return nil
+	}
+	return []string{rendering.Values.Blueprint}
 }
 
 func gatewayClassName(obj client.Object) []string {
