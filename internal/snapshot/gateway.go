@@ -15,23 +15,10 @@ import (
 	"github.com/gatewright/gatewright/internal/values"
 )
 
-// ForGateway gathers the snapshot of gw, of class: its blueprint, the policies of the
-// controller's and the Gateway's namespaces, the routes attached and its listeners
-// judged, certificate Secrets by secret.
-func ForGateway(ctx context.Context, r client.Reader, controllerNamespace string, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, secret attach.SecretCheck) (*translate.Gateway, error) {
-	var routes gatewayv1.HTTPRouteList
-	if err := r.List(ctx, &routes); err != nil {
-		return nil, err
-	}
-	judged, err := Listeners(ctx, r, gw, secret)
-	if err != nil {
-		return nil, err
-	}
-	return ForGatewayAmong(ctx, r, controllerNamespace, gw, class, routes.Items, judged)
-}
-
-// ForGatewayAmong is ForGateway with the routes that may attach to gw (those naming it,
-// from an index, or all of them) and its listeners, judged, given.
+// ForGatewayAmong gathers the snapshot of gw, of class: its blueprint, the policies of
+// the controller's and the Gateway's namespaces, and the routes attached among
+// candidates (those naming it, from an index), with its listeners as Listeners judged
+// them.
 func ForGatewayAmong(ctx context.Context, r client.Reader, controllerNamespace string, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, candidates []gatewayv1.HTTPRoute, judged []listeners.Status) (*translate.Gateway, error) {
 	routes, attached, err := AttachedAmong(ctx, r, gw, candidates)
 	if err != nil {
