@@ -78,7 +78,7 @@ type stepper struct {
 // older revision is abandoned, its Gateways going back to the stable revision.
 func start(cfg Config, obs Observation) Result {
 	s := &stepper{
-		st:  &Status{Revision: obs.Target, From: obs.Stable},
+		st:      &Status{Revision: obs.Target, From: obs.Stable},
 		cfg:     cfg,
 		obs:     obs,
 		pending: map[types.NamespacedName]int64{},

@@ -221,6 +221,30 @@ func TestStep(t *testing.T) {
 			wantRunning(t, f, 2, 5)
 			wantPhase(t, f, gatewrightv1alpha1.RolloutProgressing)
 		}},
+		{"a Gateway created after a wave started does not take the place of one deleted from it", 10, wavesConfig(), func(t *testing.T, f *fleet) {
+			f.step(t)
+			f.now = f.now.Add(time.Second)
+			f.members = append(f.members[1:], Member{Key: types.NamespacedName{Namespace: "a-first", Name: "new"}, Created: f.now})
+			f.render()
+			f.step(t)
+			if m := f.members[9]; m.Target != 0 {
+				t.Errorf("the new Gateway was assigned revision %d in a wave that started before it", m.Target)
+			}
+			wantRunning(t, f, 2, 1)
+		}},
+		{"a wave short of a deleted Gateway at its deadline takes no one new as it goes back", 10, wavesConfig(), func(t *testing.T, f *fleet) {
+			f.broken[2] = true
+			f.step(t)
+			f.members = f.members[1:]
+			f.advance(t, 300*time.Second)
+			wantPhase(t, f, gatewrightv1alpha1.RolloutRolledBack)
+			wantRunning(t, f, 2, 0)
+			for _, m := range f.members {
+				if m.Target != 0 {
+					t.Errorf("%s was assigned revision %d by a wave that failed", m.Key, m.Target)
+				}
+			}
+		}},
 		{"a controller killed after writing the status resumes the same wave with the same assignments", 10, wavesConfig(), func(t *testing.T, f *fleet) {
 			f.step(t)
 			f.advance(t, time.Second)
