@@ -64,9 +64,9 @@ func setCondition(conditions []metav1.Condition, conditionType string, status me
 
 func TestHealthy(t *testing.T) {
 	cases := []struct {
-		name   string
+		name  string
 		spoil func(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, rendering *gatewrightv1alpha1.Rendering) *gatewrightv1alpha1.Rendering
-		want   string
+		want  string
 	}{
 		{"a Gateway with every condition True on the target revision is healthy", nil, ""},
 		{"objects not rendered yet are not healthy", func(*gatewayv1.Gateway, *gatewayv1.HTTPRoute, *gatewrightv1alpha1.Rendering) *gatewrightv1alpha1.Rendering {
