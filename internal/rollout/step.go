@@ -84,7 +84,8 @@ func start(cfg Config, obs Observation) Result {
 		pending: map[types.NamespacedName]int64{},
 	}
 	if obs.Stable == 0 || obs.Stable == obs.Target {
-		// A blueprint's first revision has nothing to roll from or back to.
+		// A blueprint's first revision has nothing to roll from or back to, and the stable
+		// revision has nothing to roll out.
 		s.finish()
 		return s.result()
 	}
@@ -106,11 +107,12 @@ func (s *stepper) progress() Result {
 		s.fill()
 		return s.result()
 	}
+	if s.st.WaveStarted == nil {
+		// Paused before its first wave (or a status edited by hand): start the wave.
+		s.assignWave(s.st.Wave)
+		return s.result()
+	}
 	if s.st.Phase == gatewrightv1alpha1.RolloutPaused {
-		if s.st.WaveStarted == nil {
-			s.assignWave(0)
-			return s.result()
-		}
 		// Resuming restarts the wave's gate: the pause must not count against it.
 		s.st.WaveStarted = s.now()
 		s.st.HealthySince = nil

@@ -155,6 +155,12 @@ func TestStep(t *testing.T) {
 			f.advance(t, 299*time.Second)
 			wantPhase(t, f, gatewrightv1alpha1.RolloutProgressing)
 		}},
+		{"a status without a wave start, as if edited by hand, starts its wave again", 10, wavesConfig(), func(t *testing.T, f *fleet) {
+			f.status = &Status{Revision: 2, From: 1, Phase: gatewrightv1alpha1.RolloutSoaking, Wave: 2, Updated: 5}
+			f.step(t)
+			wantPhase(t, f, gatewrightv1alpha1.RolloutProgressing)
+			wantRunning(t, f, 2, 5)
+		}},
 		{"all at once assigns every Gateway and completes as soon as they are healthy", 10, allAtOnce(), func(t *testing.T, f *fleet) {
 			f.step(t)
 			wantRunning(t, f, 2, 10)

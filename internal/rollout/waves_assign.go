@@ -42,7 +42,7 @@ func (s *stepper) assignWave(k int32) {
 // started is not taken: it runs the stable revision until the next wave.
 func (s *stepper) fill() {
 	need := int(s.st.Updated) - len(s.assigned())
-	if need <= 0 {
+	if need <= 0 || s.st.WaveStarted == nil {
 		return
 	}
 	var keys []types.NamespacedName
