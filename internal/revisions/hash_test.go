@@ -127,3 +127,14 @@ func TestValuesHashIsStableOverMapOrder(t *testing.T) {
 		t.Errorf("changed values hash the same: %s", a)
 	}
 }
+
+func TestSpecHashIgnoresARolloutOnlyEdit(t *testing.T) {
+	spec := specOf(t, `{gatewayTemplate: {resourceTemplates: [{name: a, template: x}]}}`)
+	edited := specOf(t, `
+gatewayTemplate: {resourceTemplates: [{name: a, template: x}]}
+rollout: {strategy: AllAtOnce, waves: ["100%"], soakSeconds: 5, paused: true, order: {namespaceLabel: ring}}
+`)
+	if a, b := mustSpecHash(t, spec), mustSpecHash(t, edited); a != b {
+		t.Errorf("editing only spec.rollout changed the hash from %s to %s: it would make a new revision", a, b)
+	}
+}

@@ -105,7 +105,33 @@ var _ = Describe("GatewayClassBlueprint", func() {
 			`spec.gatewayTemplate.status.template`),
 		Entry("an unknown tenantUnset", "  helpers: |", "  tenantUnset: Never\n  helpers: |",
 			`spec.tenantUnset: Unsupported value: "Never": supported values: "Allowed", "Forbidden"`),
+		Entry("waves whose last is not 100%", "  helpers: |", "  rollout: {waves: [\"1\", \"50%\"]}\n  helpers: |",
+			`spec.rollout.waves: Invalid value`, `the last wave must be 100%`),
+		Entry("percentages that descend", "  helpers: |", "  rollout: {waves: [\"50%\", \"10%\", \"100%\"]}\n  helpers: |",
+			`spec.rollout.waves: Invalid value`, `percentages must ascend`),
+		Entry("counts that descend", "  helpers: |", "  rollout: {waves: [\"5\", \"2\", \"100%\"]}\n  helpers: |",
+			`spec.rollout.waves: Invalid value`, `counts must ascend`),
+		Entry("a wave that is neither a count nor a percentage", "  helpers: |", "  rollout: {waves: [\"0\", \"100%\"]}\n  helpers: |",
+			`spec.rollout.waves[0]`, `should match`),
+		Entry("more than ten waves", "  helpers: |", "  rollout: {waves: [\"1\", \"2\", \"3\", \"4\", \"5\", \"6\", \"7\", \"8\", \"9\", \"10\", \"100%\"]}\n  helpers: |",
+			`spec.rollout.waves: Too many`),
+		Entry("an unknown strategy", "  helpers: |", "  rollout: {strategy: Canary}\n  helpers: |",
+			`spec.rollout.strategy: Unsupported value: "Canary": supported values: "Waves", "AllAtOnce"`),
 	)
+
+	It("defaults a rollout block to waves of 1, 10%, 50% and 100%, a 30 s soak and a 300 s gate deadline", func(ctx SpecContext) {
+		obj := object(strings.Replace(blueprintYAML, "  helpers: |", "  rollout: {order: {namespaceLabel: example.com/ring}}\n  helpers: |", 1))
+		Expect(k8s.Create(ctx, obj)).To(Succeed())
+		var bp gatewrightv1alpha1.GatewayClassBlueprint
+		Expect(k8s.Get(ctx, types.NamespacedName{Name: obj.GetName()}, &bp)).To(Succeed())
+		Expect(bp.Spec.Rollout).To(Equal(&gatewrightv1alpha1.BlueprintRollout{
+			Strategy:            gatewrightv1alpha1.RolloutWaves,
+			Waves:               []string{"1", "10%", "50%", "100%"},
+			SoakSeconds:         30,
+			GateDeadlineSeconds: 300,
+			Order:               &gatewrightv1alpha1.RolloutOrder{NamespaceLabel: "example.com/ring"},
+		}))
+	})
 })
 
 const gatewayClassConfigYAML = `

@@ -63,6 +63,11 @@ type GatewayClassBlueprintSpec struct {
 	// Gateway of a class using the blueprint.
 	// +optional
 	HTTPRouteTemplate *HTTPRouteTemplate `json:"httpRouteTemplate,omitempty"`
+
+	// Rollout says how a new revision reaches the Gateways; without it, in the default
+	// waves. Changing it makes no new revision.
+	// +optional
+	Rollout *BlueprintRollout `json:"rollout,omitempty"`
 }
 
 // GroupKind names a kind of object by API group and kind.
@@ -167,6 +172,9 @@ type GatewayClassBlueprintStatus struct {
 	// +listMapKey=revision
 	// +kubebuilder:validation:MaxItems=64
 	Revisions []RevisionGateways `json:"revisions,omitempty"`
+	// Rollout is the state of the newest rollout.
+	// +optional
+	Rollout *BlueprintRolloutStatus `json:"rollout,omitempty"`
 }
 
 // RevisionGateways counts the Gateways whose objects were rendered from a revision.

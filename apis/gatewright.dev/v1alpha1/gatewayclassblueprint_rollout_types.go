@@ -1,0 +1,158 @@
+package v1alpha1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// RolloutStrategy says how a new revision reaches a class's Gateways.
+// +kubebuilder:validation:Enum=Waves;AllAtOnce
+type RolloutStrategy string
+
+const (
+	// RolloutWaves assigns the revision wave by wave, each held until healthy.
+	RolloutWaves RolloutStrategy = "Waves"
+	// RolloutAllAtOnce assigns the revision to every Gateway at once.
+	RolloutAllAtOnce RolloutStrategy = "AllAtOnce"
+)
+
+// MaxRolloutWaves bounds spec.rollout.waves.
+const MaxRolloutWaves = 10
+
+// MaxRolloutFailureGateways bounds the Gateways a rollout failure names; the rest are counted.
+const MaxRolloutFailureGateways = 16
+
+// MaxRolloutFailureMessage bounds a rollout failure's message, in bytes.
+const MaxRolloutFailureMessage = 1024
+
+// BlueprintRollout says how a new revision of the blueprint reaches the Gateways of its
+// classes. Changing it makes no new revision.
+type BlueprintRollout struct {
+	// Strategy is Waves (the default: wave by wave, each held until every Gateway in it
+	// is healthy for soakSeconds) or AllAtOnce (every Gateway at once, complete when all
+	// are healthy). Either way a gate that does not pass within gateDeadlineSeconds rolls
+	// its Gateways back to the previous revision and stops the rollout.
+	// +optional
+	// +kubebuilder:default=Waves
+	Strategy RolloutStrategy `json:"strategy,omitempty"`
+
+	// Waves are the cumulative sizes of the waves, each a count of Gateways ("1") or a
+	// percentage of them, rounded up ("10%"). Counts ascend, percentages ascend and the
+	// last is "100%"; a wave that would add no Gateway is skipped.
+	// +optional
+	// +kubebuilder:default={"1","10%","50%","100%"}
+	// +listType=set
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=10
+	// +kubebuilder:validation:items:MaxLength=6
+	// +kubebuilder:validation:items:Pattern=`^([1-9][0-9]{0,4}|([1-9][0-9]?|100)%)$`
+	// +kubebuilder:validation:XValidation:rule="self[size(self) - 1] == '100%'",message="the last wave must be 100%"
+	// +kubebuilder:validation:XValidation:rule="self.filter(w, w.endsWith('%')).map(w, int(w.replace('%', ''))).isSorted()",message="percentages must ascend"
+	// +kubebuilder:validation:XValidation:rule="self.filter(w, !w.endsWith('%')).map(w, int(w)).isSorted()",message="counts must ascend"
+	Waves []string `json:"waves,omitempty"`
+
+	// SoakSeconds is how long every Gateway of a wave must stay healthy before the next
+	// wave starts: Accepted and Programmed, its listeners Accepted, Programmed and
+	// ResolvedRefs, its routes Accepted and ResolvedRefs, its objects ready.
+	// +optional
+	// +kubebuilder:default=30
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=86400
+	SoakSeconds int32 `json:"soakSeconds,omitempty"`
+
+	// GateDeadlineSeconds is how long, from its start, a wave has to pass its soak; past
+	// it the wave's Gateways are rolled back to the previous revision.
+	// +optional
+	// +kubebuilder:default=300
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=86400
+	GateDeadlineSeconds int32 `json:"gateDeadlineSeconds,omitempty"`
+
+	// Order says which Gateways go first; without it, by namespace/name.
+	// +optional
+	Order *RolloutOrder `json:"order,omitempty"`
+
+	// Paused holds the rollout: no new wave starts and no wave is rolled back. Resuming
+	// restarts the current wave's gate.
+	// +optional
+	Paused bool `json:"paused,omitempty"`
+}
+
+// RolloutOrder orders a class's Gateways for the waves.
+type RolloutOrder struct {
+	// NamespaceLabel is a label key: Gateways whose namespace has a smaller value of it
+	// go first (integers by value, before other values, which compare as text; a
+	// namespace without the label goes last), then by namespace/name.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=317
+	NamespaceLabel string `json:"namespaceLabel"`
+}
+
+// RolloutPhase is where a rollout stands.
+// +kubebuilder:validation:Enum=Progressing;Soaking;Paused;Complete;RolledBack
+type RolloutPhase string
+
+const (
+	// RolloutProgressing: a wave is assigned and not every Gateway in it is healthy yet.
+	RolloutProgressing RolloutPhase = "Progressing"
+	// RolloutSoaking: every Gateway of the wave is healthy, since healthySince.
+	RolloutSoaking RolloutPhase = "Soaking"
+	// RolloutPaused: spec.rollout.paused holds the rollout.
+	RolloutPaused RolloutPhase = "Paused"
+	// RolloutComplete: the revision passed every wave and is the current revision.
+	RolloutComplete RolloutPhase = "Complete"
+	// RolloutRolledBack: a wave failed its gate and went back to the previous revision.
+	RolloutRolledBack RolloutPhase = "RolledBack"
+)
+
+// BlueprintRolloutStatus is the state of the newest rollout. It lives only in the
+// blueprint's status, so a controller that restarts, or a new leader, resumes the same
+// wave and gate.
+type BlueprintRolloutStatus struct {
+	// Revision is the revision being rolled out.
+	Revision int64 `json:"revision"`
+	// From is the revision the Gateways ran before, to which a failed wave goes back.
+	// +optional
+	From int64 `json:"from,omitempty"`
+	// Phase is Progressing, Soaking, Paused, Complete or RolledBack.
+	Phase RolloutPhase `json:"phase"`
+	// Wave is the index, in spec.rollout.waves, of the wave assigned last.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	Wave int32 `json:"wave,omitempty"`
+	// WaveStarted is when that wave was assigned; its gate deadline counts from here, and
+	// Gateways created later wait for the next wave.
+	// +optional
+	WaveStarted *metav1.Time `json:"waveStarted,omitempty"`
+	// HealthySince is when every Gateway of the wave was last seen healthy without a break.
+	// +optional
+	HealthySince *metav1.Time `json:"healthySince,omitempty"`
+	// Updated counts the Gateways assigned the revision so far.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	Updated int32 `json:"updated,omitempty"`
+	// Failure says why the rollout was rolled back.
+	// +optional
+	Failure *RolloutFailure `json:"failure,omitempty"`
+}
+
+// RolloutFailure names the wave that failed its gate and why.
+type RolloutFailure struct {
+	// Revision is the revision that failed.
+	Revision int64 `json:"revision"`
+	// Wave is the index of the wave that failed.
+	// +kubebuilder:validation:Minimum=0
+	Wave int32 `json:"wave"`
+	// Gateways are the first of the wave's Gateways (namespace/name) that were not healthy.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:items:MaxLength=317
+	Gateways []string `json:"gateways,omitempty"`
+	// MoreGateways counts the unhealthy Gateways that Gateways leaves out.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	MoreGateways int32 `json:"moreGateways,omitempty"`
+	// Message says what the first of them was missing.
+	// +optional
+	// +kubebuilder:validation:MaxLength=1024
+	Message string `json:"message,omitempty"`
+}

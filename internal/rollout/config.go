@@ -1,0 +1,56 @@
+package rollout
+
+import (
+	"time"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+)
+
+// DefaultWaves are the waves of a blueprint that sets none: one Gateway, then 10%, 50%
+// and the rest.
+var DefaultWaves = []string{"1", "10%", "50%", "100%"}
+
+const (
+	defaultSoak         = 30 * time.Second
+	defaultGateDeadline = 300 * time.Second
+)
+
+// Config is a blueprint's spec.rollout with its defaults applied.
+type Config struct {
+	// Waves are cumulative sizes, counts or percentages; AllAtOnce is the single wave 100%.
+	Waves        []string
+	Soak         time.Duration
+	GateDeadline time.Duration
+	// OrderLabel is the namespace label whose value orders the Gateways; "" for none.
+	OrderLabel string
+	Paused     bool
+}
+
+// ConfigFrom applies the API's defaults to spec (nil for a blueprint without a rollout
+// block), so a blueprint stored before the block existed rolls out in the default waves.
+func ConfigFrom(spec *gatewrightv1alpha1.BlueprintRollout) Config {
+	cfg := Config{Waves: DefaultWaves, Soak: defaultSoak, GateDeadline: defaultGateDeadline}
+	if spec == nil {
+		return cfg
+	}
+	if len(spec.Waves) > 0 {
+		cfg.Waves = spec.Waves
+	}
+	if spec.SoakSeconds > 0 {
+		cfg.Soak = time.Duration(spec.SoakSeconds) * time.Second
+	}
+	if spec.GateDeadlineSeconds > 0 {
+		cfg.GateDeadline = time.Duration(spec.GateDeadlineSeconds) * time.Second
+	}
+	if spec.Order != nil {
+		cfg.OrderLabel = spec.Order.NamespaceLabel
+	}
+	cfg.Paused = spec.Paused
+	if spec.Strategy == gatewrightv1alpha1.RolloutAllAtOnce {
+		// All at once completes as soon as every Gateway is healthy: there is no later
+		// wave for a soak to protect.
+		cfg.Waves = []string{"100%"}
+		cfg.Soak = 0
+	}
+	return cfg
+}

@@ -1,0 +1,125 @@
+package rollout
+
+import (
+	"strings"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+	"sigs.k8s.io/yaml"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+)
+
+const healthyGateway = `
+metadata: {namespace: shop, name: web, generation: 3}
+spec:
+  gatewayClassName: internet
+  listeners: [{name: http, port: 80, protocol: HTTP}]
+status:
+  conditions:
+  - {type: Accepted, status: "True", reason: Accepted, observedGeneration: 3}
+  - {type: Programmed, status: "True", reason: Programmed, observedGeneration: 3}
+  listeners:
+  - name: http
+    conditions:
+    - {type: Accepted, status: "True", reason: Accepted}
+    - {type: Programmed, status: "True", reason: Programmed}
+    - {type: ResolvedRefs, status: "True", reason: ResolvedRefs}
+`
+
+const healthyRoute = `
+metadata: {namespace: shop, name: cart}
+status:
+  parents:
+  - parentRef: {name: other}
+    controllerName: gatewright.dev/gateway-controller
+    conditions: [{type: Accepted, status: "False", reason: NotAllowedByListeners}]
+  - parentRef: {name: web}
+    controllerName: example.com/another-controller
+    conditions: [{type: Accepted, status: "False", reason: NoMatchingParent}]
+  - parentRef: {name: web}
+    controllerName: gatewright.dev/gateway-controller
+    conditions:
+    - {type: Accepted, status: "True", reason: Accepted}
+    - {type: ResolvedRefs, status: "True", reason: ResolvedRefs}
+`
+
+func decode[T any](t *testing.T, doc string) *T {
+	t.Helper()
+	v := new(T)
+	if err := yaml.Unmarshal([]byte(doc), v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func setCondition(conditions []metav1.Condition, conditionType string, status metav1.ConditionStatus, reason, message string) {
+	for i := range conditions {
+		if conditions[i].Type == conditionType {
+			conditions[i].Status, conditions[i].Reason, conditions[i].Message = status, reason, message
+		}
+	}
+}
+
+func TestHealthy(t *testing.T) {
+	cases := []struct {
+		name  string
+		spoil func(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, rendering *gatewrightv1alpha1.Rendering) *gatewrightv1alpha1.Rendering
+		want  string
+	}{
+		{"a Gateway with every condition True on the target revision is healthy", nil, ""},
+		{"objects not rendered yet are not healthy", func(*gatewayv1.Gateway, *gatewayv1.HTTPRoute, *gatewrightv1alpha1.Rendering) *gatewrightv1alpha1.Rendering {
+			return nil
+		}, "its objects are not rendered yet"},
+		{"objects rendered from another revision are not healthy", func(_ *gatewayv1.Gateway, _ *gatewayv1.HTTPRoute, r *gatewrightv1alpha1.Rendering) *gatewrightv1alpha1.Rendering {
+			r.Revision = 1
+			return r
+		}, "its objects were rendered from revision 1, not 2"},
+		{"a Gateway not Programmed names the reason and message", func(gw *gatewayv1.Gateway, _ *gatewayv1.HTTPRoute, r *gatewrightv1alpha1.Rendering) *gatewrightv1alpha1.Rendering {
+			setCondition(gw.Status.Conditions, "Programmed", metav1.ConditionFalse, "Pending", "Deployment shop/web is not available")
+			return r
+		}, "Gateway Programmed is False (Pending): Deployment shop/web is not available"},
+		{"a Gateway Programmed for an older generation is not healthy", func(gw *gatewayv1.Gateway, _ *gatewayv1.HTTPRoute, r *gatewrightv1alpha1.Rendering) *gatewrightv1alpha1.Rendering {
+			gw.Generation = 4
+			return r
+		}, "Gateway Accepted is for generation 3, not 4"},
+		{"a listener whose refs do not resolve is not healthy", func(gw *gatewayv1.Gateway, _ *gatewayv1.HTTPRoute, r *gatewrightv1alpha1.Rendering) *gatewrightv1alpha1.Rendering {
+			setCondition(gw.Status.Listeners[0].Conditions, "ResolvedRefs", metav1.ConditionFalse, "InvalidCertificateRef", "secret tls not found")
+			return r
+		}, "listener http ResolvedRefs is False (InvalidCertificateRef): secret tls not found"},
+		{"a listener without status is not healthy", func(gw *gatewayv1.Gateway, _ *gatewayv1.HTTPRoute, r *gatewrightv1alpha1.Rendering) *gatewrightv1alpha1.Rendering {
+			gw.Spec.Listeners = append(gw.Spec.Listeners, gatewayv1.Listener{Name: "https"})
+			return r
+		}, "listener https has no status"},
+		{"a route that Gatewright did not accept on this Gateway is not healthy", func(_ *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, r *gatewrightv1alpha1.Rendering) *gatewrightv1alpha1.Rendering {
+			setCondition(route.Status.Parents[2].Conditions, "Accepted", metav1.ConditionFalse, "NotAllowedByListeners", "")
+			return r
+		}, "HTTPRoute shop/cart Accepted is False (NotAllowedByListeners): "},
+		{"a route without Gatewright's status for this Gateway is not healthy", func(_ *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, r *gatewrightv1alpha1.Rendering) *gatewrightv1alpha1.Rendering {
+			route.Status.Parents = route.Status.Parents[:2]
+			return r
+		}, "HTTPRoute shop/cart has no status for this Gateway yet"},
+		{"a long reason is cut to its bound", func(gw *gatewayv1.Gateway, _ *gatewayv1.HTTPRoute, r *gatewrightv1alpha1.Rendering) *gatewrightv1alpha1.Rendering {
+			setCondition(gw.Status.Conditions, "Accepted", metav1.ConditionFalse, "Invalid", strings.Repeat("é", 1000))
+			return r
+		}, "Gateway Accepted is False (Invalid): " + strings.Repeat("é", 236) + "..."},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			gw := decode[gatewayv1.Gateway](t, healthyGateway)
+			route := decode[gatewayv1.HTTPRoute](t, healthyRoute)
+			rendering := &gatewrightv1alpha1.Rendering{Revision: 2}
+			if c.spoil != nil {
+				rendering = c.spoil(gw, route, rendering)
+			}
+			ok, reason := Healthy(gw, []*gatewayv1.HTTPRoute{route}, rendering, 2)
+			if ok != (c.want == "") || reason != c.want {
+				t.Errorf("Healthy = %v, %q; want %q", ok, reason, c.want)
+			}
+			if len(reason) > maxReason {
+				t.Errorf("the reason has %d bytes, more than %d", len(reason), maxReason)
+			}
+		})
+	}
+}

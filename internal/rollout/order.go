@@ -1,0 +1,66 @@
+package rollout
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// Member is what Step observes of one Gateway of the blueprint's classes.
+type Member struct {
+	Key types.NamespacedName
+	// NamespaceLabels are the labels of the Gateway's namespace, for the order label.
+	NamespaceLabels map[string]string
+	// Created is the Gateway's creation time: one created after a wave started waits
+	// for the next wave.
+	Created time.Time
+	// Running is the revision its objects were rendered from (its Rendering's revision).
+	Running int64
+	// Target is the revision a rollout assigned it (its Rendering's targetRevision), 0
+	// for none: it then runs the blueprint's current revision.
+	Target int64
+	// Healthy and Reason are what Healthy said of it on the revision it should run.
+	Healthy bool
+	Reason  string
+}
+
+// Order sorts members into the order the waves take them: by the value of the order
+// label on their namespace (integers by value and before any other value, other values
+// as text, a namespace without the label last), then by namespace and name.
+func Order(members []Member, label string) []Member {
+	ordered := slices.Clone(members)
+	slices.SortStableFunc(ordered, func(a, b Member) int {
+		if label != "" {
+			if c := compareOrderValues(a.NamespaceLabels, b.NamespaceLabels, label); c != 0 {
+				return c
+			}
+		}
+		return cmp.Or(cmp.Compare(a.Key.Namespace, b.Key.Namespace), cmp.Compare(a.Key.Name, b.Key.Name))
+	})
+	return ordered
+}
+
+func compareOrderValues(a, b map[string]string, label string) int {
+	av, aok := a[label]
+	bv, bok := b[label]
+	if aok != bok {
+		if aok {
+			return -1
+		}
+		return 1
+	}
+	an, aerr := strconv.ParseInt(av, 10, 64)
+	bn, berr := strconv.ParseInt(bv, 10, 64)
+	switch {
+	case aerr == nil && berr == nil:
+		return cmp.Compare(an, bn)
+	case aerr == nil:
+		return -1
+	case berr == nil:
+		return 1
+	}
+	return cmp.Compare(av, bv)
+}

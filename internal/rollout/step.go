@@ -1,0 +1,184 @@
+package rollout
+
+import (
+	"cmp"
+	"slices"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+)
+
+// Status is the rollout's state as the blueprint's status records it.
+type Status = gatewrightv1alpha1.BlueprintRolloutStatus
+
+// Observation is what the controller sees when it steps the rollout.
+type Observation struct {
+	// Stable is the blueprint's currentRevision, Target its targetRevision (the newest).
+	Stable, Target int64
+	// Members are the Gateways of the blueprint's classes.
+	Members []Member
+	Now     time.Time
+}
+
+// Assignment says: set the targetRevision of these Gateways' Renderings to Revision.
+type Assignment struct {
+	Revision int64
+	Gateways []types.NamespacedName
+}
+
+// Result is the next state and what to do to reach it. The caller writes Status first
+// (with optimistic concurrency: it is the commit point), then Assignments; a controller
+// killed in between steps the written status again and gets the same assignments.
+type Result struct {
+	Status      *Status
+	Assignments []Assignment
+	// Stable is the blueprint's currentRevision from now on: Target once complete.
+	Stable int64
+	// RequeueAfter is when the gate's soak or deadline falls due; 0 for nothing pending.
+	RequeueAfter time.Duration
+}
+
+// Step advances the rollout by one decision, as a pure function of the recorded status
+// and the observation: stepping the same status and observation again gives the same
+// result, so a restarted controller or a new leader resumes the same wave and the same
+// gate (healthySince and waveStarted are in the status), neither skipping nor repeating it.
+func Step(recorded *Status, cfg Config, obs Observation) Result {
+	if obs.Target == 0 {
+		return Result{Status: recorded, Stable: obs.Stable}
+	}
+	if recorded == nil || recorded.Revision != obs.Target {
+		return start(cfg, obs)
+	}
+	s := &stepper{st: recorded.DeepCopy(), cfg: cfg, obs: obs, pending: map[types.NamespacedName]int64{}}
+	switch s.st.Phase {
+	case gatewrightv1alpha1.RolloutComplete:
+		return Result{Status: s.st, Stable: s.st.Revision}
+	case gatewrightv1alpha1.RolloutRolledBack:
+		s.revert(s.hasRevision)
+		return s.result()
+	}
+	return s.progress()
+}
+
+// stepper builds one step's result.
+type stepper struct {
+	st  *Status
+	cfg Config
+	obs Observation
+	// pending are the targetRevisions this step sets, by Gateway.
+	pending  map[types.NamespacedName]int64
+	requeue  time.Duration
+	complete bool
+}
+
+// start begins a rollout of obs.Target from the stable revision; one in progress for an
+// older revision is abandoned, its Gateways going back to the stable revision.
+func start(cfg Config, obs Observation) Result {
+	s := &stepper{
+		st:      &Status{Revision: obs.Target, From: obs.Stable},
+		cfg:     cfg,
+		obs:     obs,
+		pending: map[types.NamespacedName]int64{},
+	}
+	if obs.Stable == 0 || obs.Stable == obs.Target {
+		// A blueprint's first revision has nothing to roll from or back to, and the stable
+		// revision has nothing to roll out.
+		s.finish()
+		return s.result()
+	}
+	if cfg.Paused {
+		s.revertStray()
+		s.st.Phase = gatewrightv1alpha1.RolloutPaused
+		return s.result()
+	}
+	s.assignWave(0)
+	s.revertStray()
+	return s.result()
+}
+
+// progress holds the current wave until it passes its gate or its deadline.
+func (s *stepper) progress() Result {
+	s.revertStray()
+	if s.cfg.Paused {
+		s.st.Phase = gatewrightv1alpha1.RolloutPaused
+		s.fill()
+		return s.result()
+	}
+	if s.st.WaveStarted == nil {
+		// Paused before its first wave (or a status edited by hand): start the wave.
+		s.assignWave(s.st.Wave)
+		return s.result()
+	}
+	if s.st.Phase == gatewrightv1alpha1.RolloutPaused {
+		// Resuming restarts the wave's gate: the pause must not count against it.
+		s.st.WaveStarted = s.now()
+		s.st.HealthySince = nil
+		s.st.Phase = gatewrightv1alpha1.RolloutProgressing
+	}
+	s.fill()
+	unhealthy := s.unhealthy()
+	now := s.obs.Now
+	deadline := s.st.WaveStarted.Add(s.cfg.GateDeadline)
+	if len(unhealthy) == 0 {
+		if s.st.HealthySince == nil {
+			s.st.HealthySince = s.now()
+		}
+		soaked := s.st.HealthySince.Add(s.cfg.Soak)
+		if !now.Before(soaked) {
+			s.assignWave(s.st.Wave + 1)
+			return s.result()
+		}
+		s.st.Phase = gatewrightv1alpha1.RolloutSoaking
+		s.requeue = soaked.Sub(now)
+		if deadline.Before(soaked) {
+			s.requeue = deadline.Sub(now)
+		}
+	} else {
+		s.st.HealthySince = nil
+		s.st.Phase = gatewrightv1alpha1.RolloutProgressing
+		s.requeue = deadline.Sub(now)
+	}
+	if !now.Before(deadline) {
+		s.rollBack(unhealthy)
+	}
+	return s.result()
+}
+
+func (s *stepper) result() Result {
+	stable := s.obs.Stable
+	if s.complete {
+		stable = s.st.Revision
+	}
+	if s.st.Phase != gatewrightv1alpha1.RolloutProgressing && s.st.Phase != gatewrightv1alpha1.RolloutSoaking {
+		s.requeue = 0
+	}
+	return Result{Status: s.st, Assignments: s.assignments(), Stable: stable, RequeueAfter: max(s.requeue, 0)}
+}
+
+// assignments groups the pending targetRevisions that change something, by revision, the
+// Gateways in namespace/name order.
+func (s *stepper) assignments() []Assignment {
+	var out []Assignment
+	for _, m := range Order(s.obs.Members, "") {
+		revision, ok := s.pending[m.Key]
+		if !ok || revision == m.Target {
+			continue
+		}
+		i := slices.IndexFunc(out, func(a Assignment) bool { return a.Revision == revision })
+		if i < 0 {
+			i = len(out)
+			out = append(out, Assignment{Revision: revision})
+		}
+		out[i].Gateways = append(out[i].Gateways, m.Key)
+	}
+	slices.SortFunc(out, func(a, b Assignment) int { return cmp.Compare(a.Revision, b.Revision) })
+	return out
+}
+
+func (s *stepper) now() *metav1.Time {
+	t := metav1.NewTime(s.obs.Now)
+	return &t
+}

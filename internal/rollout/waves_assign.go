@@ -1,0 +1,166 @@
+package rollout
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+)
+
+// assignWave starts the first wave from index k on that adds a Gateway to those already
+// assigned (with few Gateways, 1 and 10% are the same wave), or completes the rollout
+// when every Gateway has the revision.
+func (s *stepper) assignWave(k int32) {
+	n := len(s.obs.Members)
+	assigned := len(s.assigned())
+	if assigned >= n {
+		s.finish()
+		return
+	}
+	sizes := WaveSizes(n, s.cfg.Waves)
+	wave := int32(len(sizes) - 1) // waves edited to fewer mid-rollout: the rest at once
+	for i := int(k); i < len(sizes); i++ {
+		if sizes[i] > assigned {
+			wave = int32(i)
+			break
+		}
+	}
+	s.st.Phase = gatewrightv1alpha1.RolloutProgressing
+	s.st.Wave = wave
+	s.st.WaveStarted = s.now()
+	s.st.HealthySince = nil
+	s.st.Updated = int32(sizes[wave])
+	s.requeue = s.cfg.GateDeadline
+	s.fill()
+}
+
+// fill assigns the revision to the next Gateways in order until the wave has status.updated
+// of them: after assignWave, and again after a restart that wrote the status but not every
+// assignment, or when a Gateway of the wave was deleted. A Gateway created after the wave
+// started is not taken: it runs the stable revision until the next wave.
+func (s *stepper) fill() {
+	need := int(s.st.Updated) - len(s.assigned())
+	if need <= 0 || s.st.WaveStarted == nil {
+		return
+	}
+	var keys []types.NamespacedName
+	for _, m := range Order(s.obs.Members, s.cfg.OrderLabel) {
+		if len(keys) == need {
+			break
+		}
+		if !s.hasRevision(m) && !m.Created.After(s.st.WaveStarted.Time) {
+			keys = append(keys, m.Key)
+		}
+	}
+	s.assign(s.st.Revision, keys)
+}
+
+// assigned are the members that have the revision once this step's assignments are made.
+func (s *stepper) assigned() []Member {
+	var members []Member
+	for _, m := range s.obs.Members {
+		if s.hasRevision(m) {
+			members = append(members, m)
+		}
+	}
+	return members
+}
+
+// hasRevision says whether m has the rollout's revision once this step's assignments are made.
+func (s *stepper) hasRevision(m Member) bool {
+	return s.targetOf(m) == s.st.Revision
+}
+
+func (s *stepper) targetOf(m Member) int64 {
+	if revision, ok := s.pending[m.Key]; ok {
+		return revision
+	}
+	return m.Target
+}
+
+// unhealthy are the wave's members that do not yet run the revision healthily, in order.
+func (s *stepper) unhealthy() []Member {
+	var members []Member
+	for _, m := range Order(s.assigned(), s.cfg.OrderLabel) {
+		if m.Target != s.st.Revision {
+			m.Reason = "it is assigned the revision in this step"
+			members = append(members, m)
+			continue
+		}
+		if m.Running != s.st.Revision {
+			m.Reason = fmt.Sprintf("it runs revision %d, not %d", m.Running, s.st.Revision)
+			members = append(members, m)
+			continue
+		}
+		if !m.Healthy {
+			members = append(members, m)
+		}
+	}
+	return members
+}
+
+// revert sets the Gateways that match back to the revision the rollout started from.
+func (s *stepper) revert(match func(Member) bool) {
+	var keys []types.NamespacedName
+	for _, m := range Order(s.obs.Members, "") {
+		if match(m) {
+			keys = append(keys, m.Key)
+		}
+	}
+	s.assign(s.st.From, keys)
+}
+
+// revertStray sends back Gateways assigned a revision that is neither this rollout's nor
+// the one it started from: those of a rollout a newer revision abandoned.
+func (s *stepper) revertStray() {
+	s.revert(func(m Member) bool {
+		target := s.targetOf(m)
+		return target != 0 && target != s.st.From && target != s.st.Revision
+	})
+}
+
+func (s *stepper) assign(revision int64, keys []types.NamespacedName) {
+	for _, key := range keys {
+		s.pending[key] = revision
+	}
+}
+
+func (s *stepper) finish() {
+	s.st.Phase = gatewrightv1alpha1.RolloutComplete
+	s.st.HealthySince = nil
+	s.st.Updated = int32(len(s.assigned()))
+	s.complete = true
+}
+
+// rollBack sends the wave's Gateways back to the revision the rollout started from and
+// records why, naming the first unhealthy Gateways and counting the rest.
+func (s *stepper) rollBack(unhealthy []Member) {
+	failure := &gatewrightv1alpha1.RolloutFailure{Revision: s.st.Revision, Wave: s.st.Wave}
+	for i, m := range unhealthy {
+		if i == gatewrightv1alpha1.MaxRolloutFailureGateways {
+			failure.MoreGateways = int32(len(unhealthy) - i)
+			break
+		}
+		failure.Gateways = append(failure.Gateways, m.Key.String())
+	}
+	if len(unhealthy) > 0 {
+		failure.Message = fmt.Sprintf("Gateway %s is not healthy on revision %d after %s: %s",
+			unhealthy[0].Key, s.st.Revision, s.cfg.GateDeadline, unhealthy[0].Reason)
+	} else {
+		failure.Message = fmt.Sprintf("the wave was not healthy for %s within %s of its start", s.cfg.Soak, s.cfg.GateDeadline)
+	}
+	if len(failure.Message) > gatewrightv1alpha1.MaxRolloutFailureMessage {
+		failure.Message = strings.ToValidUTF8(failure.Message[:gatewrightv1alpha1.MaxRolloutFailureMessage-3], "") + "..."
+	}
+	for key, revision := range s.pending {
+		if revision == s.st.Revision {
+			delete(s.pending, key) // no Gateway outside the failed wave gets the revision
+		}
+	}
+	s.st.Phase = gatewrightv1alpha1.RolloutRolledBack
+	s.st.HealthySince = nil
+	s.st.Failure = failure
+	s.revert(s.hasRevision)
+}
