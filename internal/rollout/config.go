@@ -1,6 +1,7 @@
 package rollout
 
 import (
+	"strconv"
 	"time"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
@@ -24,6 +25,9 @@ type Config struct {
 	// OrderLabel is the namespace label whose value orders the Gateways; "" for none.
 	OrderLabel string
 	Paused     bool
+	// Promote and Abort are the revisions the provider asked to promote or abort
+	// (the blueprint's annotations), 0 for none.
+	Promote, Abort int64
 }
 
 // ConfigFrom applies the API's defaults to spec (nil for a blueprint without a rollout
@@ -53,4 +57,22 @@ func ConfigFrom(spec *gatewrightv1alpha1.BlueprintRollout) Config {
 		cfg.Soak = 0
 	}
 	return cfg
+}
+
+// ConfigOf is bp's rollout configuration: its spec.rollout with the defaults, and the
+// promote and abort its annotations ask for. An annotation that is not a revision
+// number asks for nothing.
+func ConfigOf(bp *gatewrightv1alpha1.GatewayClassBlueprint) Config {
+	cfg := ConfigFrom(bp.Spec.Rollout)
+	cfg.Promote = annotatedRevision(bp.Annotations[gatewrightv1alpha1.AnnotationRolloutPromote])
+	cfg.Abort = annotatedRevision(bp.Annotations[gatewrightv1alpha1.AnnotationRolloutAbort])
+	return cfg
+}
+
+func annotatedRevision(value string) int64 {
+	n, err := strconv.ParseInt(value, 10, 64)
+	if err != nil || n < 1 {
+		return 0
+	}
+	return n
 }

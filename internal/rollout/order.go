@@ -22,6 +22,9 @@ type Member struct {
 	// Target is the revision a rollout assigned it (its Rendering's targetRevision), 0
 	// for none: it then runs the blueprint's current revision.
 	Target int64
+	// Gates says whether it was healthy when it was assigned Target (its Rendering's
+	// gatesRollout): only then does its health hold its wave's gate.
+	Gates bool
 	// Healthy and Reason are what Healthy said of it on the revision it should run.
 	Healthy bool
 	Reason  string

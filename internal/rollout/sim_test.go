@@ -17,13 +17,15 @@ type fleet struct {
 	stable  int64
 	target  int64
 	broken  map[int64]bool
+	// brokenGateways are unhealthy whatever they run, as a tenant can break its own.
+	brokenGateways map[types.NamespacedName]bool
 	now     time.Time
 	status  *Status
 	cfg     Config
 }
 
 func newFleet(n int, stable, target int64, cfg Config) *fleet {
-	f := &fleet{stable: stable, target: target, broken: map[int64]bool{}, now: t0, cfg: cfg}
+	f := &fleet{stable: stable, target: target, broken: map[int64]bool{}, brokenGateways: map[types.NamespacedName]bool{}, now: t0, cfg: cfg}
 	for i := range n {
 		f.members = append(f.members, Member{Key: key(i), Created: t0.Add(-time.Hour)})
 	}
@@ -43,7 +45,7 @@ func (f *fleet) render() {
 		if m.Target != 0 {
 			m.Running = m.Target
 		}
-		m.Healthy = !f.broken[m.Running]
+		m.Healthy = !f.broken[m.Running] && !f.brokenGateways[m.Key]
 		m.Reason = ""
 		if !m.Healthy {
 			m.Reason = "Gateway Programmed is False (Pending): deployment not available"
@@ -69,7 +71,7 @@ func (f *fleet) apply(assignments []Assignment) {
 		for _, k := range a.Gateways {
 			for i := range f.members {
 				if f.members[i].Key == k {
-					f.members[i].Target = a.Revision
+					f.members[i].Target, f.members[i].Gates = a.Revision, a.Gates
 				}
 			}
 		}

@@ -23,10 +23,18 @@ type Observation struct {
 	Now     time.Time
 }
 
-// Assignment says: set the targetRevision of these Gateways' Renderings to Revision.
+// Assignment says: set the targetRevision of these Gateways' Renderings to Revision, and
+// their gatesRollout to Gates.
 type Assignment struct {
 	Revision int64
+	Gates    bool
 	Gateways []types.NamespacedName
+}
+
+// assigned is what a step assigns one Gateway.
+type assigned struct {
+	revision int64
+	gates    bool
 }
 
 // Result is the next state and what to do to reach it. The caller writes Status first
@@ -52,12 +60,19 @@ func Step(recorded *Status, cfg Config, obs Observation) Result {
 	if recorded == nil || recorded.Revision != obs.Target {
 		return start(cfg, obs)
 	}
-	s := &stepper{st: recorded.DeepCopy(), cfg: cfg, obs: obs, pending: map[types.NamespacedName]int64{}}
-	switch s.st.Phase {
-	case gatewrightv1alpha1.RolloutComplete:
+	s := &stepper{st: recorded.DeepCopy(), cfg: cfg, obs: obs, pending: map[types.NamespacedName]assigned{}}
+	switch {
+	case s.st.Phase == gatewrightv1alpha1.RolloutComplete:
 		return Result{Status: s.st, Stable: s.st.Revision}
-	case gatewrightv1alpha1.RolloutRolledBack:
+	case cfg.Promote == s.st.Revision:
+		s.promote()
+		return s.result()
+	case s.st.Phase == gatewrightv1alpha1.RolloutRolledBack:
 		s.revert(s.hasRevision)
+		return s.result()
+	case cfg.Abort == s.st.Revision:
+		s.revertStray()
+		s.abort()
 		return s.result()
 	}
 	return s.progress()
@@ -69,7 +84,7 @@ type stepper struct {
 	cfg Config
 	obs Observation
 	// pending are the targetRevisions this step sets, by Gateway.
-	pending  map[types.NamespacedName]int64
+	pending  map[types.NamespacedName]assigned
 	requeue  time.Duration
 	complete bool
 }
@@ -81,7 +96,7 @@ func start(cfg Config, obs Observation) Result {
 		st:      &Status{Revision: obs.Target, From: obs.Stable},
 		cfg:     cfg,
 		obs:     obs,
-		pending: map[types.NamespacedName]int64{},
+		pending: map[types.NamespacedName]assigned{},
 	}
 	if obs.Stable == 0 || obs.Stable == obs.Target {
 		// A blueprint's first revision has nothing to roll from or back to, and the stable
@@ -158,24 +173,36 @@ func (s *stepper) result() Result {
 	return Result{Status: s.st, Assignments: s.assignments(), Stable: stable, RequeueAfter: max(s.requeue, 0)}
 }
 
-// assignments groups the pending targetRevisions that change something, by revision, the
-// Gateways in namespace/name order.
+// assignments groups the pending targetRevisions that change something by revision and
+// gate, the Gateways in namespace/name order.
 func (s *stepper) assignments() []Assignment {
 	var out []Assignment
 	for _, m := range Order(s.obs.Members, "") {
-		revision, ok := s.pending[m.Key]
-		if !ok || revision == m.Target {
+		a, ok := s.pending[m.Key]
+		if !ok || a.revision == m.Target {
 			continue
 		}
-		i := slices.IndexFunc(out, func(a Assignment) bool { return a.Revision == revision })
+		i := slices.IndexFunc(out, func(o Assignment) bool { return o.Revision == a.revision && o.Gates == a.gates })
 		if i < 0 {
 			i = len(out)
-			out = append(out, Assignment{Revision: revision})
+			out = append(out, Assignment{Revision: a.revision, Gates: a.gates})
 		}
 		out[i].Gateways = append(out[i].Gateways, m.Key)
 	}
-	slices.SortFunc(out, func(a, b Assignment) int { return cmp.Compare(a.Revision, b.Revision) })
+	slices.SortFunc(out, func(a, b Assignment) int {
+		if c := cmp.Compare(a.Revision, b.Revision); c != 0 {
+			return c
+		}
+		return cmp.Compare(boolOrder(a.Gates), boolOrder(b.Gates))
+	})
 	return out
+}
+
+func boolOrder(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func (s *stepper) now() *metav1.Time {

@@ -2,6 +2,7 @@ package rollout
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -278,6 +279,69 @@ func TestStep(t *testing.T) {
 			}
 			f.advance(t, time.Second)
 			wantRunning(t, f, 2, 5)
+		}},
+		{"a Gateway broken before its wave neither holds the wave nor rolls it back", 10, wavesConfig(), func(t *testing.T, f *fleet) {
+			f.brokenGateways[key(0)] = true
+			f.render()
+			f.step(t)
+			if m := f.members[0]; m.Target != 2 || m.Gates {
+				t.Fatalf("the broken Gateway has target %d and gates %v, want 2 and false: it gets the change, without a say", m.Target, m.Gates)
+			}
+			f.advance(t, time.Second)
+			f.advance(t, soak)
+			wantRunning(t, f, 2, 5)
+			if m := f.members[1]; !m.Gates {
+				t.Errorf("a healthy Gateway of the second wave does not gate it")
+			}
+		}},
+		{"a Gateway that breaks on the revision holds its wave even if another was broken before", 10, wavesConfig(), func(t *testing.T, f *fleet) {
+			f.brokenGateways[key(0)] = true
+			f.render()
+			f.step(t)
+			f.advance(t, time.Second)
+			f.broken[2] = true
+			f.advance(t, soak) // the 50% wave assigned: gw-01..04 gate it
+			wantRunning(t, f, 2, 5)
+			f.advance(t, 300*time.Second)
+			wantPhase(t, f, gatewrightv1alpha1.RolloutRolledBack)
+			wantRunning(t, f, 2, 0)
+			if got := f.status.Failure.Gateways; !reflect.DeepEqual(got, []string{"ns/gw-01", "ns/gw-02", "ns/gw-03", "ns/gw-04"}) {
+				t.Errorf("the failure names %v, want the four Gateways that gated the wave", got)
+			}
+		}},
+		{"promote assigns every Gateway at once and completes", 10, wavesConfig(), func(t *testing.T, f *fleet) {
+			f.step(t)
+			f.now = f.now.Add(time.Second)
+			f.members = append(f.members, Member{Key: types.NamespacedName{Namespace: "z", Name: "new"}, Created: f.now})
+			f.cfg.Promote = 2
+			f.advance(t, time.Second)
+			wantPhase(t, f, gatewrightv1alpha1.RolloutComplete)
+			wantRunning(t, f, 2, 11)
+			if f.stable != 2 {
+				t.Errorf("stable revision %d, want 2", f.stable)
+			}
+		}},
+		{"promote names a revision: one for another revision does nothing", 10, wavesConfig(), func(t *testing.T, f *fleet) {
+			f.cfg.Promote = 1
+			f.step(t)
+			f.advance(t, time.Second)
+			wantPhase(t, f, gatewrightv1alpha1.RolloutSoaking)
+			wantRunning(t, f, 2, 1)
+		}},
+		{"abort sends the wave back at once and says the provider asked", 10, wavesConfig(), func(t *testing.T, f *fleet) {
+			f.step(t)
+			f.advance(t, time.Second)
+			f.advance(t, soak)
+			wantRunning(t, f, 2, 5)
+			f.cfg.Abort = 2
+			f.advance(t, time.Second)
+			wantPhase(t, f, gatewrightv1alpha1.RolloutRolledBack)
+			wantRunning(t, f, 2, 0)
+			if failure := f.status.Failure; failure == nil || !strings.Contains(failure.Message, "aborted by the provider") || failure.Wave != 2 {
+				t.Errorf("failure %+v, want wave 2 (50%%) aborted by the provider", failure)
+			}
+			f.advance(t, time.Hour)
+			wantRunning(t, f, 2, 0)
 		}},
 	}
 	for _, c := range cases {

@@ -2,9 +2,8 @@ package rollout
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
-
-	"k8s.io/apimachinery/pkg/types"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 )
@@ -45,16 +44,21 @@ func (s *stepper) fill() {
 	if need <= 0 || s.st.WaveStarted == nil {
 		return
 	}
-	var keys []types.NamespacedName
 	for _, m := range Order(s.obs.Members, s.cfg.OrderLabel) {
-		if len(keys) == need {
+		if need == 0 {
 			break
 		}
 		if !s.hasRevision(m) && !m.Created.After(s.st.WaveStarted.Time) {
-			keys = append(keys, m.Key)
+			s.take(m)
+			need--
 		}
 	}
-	s.assign(s.st.Revision, keys)
+}
+
+// take assigns m the rollout's revision; its health on the revision it runs now says
+// whether it gates the wave.
+func (s *stepper) take(m Member) {
+	s.pending[m.Key] = assigned{revision: s.st.Revision, gates: m.Healthy}
 }
 
 // assigned are the members that have the revision once this step's assignments are made.
@@ -74,16 +78,28 @@ func (s *stepper) hasRevision(m Member) bool {
 }
 
 func (s *stepper) targetOf(m Member) int64 {
-	if revision, ok := s.pending[m.Key]; ok {
-		return revision
+	if a, ok := s.pending[m.Key]; ok {
+		return a.revision
 	}
 	return m.Target
 }
 
-// unhealthy are the wave's members that do not yet run the revision healthily, in order.
+// unhealthy are the wave's gating members that do not yet run the revision healthily, in
+// order. A member that was not healthy when it was assigned the revision does not gate:
+// its tenant's own breakage must neither hold nor roll back the provider's change.
 func (s *stepper) unhealthy() []Member {
 	var members []Member
 	for _, m := range Order(s.assigned(), s.cfg.OrderLabel) {
+		if a, ok := s.pending[m.Key]; ok {
+			if a.gates {
+				m.Reason = "it is assigned the revision in this step"
+				members = append(members, m)
+			}
+			continue
+		}
+		if !m.Gates {
+			continue
+		}
 		if m.Target != s.st.Revision {
 			m.Reason = "it is assigned the revision in this step"
 			members = append(members, m)
@@ -103,13 +119,11 @@ func (s *stepper) unhealthy() []Member {
 
 // revert sets the Gateways that match back to the revision the rollout started from.
 func (s *stepper) revert(match func(Member) bool) {
-	var keys []types.NamespacedName
 	for _, m := range Order(s.obs.Members, "") {
 		if match(m) {
-			keys = append(keys, m.Key)
+			s.pending[m.Key] = assigned{revision: s.st.From}
 		}
 	}
-	s.assign(s.st.From, keys)
 }
 
 // revertStray sends back Gateways assigned a revision that is neither this rollout's nor
@@ -119,12 +133,6 @@ func (s *stepper) revertStray() {
 		target := s.targetOf(m)
 		return target != 0 && target != s.st.From && target != s.st.Revision
 	})
-}
-
-func (s *stepper) assign(revision int64, keys []types.NamespacedName) {
-	for _, key := range keys {
-		s.pending[key] = revision
-	}
 }
 
 func (s *stepper) finish() {
@@ -154,13 +162,40 @@ func (s *stepper) rollBack(unhealthy []Member) {
 	if len(failure.Message) > gatewrightv1alpha1.MaxRolloutFailureMessage {
 		failure.Message = strings.ToValidUTF8(failure.Message[:gatewrightv1alpha1.MaxRolloutFailureMessage-3], "") + "..."
 	}
-	for key, revision := range s.pending {
-		if revision == s.st.Revision {
-			delete(s.pending, key) // no Gateway outside the failed wave gets the revision
+	s.goBack(failure)
+}
+
+// goBack sends every Gateway that has the revision back to the one the rollout started
+// from, none getting it in this step, and records why.
+func (s *stepper) goBack(failure *gatewrightv1alpha1.RolloutFailure) {
+	for key, a := range s.pending {
+		if a.revision == s.st.Revision {
+			delete(s.pending, key)
 		}
 	}
 	s.st.Phase = gatewrightv1alpha1.RolloutRolledBack
 	s.st.HealthySince = nil
 	s.st.Failure = failure
 	s.revert(s.hasRevision)
+}
+
+// promote assigns the revision to every Gateway that does not have it, those created
+// since the wave started too, and completes the rollout: the provider asked for it.
+func (s *stepper) promote() {
+	s.st.Failure = nil
+	for _, m := range s.obs.Members {
+		if !s.hasRevision(m) {
+			s.take(m)
+		}
+	}
+	s.finish()
+}
+
+// abort sends every Gateway that has the revision back, as a failed gate does: the
+// provider asked for it.
+func (s *stepper) abort() {
+	s.goBack(&gatewrightv1alpha1.RolloutFailure{
+		Revision: s.st.Revision, Wave: s.st.Wave,
+		Message: fmt.Sprintf("aborted by the provider (annotation %s: %q)", gatewrightv1alpha1.AnnotationRolloutAbort, strconv.FormatInt(s.st.Revision, 10)),
+	})
 }

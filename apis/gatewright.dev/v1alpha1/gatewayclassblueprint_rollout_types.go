@@ -13,6 +13,17 @@ const (
 	RolloutAllAtOnce RolloutStrategy = "AllAtOnce"
 )
 
+// Annotations a provider sets on a GatewayClassBlueprint (gatewright rollout promote and
+// abort do) to act on the rollout of the revision they name; the controller acts once,
+// when the revision is the one rolling out, and ignores them otherwise.
+const (
+	// AnnotationRolloutPromote assigns the revision to every remaining Gateway at once.
+	AnnotationRolloutPromote = "gatewright.dev/rollout-promote"
+	// AnnotationRolloutAbort sends the Gateways that run the revision back to the one
+	// the rollout started from, as a failed gate does.
+	AnnotationRolloutAbort = "gatewright.dev/rollout-abort"
+)
+
 // MaxRolloutWaves bounds spec.rollout.waves.
 const MaxRolloutWaves = 10
 

@@ -107,6 +107,12 @@ type Rendering struct {
 	// +optional
 	// +kubebuilder:validation:Minimum=1
 	TargetRevision int64 `json:"targetRevision,omitempty"`
+	// GatesRollout, written with TargetRevision, says whether the Gateway was healthy on
+	// the revision it ran when the rollout assigned it: only such a Gateway holds its
+	// wave's gate, so that a Gateway broken before the rollout neither holds nor rolls
+	// back the provider's change.
+	// +optional
+	GatesRollout bool `json:"gatesRollout,omitempty"`
 }
 
 // RenderingList is a list of Renderings.
