@@ -58,8 +58,12 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	if err != nil {
 		return ctrl.Result{}, err
 	}
+	renderings, err := r.renderingsOf(ctx, bp.Name)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
 	accepted, linted := r.judge(parsedForm(bp, h, hash))
-	if err := r.revise(ctx, bp, accepted.OK, h, hash); err != nil {
+	if err := r.revise(ctx, bp, accepted.OK, h, hash, renderings); err != nil {
 		return ctrl.Result{}, err
 	}
 	conditions.Set(&bp.Status.Conditions, "Accepted", accepted.OK, accepted.Reason, accepted.Message, bp.Generation)
@@ -71,10 +75,19 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	if bp.Status.FailingGateways, err = r.setRendered(ctx, bp, &bp.Status.Conditions, original.Conditions, gateways); err != nil {
 		return ctrl.Result{}, err
 	}
-	return ctrl.Result{}, ctrlutil.WriteStatus(ctx, r.Client, bp, original, bp.Status, func(status gatewrightv1alpha1.GatewayClassBlueprintStatus) gatewrightv1alpha1.GatewayClassBlueprintStatus {
+	step, err := r.stepRollout(ctx, bp, gateways, renderings)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	// The status goes first, against the version read: a stale read is refused and
+	// retried rather than stepping a rollout that has moved on.
+	if err := ctrlutil.WriteStatus(ctx, r.Client, bp, original, bp.Status, func(status gatewrightv1alpha1.GatewayClassBlueprintStatus) gatewrightv1alpha1.GatewayClassBlueprintStatus {
 		status.Conditions = conditions.Short(status.Conditions)
 		return status
-	})
+	}, ctrlutil.OptimisticLock(bp)); err != nil {
+		return ctrl.Result{}, err
+	}
+	return ctrl.Result{RequeueAfter: step.RequeueAfter}, r.assign(ctx, bp, step, renderings)
 }
 
 // judge is the blueprint's Accepted and Linted verdicts: whether it parses, and what
@@ -147,7 +160,7 @@ func (r *BlueprintReconciler) blueprintsOfRoute(ctx context.Context, obj client.
 // hand has the history and status read again.
 func (r *BlueprintReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
-		For(&gatewrightv1alpha1.GatewayClassBlueprint{}, ctrlutil.SpecChanged).
+		For(&gatewrightv1alpha1.GatewayClassBlueprint{}, builder.WithPredicates(predicate.Or[client.Object](predicate.GenerationChangedPredicate{}, rolloutAsked))).
 		Owns(&gatewrightv1alpha1.GatewayClassBlueprintRevision{}, builder.WithPredicates(ctrlutil.Deleted)).
 		Watches(&gatewayv1.Gateway{}, ctrlutil.MapTo(r.blueprintOfGateway), builder.WithPredicates(renderFailureChanged)).
 		Watches(&gatewayv1.HTTPRoute{}, ctrlutil.MapTo(r.blueprintsOfRoute), builder.WithPredicates(routeRenderFailureChanged)).

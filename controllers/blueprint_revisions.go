@@ -56,9 +56,10 @@ func parsedForm(bp *gatewrightv1alpha1.GatewayClassBlueprint, h history, hash st
 
 // revise writes revision n+1 of an accepted blueprint whose spec is not its newest
 // revision's, lets go of the revisions beyond the history that no Rendering records, and
-// sets the status's revisions. A blueprint that is not accepted makes no revision: its
-// Gateways keep the one they run. Until rollouts come, a new revision is current at once.
-func (r *BlueprintReconciler) revise(ctx context.Context, bp *gatewrightv1alpha1.GatewayClassBlueprint, accepted bool, h history, hash string) error {
+// sets the status's revisions and targetRevision, which the rollout then takes to the
+// Gateways (blueprint_rollout.go). A blueprint that is not accepted makes no revision:
+// its Gateways keep the one they run.
+func (r *BlueprintReconciler) revise(ctx context.Context, bp *gatewrightv1alpha1.GatewayClassBlueprint, accepted bool, h history, hash string, renderings []gatewrightv1alpha1.Rendering) error {
 	if newest := h.newest(); accepted && (newest == nil || newest.Hash != hash) {
 		next := int64(1)
 		if newest != nil {
@@ -71,16 +72,17 @@ func (r *BlueprintReconciler) revise(ctx context.Context, bp *gatewrightv1alpha1
 		}
 		h = append(h, rev)
 	}
-	running, inUse, err := r.revisionsInUse(ctx, bp.Name)
-	if err != nil {
-		return err
+	running, inUse := revisionsInUse(renderings)
+	inUse[bp.Status.CurrentRevision] = true
+	if bp.Status.Rollout != nil {
+		inUse[bp.Status.Rollout.From] = true
 	}
-	if h, err = r.prune(ctx, h, inUse); err != nil {
+	h, err := r.prune(ctx, h, inUse)
+	if err != nil {
 		return err
 	}
 	if newest := h.newest(); newest != nil {
 		bp.Status.TargetRevision = newest.Revision
-		bp.Status.CurrentRevision = newest.Revision
 	}
 	bp.Status.Revisions = nil
 	for _, rev := range h[max(0, len(h)-maxRevisionsInStatus):] {
@@ -112,23 +114,27 @@ func newRevision(bp *gatewrightv1alpha1.GatewayClassBlueprint, n int64, hash str
 	return rev
 }
 
-// revisionsInUse reads from the cache the Renderings rendered from blueprint: how many
-// Gateways run each revision, and every revision a Rendering (a Gateway's or a route's)
-// records or a rollout assigned.
-func (r *BlueprintReconciler) revisionsInUse(ctx context.Context, blueprint string) (running map[int64]int32, inUse map[int64]bool, err error) {
+// renderingsOf reads from the cache, uncopied, the Renderings rendered from blueprint.
+func (r *BlueprintReconciler) renderingsOf(ctx context.Context, blueprint string) ([]gatewrightv1alpha1.Rendering, error) {
 	var list gatewrightv1alpha1.RenderingList
 	if err := r.List(ctx, &list, client.MatchingFields{indexRenderingBlueprint: blueprint}, client.UnsafeDisableDeepCopy); err != nil {
-		return nil, nil, fmt.Errorf("reading the Renderings of GatewayClassBlueprint %s: %w", blueprint, err)
+		return nil, fmt.Errorf("reading the Renderings of GatewayClassBlueprint %s: %w", blueprint, err)
 	}
+	return list.Items, nil
+}
+
+// revisionsInUse counts, of renderings, the Gateways that run each revision, and lists
+// every revision a Rendering (a Gateway's or a route's) records or a rollout assigned.
+func revisionsInUse(renderings []gatewrightv1alpha1.Rendering) (running map[int64]int32, inUse map[int64]bool) {
 	running, inUse = map[int64]int32{}, map[int64]bool{}
-	for i := range list.Items {
-		rendering := &list.Items[i]
+	for i := range renderings {
+		rendering := &renderings[i]
 		inUse[rendering.Revision], inUse[rendering.TargetRevision] = true, true
 		if rendering.Owner.Kind == "Gateway" {
 			running[rendering.Revision]++
 		}
 	}
-	return running, inUse, nil
+	return running, inUse
 }
 
 // prune deletes the revisions older than the newest revisions.HistoryLimit that no

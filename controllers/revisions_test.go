@@ -14,9 +14,16 @@ import (
 )
 
 // greetingBlueprint renders a ConfigMap per Gateway and per route on it whose greeting
-// is written in the template, so that each edit of the greeting is a new spec.
+// is written in the template, so that each edit of the greeting is a new spec, rolled
+// out all at once: these tests are about revisions, not waves.
 func greetingBlueprint(greeting string) string {
+	return greetingRolledOut(greeting, "{strategy: AllAtOnce}")
+}
+
+// greetingRolledOut is greetingBlueprint with a spec.rollout of its own.
+func greetingRolledOut(greeting, rollout string) string {
 	return fmt.Sprintf(`
+rollout: %[2]s
 gatewayTemplate:
   resourceTemplates:
   - name: config
@@ -33,7 +40,7 @@ httpRouteTemplate:
       kind: ConfigMap
       metadata: {name: {{ .HTTPRoute.metadata.name }}-on-{{ .Gateway.metadata.name }}}
       data: {greeting: %[1]s}
-`, greeting)
+`, greeting, rollout)
 }
 
 // revisionNumbers lists the numbers of the world's blueprint's revisions, oldest first.
@@ -193,9 +200,10 @@ var _ = Describe("GatewayClassBlueprint revisions", func() {
 	})
 
 	It("keeps the newest 10 revisions and any older one a Gateway runs", func(ctx SpecContext) {
-		w.assignRevision(ctx, "web", 1)
+		// A paused rollout leaves the Gateway on revision 1 however many come after it.
 		for n := int64(2); n <= 12; n++ {
-			w.editGreeting(ctx, fmt.Sprintf("v%d", n), n)
+			w.classAndBlueprint(ctx, greetingRolledOut(fmt.Sprintf("v%d", n), "{paused: true}"))
+			Eventually(w.blueprintStatus(ctx)).Should(HaveField("TargetRevision", n))
 		}
 		Eventually(w.revisionNumbers(ctx)).Should(Equal([]int64{1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}))
 		Expect(w.renderedRevision(ctx, "web")()).To(BeEquivalentTo(1))

@@ -42,9 +42,11 @@ type Record struct {
 	// values part 0 records: as read, until the caller sets those it is about to apply.
 	Revision   int64
 	ValuesHash string
-	// TargetRevision is the revision a rollout assigned the Gateway; only the rollout
-	// engine writes it, so a save keeps it as read.
+	// TargetRevision is the revision a rollout assigned the Gateway and GatesRollout
+	// whether its health gates the wave; only the rollout engine writes them, so a save
+	// keeps them as read.
 	TargetRevision int64
+	GatesRollout   bool
 }
 
 // Exists tells whether the owner has a Rendering.
@@ -81,7 +83,8 @@ func (a *Applier) LoadRecord(ctx context.Context, owner Owner) (*Record, error) 
 func (r *Record) add(part *gatewrightv1alpha1.Rendering) {
 	r.parts[part.Part] = part
 	if part.Part == 0 {
-		r.Values, r.Revision, r.ValuesHash, r.TargetRevision = part.Values, part.Revision, part.ValuesHash, part.TargetRevision
+		r.Values, r.Revision, r.ValuesHash = part.Values, part.Revision, part.ValuesHash
+		r.TargetRevision, r.GatesRollout = part.TargetRevision, part.GatesRollout
 	}
 	r.Deleting = r.Deleting || !part.DeletionTimestamp.IsZero()
 	r.Inventory = append(r.Inventory, checkedEntries(r.owner, part)...)
@@ -119,7 +122,8 @@ func (a *Applier) SaveRecord(ctx context.Context, rec *Record, inv Inventory) er
 		existing := rec.parts[part]
 		if part == 0 {
 			desired.Values = recordedAt(rec.Values, existing)
-			desired.Revision, desired.ValuesHash, desired.TargetRevision = rec.Revision, rec.ValuesHash, rec.TargetRevision
+			desired.Revision, desired.ValuesHash = rec.Revision, rec.ValuesHash
+			desired.TargetRevision, desired.GatesRollout = rec.TargetRevision, rec.GatesRollout
 		}
 		var err error
 		switch {
@@ -234,7 +238,7 @@ func sameRendering(existing, desired *gatewrightv1alpha1.Rendering) bool {
 		equality.Semantic.DeepEqual(existing.Objects, desired.Objects) &&
 		equality.Semantic.DeepEqual(existing.Values, desired.Values) &&
 		existing.Revision == desired.Revision && existing.ValuesHash == desired.ValuesHash &&
-		existing.TargetRevision == desired.TargetRevision &&
+		existing.TargetRevision == desired.TargetRevision && existing.GatesRollout == desired.GatesRollout &&
 		equality.Semantic.DeepEqual(existing.OwnerReferences, desired.OwnerReferences) &&
 		controllerutil.ContainsFinalizer(existing, gatewrightv1alpha1.FinalizerCleanup)
 }

@@ -2,6 +2,11 @@ package apply
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/types"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -35,4 +40,39 @@ func TargetRevision(ctx context.Context, r client.Reader, gw client.Object) (int
 		return 0, nil
 	}
 	return part.TargetRevision, nil
+}
+
+// GatewayOf is the Gateway whose part 0 r is, by namespace/name; ok is false for any
+// other Rendering, or one that does not carry the name its owner gives it.
+func GatewayOf(r *gatewrightv1alpha1.Rendering) (key client.ObjectKey, ok bool) {
+	if r.Owner.Kind != "Gateway" || r.Part != 0 {
+		return key, false
+	}
+	gw := &gatewayv1.Gateway{}
+	gw.Namespace, gw.Name, gw.UID = r.Namespace, r.Owner.Name, r.Owner.UID
+	if !GatewayOwner(gw).namedBy(r) {
+		return key, false
+	}
+	return client.ObjectKeyFromObject(gw), true
+}
+
+// AssignRevision writes a rollout's assignment into part 0 of a Gateway's record, r:
+// the revision the Gateway is to run, and whether its health gates the wave. The
+// record's other fields are the Gateway reconciler's, which writes them with r's
+// resourceVersion: it cannot write back a targetRevision it read before this.
+func AssignRevision(ctx context.Context, c client.Client, r *gatewrightv1alpha1.Rendering, revision int64, gates bool) error {
+	patch := map[string]any{"targetRevision": revision, "gatesRollout": gates}
+	if !gates {
+		patch["gatesRollout"] = nil
+	}
+	data, err := json.Marshal(patch)
+	if err != nil {
+		return err
+	}
+	target := &gatewrightv1alpha1.Rendering{}
+	target.Namespace, target.Name = r.Namespace, r.Name // r may be the cache's own
+	if err := c.Patch(ctx, target, client.RawPatch(types.MergePatchType, data)); client.IgnoreNotFound(err) != nil {
+		return fmt.Errorf("assigning revision %d to Gateway %s/%s (Rendering %s): %w", revision, r.Namespace, r.Owner.Name, r.Name, err)
+	}
+	return nil
 }

@@ -40,8 +40,7 @@ func TestRecordKeepsTheRevisionItWasRenderedFromAndTheRolloutsTarget(t *testing.
 	}
 
 	// The rollout engine assigns a target; the next render must not take it away.
-	part.TargetRevision = 4
-	if err := c.Update(ctx, part); err != nil {
+	if err := AssignRevision(ctx, c, part, 4, true); err != nil {
 		t.Fatal(err)
 	}
 	if target, err := TargetRevision(ctx, c, gw); err != nil || target != 4 {
@@ -61,8 +60,8 @@ func TestRecordKeepsTheRevisionItWasRenderedFromAndTheRolloutsTarget(t *testing.
 	if err := c.Get(ctx, client.ObjectKey{Namespace: "team-a", Name: "gateway.web"}, part); err != nil {
 		t.Fatal(err)
 	}
-	if part.Revision != 4 || part.TargetRevision != 4 || part.ValuesHash == before {
-		t.Errorf("after a render of revision 4 with other values part 0 records revision %d, target %d, hash changed %v", part.Revision, part.TargetRevision, part.ValuesHash != before)
+	if part.Revision != 4 || part.TargetRevision != 4 || !part.GatesRollout || part.ValuesHash == before {
+		t.Errorf("after a render of revision 4 with other values part 0 records revision %d, target %d, gates %v, hash changed %v", part.Revision, part.TargetRevision, part.GatesRollout, part.ValuesHash != before)
 	}
 }
 

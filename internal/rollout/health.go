@@ -39,6 +39,13 @@ func gatewayUnhealthy(gw *gatewayv1.Gateway, rendering *gatewrightv1alpha1.Rende
 	case rendering.Revision != target:
 		return fmt.Sprintf("its objects were rendered from revision %d, not %d", rendering.Revision, target)
 	}
+	// The Rendering records each object's readiness in the write that records the
+	// revision: the Gateway's Programmed may still be the last revision's.
+	for _, o := range rendering.Objects {
+		if !o.Ready {
+			return fmt.Sprintf("%s %s is not ready", o.Kind, objectName(o))
+		}
+	}
 	for _, condition := range []string{string(gatewayv1.GatewayConditionAccepted), string(gatewayv1.GatewayConditionProgrammed)} {
 		if why := notTrue(gw.Status.Conditions, condition, gw.Generation); why != "" {
 			return "Gateway " + why
@@ -109,4 +116,11 @@ func notTrue(conditions []metav1.Condition, conditionType string, generation int
 		return fmt.Sprintf("%s is for generation %d, not %d", conditionType, c.ObservedGeneration, generation)
 	}
 	return ""
+}
+
+func objectName(o gatewrightv1alpha1.RenderedObject) string {
+	if o.Namespace == "" {
+		return o.Name
+	}
+	return o.Namespace + "/" + o.Name
 }

@@ -76,6 +76,13 @@ func TestHealthy(t *testing.T) {
 			r.Revision = 1
 			return r
 		}, "its objects were rendered from revision 1, not 2"},
+		{"an object the Rendering records as not ready is not healthy, whatever the Gateway's conditions still say", func(_ *gatewayv1.Gateway, _ *gatewayv1.HTTPRoute, r *gatewrightv1alpha1.Rendering) *gatewrightv1alpha1.Rendering {
+			r.Objects = []gatewrightv1alpha1.RenderedObject{
+				{APIVersion: "v1", Kind: "ConfigMap", Namespace: "shop", Name: "web", Ready: true},
+				{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "shop", Name: "web-proxy"},
+			}
+			return r
+		}, "Deployment shop/web-proxy is not ready"},
 		{"a Gateway not Programmed names the reason and message", func(gw *gatewayv1.Gateway, _ *gatewayv1.HTTPRoute, r *gatewrightv1alpha1.Rendering) *gatewrightv1alpha1.Rendering {
 			setCondition(gw.Status.Conditions, "Programmed", metav1.ConditionFalse, "Pending", "Deployment shop/web is not available")
 			return r

@@ -1,0 +1,139 @@
+package controllers
+
+import (
+	"context"
+	"time"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/apply"
+	"github.com/gatewright/gatewright/internal/rollout"
+	"github.com/gatewright/gatewright/internal/snapshot"
+)
+
+// rolloutPoll is how often a blueprint whose wave waits on its gate looks at the wave's
+// health again. Polling the cache costs no request; watching every Gateway's and route's
+// status for every blueprint would wake the blueprint on each of a fleet's status writes.
+const rolloutPoll = 2 * time.Second
+
+// stepRollout advances bp's rollout by one step (internal/rollout) over the Gateways of its
+// classes, and sets the status's rollout and currentRevision. The caller writes the status
+// first, with optimistic concurrency, then makes the assignments: the status is the
+// commit point, so a controller killed in between, or a new leader, steps the written
+// status again and makes the same assignments.
+func (r *BlueprintReconciler) stepRollout(ctx context.Context, bp *gatewrightv1alpha1.GatewayClassBlueprint, gateways []gatewayv1.Gateway, renderings []gatewrightv1alpha1.Rendering) (rollout.Result, error) {
+	cfg := rollout.ConfigOf(bp)
+	stable := bp.Status.CurrentRevision
+	members, err := r.members(ctx, cfg, stable, gateways, renderings)
+	if err != nil {
+		return rollout.Result{}, err
+	}
+	step := rollout.Step(bp.Status.Rollout, cfg, rollout.Observation{
+		Stable: stable, Target: bp.Status.TargetRevision, Members: members, Now: time.Now(),
+	})
+	bp.Status.Rollout, bp.Status.CurrentRevision = step.Status, step.Stable
+	if active(step.Status) {
+		step.RequeueAfter = min(step.RequeueAfter, rolloutPoll)
+	}
+	return step, nil
+}
+
+// active tells whether a rollout waits on a gate.
+func active(st *gatewrightv1alpha1.BlueprintRolloutStatus) bool {
+	return st != nil && (st.Phase == gatewrightv1alpha1.RolloutProgressing || st.Phase == gatewrightv1alpha1.RolloutSoaking)
+}
+
+// members are the Gateways of the rollout: those of gateways that have a record, each
+// with what it runs, what it was assigned, and its health on the revision it should run.
+// A Gateway without a record yet joins once it has rendered the current revision.
+func (r *BlueprintReconciler) members(ctx context.Context, cfg rollout.Config, stable int64, gateways []gatewayv1.Gateway, renderings []gatewrightv1alpha1.Rendering) ([]rollout.Member, error) {
+	records := map[client.ObjectKey]*gatewrightv1alpha1.Rendering{}
+	for i := range renderings {
+		if key, ok := apply.GatewayOf(&renderings[i]); ok {
+			records[key] = &renderings[i]
+		}
+	}
+	members := make([]rollout.Member, 0, len(gateways))
+	for i := range gateways {
+		gw := &gateways[i]
+		key := client.ObjectKeyFromObject(gw)
+		rec := records[key]
+		if rec == nil || rec.Owner.UID != gw.UID || !gw.DeletionTimestamp.IsZero() {
+			continue
+		}
+		m := rollout.Member{Key: key, Created: gw.CreationTimestamp.Time, Running: rec.Revision, Target: rec.TargetRevision, Gates: rec.GatesRollout}
+		routes, err := r.routesNaming(ctx, gw)
+		if err != nil {
+			return nil, err
+		}
+		runs := m.Target
+		if runs == 0 {
+			runs = stable
+		}
+		m.Healthy, m.Reason = rollout.Healthy(gw, routes, rec, runs)
+		if cfg.OrderLabel != "" {
+			if m.NamespaceLabels, err = snapshot.NamespaceLabels(ctx, r.Client, gw.Namespace); err != nil {
+				return nil, err
+			}
+		}
+		members = append(members, m)
+	}
+	return members, nil
+}
+
+// routesNaming are the HTTPRoutes whose parentRefs name gw, uncopied from the cache:
+// their status is only read.
+func (r *BlueprintReconciler) routesNaming(ctx context.Context, gw *gatewayv1.Gateway) ([]*gatewayv1.HTTPRoute, error) {
+	var list gatewayv1.HTTPRouteList
+	if err := r.List(ctx, &list, client.MatchingFields{indexRouteParent: client.ObjectKeyFromObject(gw).String()}, client.UnsafeDisableDeepCopy); err != nil {
+		return nil, err
+	}
+	routes := make([]*gatewayv1.HTTPRoute, len(list.Items))
+	for i := range list.Items {
+		routes[i] = &list.Items[i]
+	}
+	return routes, nil
+}
+
+// assign makes a step's assignments: each Gateway's record says the revision it is to
+// run, which its reconciler (watching the record) then renders.
+func (r *BlueprintReconciler) assign(ctx context.Context, bp *gatewrightv1alpha1.GatewayClassBlueprint, step rollout.Result, renderings []gatewrightv1alpha1.Rendering) error {
+	if len(step.Assignments) == 0 {
+		return nil
+	}
+	records := map[client.ObjectKey]*gatewrightv1alpha1.Rendering{}
+	for i := range renderings {
+		if key, ok := apply.GatewayOf(&renderings[i]); ok {
+			records[key] = &renderings[i]
+		}
+	}
+	for _, a := range step.Assignments {
+		for _, key := range a.Gateways {
+			if rec := records[key]; rec != nil {
+				if err := apply.AssignRevision(ctx, r.Client, rec, a.Revision, a.Gates); err != nil {
+					return err
+				}
+			}
+		}
+		log.FromContext(ctx).Info("rollout assigned a revision", "blueprint", bp.Name, "revision", a.Revision, "gateways", len(a.Gateways))
+	}
+	return nil
+}
+
+// rolloutAsked passes the blueprint updates that ask something of its rollout besides a
+// spec edit: the promote and abort annotations.
+var rolloutAsked = predicate.Funcs{
+	CreateFunc:  func(event.CreateEvent) bool { return false },
+	DeleteFunc:  func(event.DeleteEvent) bool { return false },
+	GenericFunc: func(event.GenericEvent) bool { return false },
+	UpdateFunc: func(e event.UpdateEvent) bool {
+		old, updated := e.ObjectOld.GetAnnotations(), e.ObjectNew.GetAnnotations()
+		return old[gatewrightv1alpha1.AnnotationRolloutPromote] != updated[gatewrightv1alpha1.AnnotationRolloutPromote] ||
+			old[gatewrightv1alpha1.AnnotationRolloutAbort] != updated[gatewrightv1alpha1.AnnotationRolloutAbort]
+	},
+}
