@@ -19,9 +19,9 @@ type fleet struct {
 	broken  map[int64]bool
 	// brokenGateways are unhealthy whatever they run, as a tenant can break its own.
 	brokenGateways map[types.NamespacedName]bool
-	now     time.Time
-	status  *Status
-	cfg     Config
+	now            time.Time
+	status         *Status
+	cfg            Config
 }
 
 func newFleet(n int, stable, target int64, cfg Config) *fleet {
