@@ -35,6 +35,9 @@ A command refuses what would do nothing or is not possible now with exit status 
   gatewright rollout pause internet
   gatewright rollout promote internet
   gatewright rollout undo internet --to-revision 3`,
+		// Runnable, so that an unknown subcommand is an error rather than the help.
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	opts.addFlags(cmd.PersistentFlags())
 	// Blueprints are cluster-scoped: the namespace flag would mean nothing here.
@@ -68,7 +71,7 @@ func getBlueprint(ctx context.Context, k8s client.Client, name string) (*gatewri
 	return &bp, nil
 }
 
-// blueprintClient is the caller's client, for the blueprint named in args.
+// blueprintClient is a client with the caller's rights; blueprints have no namespace.
 func blueprintClient(opts *clusterOptions) (client.Client, error) {
 	k8s, _, err := opts.client()
 	return k8s, err
