@@ -217,3 +217,14 @@ func TestUndoTarget(t *testing.T) {
 		})
 	}
 }
+
+// rollout without a known subcommand says so rather than printing its help and succeeding.
+func TestRolloutUnknownSubcommand(t *testing.T) {
+	cmd := newRootCommand()
+	cmd.SetOut(&bytes.Buffer{})
+	cmd.SetErr(&bytes.Buffer{})
+	cmd.SetArgs([]string{"rollout", "restart", "internet"})
+	if err := cmd.Execute(); err == nil || !strings.Contains(err.Error(), `unknown command "restart" for "gatewright rollout"`) {
+		t.Fatalf("got %v, want an unknown command error", err)
+	}
+}
