@@ -25,7 +25,7 @@ GatewayClassConfigs and GatewayConfigs.`,
 		SilenceUsage:  true,
 		SilenceErrors: false,
 	}
-	root.AddCommand(newDevCommand(), newValuesCommand(), newExplainCommand(), newTreeCommand(), newDemoCommand(), newRenderCommand(), newDiffCommand(), newLintCommand(), newControllerCommand())
+	root.AddCommand(newDevCommand(), newValuesCommand(), newExplainCommand(), newTreeCommand(), newDemoCommand(), newRenderCommand(), newDiffCommand(), newRolloutCommand(), newLintCommand(), newControllerCommand())
 	return root
 }
 
