@@ -31,6 +31,9 @@ import (
 // keeps its own parsed copy.
 type BlueprintReconciler struct {
 	fleetJudge
+	// ControllerNamespace holds the class-wide GatewayClassConfigs, those that may ride
+	// the blueprint's rollouts.
+	ControllerNamespace string
 }
 
 // +kubebuilder:rbac:groups=gatewright.dev,resources=gatewayclassblueprints,verbs=get;list;watch
@@ -54,7 +57,11 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	hash, err := revisions.SpecHash(&bp.Spec)
+	riding, err := r.ridingConfigs(ctx, bp.Name)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	hash, err := revisions.Hash(&bp.Spec, riding)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
@@ -63,7 +70,7 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 		return ctrl.Result{}, err
 	}
 	accepted, linted := r.judge(parsedForm(bp, h, hash))
-	if err := r.revise(ctx, bp, accepted.OK, h, hash, renderings); err != nil {
+	if err := r.revise(ctx, bp, accepted.OK, h, hash, riding, renderings); err != nil {
 		return ctrl.Result{}, err
 	}
 	conditions.Set(&bp.Status.Conditions, "Accepted", accepted.OK, accepted.Reason, accepted.Message, bp.Generation)
@@ -165,6 +172,7 @@ func (r *BlueprintReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewayv1.Gateway{}, ctrlutil.MapTo(r.blueprintOfGateway), builder.WithPredicates(renderFailureChanged)).
 		Watches(&gatewayv1.HTTPRoute{}, ctrlutil.MapTo(r.blueprintsOfRoute), builder.WithPredicates(routeRenderFailureChanged)).
 		Watches(&gatewrightv1alpha1.Rendering{}, ctrlutil.Coalesced(renderingsOfRevisions, recountAfter), revisionRecordChanged).
+		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, ctrlutil.MapTo(r.blueprintsOfClassConfig), ctrlutil.SpecChanged).
 		Watches(&gatewayv1.GatewayClass{}, ctrlutil.MapTo(r.allBlueprints), builder.WithPredicates(predicate.Funcs{UpdateFunc: func(event.UpdateEvent) bool { return false }})).
 		Named("gatewayclassblueprint").
 		Complete(ctrlutil.RetryingConflicts(r, staleRecord))

@@ -3,14 +3,18 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/revisions"
 	"github.com/gatewright/gatewright/internal/snapshot"
+	"github.com/gatewright/gatewright/internal/translate"
 )
 
 // maxRevisionsInStatus bounds status.revisions (its CRD MaxItems).
@@ -59,13 +63,13 @@ func parsedForm(bp *gatewrightv1alpha1.GatewayClassBlueprint, h history, hash st
 // sets the status's revisions and targetRevision, which the rollout then takes to the
 // Gateways (blueprint_rollout.go). A blueprint that is not accepted makes no revision:
 // its Gateways keep the one they run.
-func (r *BlueprintReconciler) revise(ctx context.Context, bp *gatewrightv1alpha1.GatewayClassBlueprint, accepted bool, h history, hash string, renderings []gatewrightv1alpha1.Rendering) error {
+func (r *BlueprintReconciler) revise(ctx context.Context, bp *gatewrightv1alpha1.GatewayClassBlueprint, accepted bool, h history, hash string, riding []gatewrightv1alpha1.RevisionClassConfig, renderings []gatewrightv1alpha1.Rendering) error {
 	if newest := h.newest(); accepted && (newest == nil || newest.Hash != hash) {
 		next := int64(1)
 		if newest != nil {
 			next = newest.Revision + 1
 		}
-		rev := newRevision(bp, next, hash)
+		rev := newRevision(bp, next, hash, riding)
 		if err := r.Create(ctx, rev); err != nil {
 			// AlreadyExists: the cache had not seen it; retried as a stale read.
 			return fmt.Errorf("writing revision %d of GatewayClassBlueprint %s: %w", next, bp.Name, err)
@@ -91,8 +95,9 @@ func (r *BlueprintReconciler) revise(ctx context.Context, bp *gatewrightv1alpha1
 	return nil
 }
 
-// newRevision is revision n of bp, holding its spec, owned by it.
-func newRevision(bp *gatewrightv1alpha1.GatewayClassBlueprint, n int64, hash string) *gatewrightv1alpha1.GatewayClassBlueprintRevision {
+// newRevision is revision n of bp, holding its spec and the configs riding its rollout,
+// owned by it.
+func newRevision(bp *gatewrightv1alpha1.GatewayClassBlueprint, n int64, hash string, riding []gatewrightv1alpha1.RevisionClassConfig) *gatewrightv1alpha1.GatewayClassBlueprintRevision {
 	yes := true
 	rev := &gatewrightv1alpha1.GatewayClassBlueprintRevision{
 		ObjectMeta: metav1.ObjectMeta{
@@ -105,10 +110,11 @@ func newRevision(bp *gatewrightv1alpha1.GatewayClassBlueprint, n int64, hash str
 				Name: bp.Name, UID: bp.UID, Controller: &yes,
 			}},
 		},
-		Blueprint: bp.Name,
-		Revision:  n,
-		Hash:      hash,
-		Spec:      *bp.Spec.DeepCopy(),
+		Blueprint:    bp.Name,
+		Revision:     n,
+		Hash:         hash,
+		Spec:         *bp.Spec.DeepCopy(),
+		ClassConfigs: riding,
 	}
 	rev.SetGroupVersionKind(gatewrightv1alpha1.GroupVersion.WithKind(gatewrightv1alpha1.KindGatewayClassBlueprintRevision))
 	return rev
@@ -151,4 +157,39 @@ func (r *BlueprintReconciler) prune(ctx context.Context, h history, inUse map[in
 		}
 	}
 	return kept, nil
+}
+
+// ridingConfigs are the class-wide GatewayClassConfigs that ride the rollouts of
+// blueprint, as its next revision holds them.
+func (r *BlueprintReconciler) ridingConfigs(ctx context.Context, blueprint string) ([]gatewrightv1alpha1.RevisionClassConfig, error) {
+	var list gatewrightv1alpha1.GatewayClassConfigList
+	if err := r.List(ctx, &list, client.InNamespace(r.ControllerNamespace), client.UnsafeDisableDeepCopy); err != nil {
+		return nil, err
+	}
+	var classes []string
+	for _, class := range classesUsing(ctx, r.Client, blueprint) {
+		classes = append(classes, class.Name)
+	}
+	return revisions.ClassConfigs(list.Items, r.ControllerNamespace, classes)
+}
+
+// blueprintsOfClassConfig maps a class-wide GatewayClassConfig that rides (or rode, or
+// may ride) rollouts to the blueprints of the classes it targets.
+func (r *BlueprintReconciler) blueprintsOfClassConfig(ctx context.Context, obj client.Object) []reconcile.Request {
+	gcc := obj.(*gatewrightv1alpha1.GatewayClassConfig)
+	if gcc.Namespace != r.ControllerNamespace {
+		return nil
+	}
+	var requests []reconcile.Request
+	for _, ref := range gcc.Spec.TargetRefs {
+		class, err := getClass(ctx, r.Client, string(ref.Name))
+		if err != nil || ref.Kind != "GatewayClass" || !translate.IsGatewrightClass(class) || class.Spec.ParametersRef == nil {
+			continue
+		}
+		req := reconcile.Request{NamespacedName: types.NamespacedName{Name: class.Spec.ParametersRef.Name}}
+		if !slices.Contains(requests, req) {
+			requests = append(requests, req)
+		}
+	}
+	return requests
 }

@@ -106,7 +106,7 @@ var _ = Describe("A blueprint's rollout", func() {
 
 		Eventually(w.greetings(ctx)).Should(Equal(map[string]int{"one": fleetSize - 1, "two": 1}))
 		Expect(w.rolloutStatus(ctx)()).To(And(HaveField("Revision", int64(2)), HaveField("From", int64(1)), HaveField("Wave", int32(0))))
-		Expect(w.greetings(ctx)()).To(Equal(map[string]int{"one": fleetSize - 1, "two": 1}), "a second Gateway got the change before the first wave's soak")
+		Consistently(w.greetings(ctx), "1s").Should(Equal(map[string]int{"one": fleetSize - 1, "two": 1}), "a second Gateway got the change before the first wave's soak")
 		Expect(w.blueprintStatus(ctx)().CurrentRevision).To(BeEquivalentTo(1))
 		first := w.rendering(ctx, "gateway."+gatewayName(0))
 		Expect(first.TargetRevision).To(BeEquivalentTo(2), "the first in namespace/name order goes first")
@@ -173,6 +173,39 @@ var _ = Describe("A blueprint's rollout", func() {
 		w.annotateBlueprint(ctx, gatewrightv1alpha1.AnnotationRolloutPromote, "2")
 		Eventually(w.greetings(ctx)).Should(Equal(map[string]int{"two": fleetSize}))
 		Eventually(w.blueprintStatus(ctx)).Should(And(HaveField("CurrentRevision", int64(2)), HaveField("Rollout.Phase", gatewrightv1alpha1.RolloutComplete)))
+	})
+
+	It("takes a class-wide GatewayClassConfig that rides the rollout to the Gateways in the blueprint's waves", func(ctx SpecContext) {
+		valuesBlueprint := proxyBlueprint("{{ .Values.greeting | quote }}", false, fastRollout)
+		classConfig := func(greeting string) string {
+			return `
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayClassConfig
+metadata: {name: CLASS-fleet, namespace: ` + controllerNamespace + `}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: GatewayClass, name: CLASS}]
+  rolloutWithBlueprint: true
+  default: {greeting: ` + greeting + `}
+`
+		}
+		w = newWorld(ctx)
+		w.apply(ctx, classConfig("one"))
+		w.classAndBlueprint(ctx, valuesBlueprint)
+		for i := range fleetSize {
+			w.gateway(ctx, gatewayName(i))
+		}
+		Eventually(w.greetings(ctx)).Should(Equal(map[string]int{"one": fleetSize}))
+		Eventually(w.blueprintStatus(ctx)).Should(HaveField("CurrentRevision", int64(1)))
+		rev := &gatewrightv1alpha1.GatewayClassBlueprintRevision{}
+		Expect(k8s.Get(ctx, client.ObjectKey{Name: w.blueprint + "-1"}, rev)).To(Succeed())
+		Expect(rev.ClassConfigs).To(ConsistOf(HaveField("Name", w.class+"-fleet")))
+
+		w.apply(ctx, classConfig("two"))
+		Eventually(w.greetings(ctx)).Should(Equal(map[string]int{"one": fleetSize - 1, "two": 1}))
+		Expect(w.rolloutStatus(ctx)()).To(And(HaveField("Revision", int64(2)), HaveField("Wave", int32(0))))
+		Consistently(w.greetings(ctx), "1s").Should(Equal(map[string]int{"one": fleetSize - 1, "two": 1}), "the config reached a second Gateway before the first wave's soak")
+		Eventually(w.greetings(ctx)).Should(Equal(map[string]int{"two": fleetSize}))
+		Eventually(w.rolloutStatus(ctx)).Should(HaveField("Phase", gatewrightv1alpha1.RolloutComplete))
 	})
 
 	It("sends a wave back at once when the provider aborts", func(ctx SpecContext) {

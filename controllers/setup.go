@@ -109,7 +109,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	applier := apply.New(mgr.GetClient(), mgr.GetAPIReader())
 	recorder := ctrlutil.CappedRecorder{EventRecorder: mgr.GetEventRecorderFor("gatewright")}
 	judge := fleetJudge{Client: mgr.GetClient(), Blueprints: blueprints, Recorder: recorder, shard: shard}
-	if err := (&BlueprintReconciler{fleetJudge: judge}).SetupWithManager(mgr); err != nil {
+	if err := (&BlueprintReconciler{fleetJudge: judge, ControllerNamespace: opts.ControllerNamespace}).SetupWithManager(mgr); err != nil {
 		return err
 	}
 	if err := (&GatewayClassReconciler{fleetJudge: judge}).SetupWithManager(mgr); err != nil {

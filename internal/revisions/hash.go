@@ -9,8 +9,8 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 )
 
-// rolloutField is spec.rollout, which issue 28's waves will add: it says how a revision
-// reaches the Gateways, not what they render, so changing it makes no revision.
+// rolloutField is spec.rollout: it says how a revision reaches the Gateways, not what
+// they render, so changing it makes no revision.
 const rolloutField = "rollout"
 
 // SpecHash is the SHA-256 (hex) of the canonical JSON of spec, without spec.rollout.
@@ -22,12 +22,35 @@ func SpecHash(spec *gatewrightv1alpha1.GatewayClassBlueprintSpec) (string, error
 	return specDocumentHash(doc)
 }
 
+// Hash is what identifies a revision: SpecHash of spec when no GatewayClassConfig rides
+// the blueprint's rollout, so that such a blueprint keeps the revisions it has; else the
+// SHA-256 (hex) of the canonical JSON of the spec, without spec.rollout, and the configs.
+func Hash(spec *gatewrightv1alpha1.GatewayClassBlueprintSpec, classConfigs []gatewrightv1alpha1.RevisionClassConfig) (string, error) {
+	if len(classConfigs) == 0 {
+		return SpecHash(spec)
+	}
+	doc, err := canonical(spec)
+	if err != nil {
+		return "", fmt.Errorf("hashing the blueprint spec: %w", err)
+	}
+	configs, err := canonical(classConfigs)
+	if err != nil {
+		return "", fmt.Errorf("hashing the GatewayClassConfigs that ride the rollout: %w", err)
+	}
+	return hashOf(map[string]any{"spec": withoutRollout(doc), "classConfigs": configs})
+}
+
 // specDocumentHash hashes a spec decoded from JSON, without its rollout block.
 func specDocumentHash(doc any) (string, error) {
+	return hashOf(withoutRollout(doc))
+}
+
+// withoutRollout drops the rollout block of a spec decoded from JSON.
+func withoutRollout(doc any) any {
 	if fields, ok := doc.(map[string]any); ok {
 		delete(fields, rolloutField)
 	}
-	return hashOf(doc)
+	return doc
 }
 
 // ValuesHash is the SHA-256 (hex) of the canonical JSON of effective values.

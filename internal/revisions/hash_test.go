@@ -138,3 +138,38 @@ rollout: {strategy: AllAtOnce, waves: ["100%"], soakSeconds: 5, paused: true, or
 		t.Errorf("editing only spec.rollout changed the hash from %s to %s: it would make a new revision", a, b)
 	}
 }
+
+func TestHashWithClassConfigs(t *testing.T) {
+	spec := specOf(t, `
+rollout: {soakSeconds: 5}
+gatewayTemplate: {resourceTemplates: [{name: config, template: "kind: ConfigMap"}]}
+`)
+	config := func(replicas string) []gatewrightv1alpha1.RevisionClassConfig {
+		return []gatewrightv1alpha1.RevisionClassConfig{{Name: "fleet", Spec: gatewrightv1alpha1.GatewayClassConfigSpec{
+			RolloutWithBlueprint: true,
+			DefaultsAndOverrides: gatewrightv1alpha1.DefaultsAndOverrides{Default: &apiextensionsv1.JSON{Raw: []byte(`{"replicas":` + replicas + `}`)}},
+		}}}
+	}
+	hash := func(spec *gatewrightv1alpha1.GatewayClassBlueprintSpec, configs []gatewrightv1alpha1.RevisionClassConfig) string {
+		t.Helper()
+		h, err := Hash(spec, configs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	if hash(spec, nil) != mustSpecHash(t, spec) {
+		t.Error("without configs the hash is not the spec's: a blueprint's revisions would change with the upgrade")
+	}
+	if hash(spec, config("2")) == hash(spec, config("3")) {
+		t.Error("a config's change does not change the hash: it would make no revision")
+	}
+	if hash(spec, config("2")) == mustSpecHash(t, spec) {
+		t.Error("a config's arrival does not change the hash")
+	}
+	other := spec.DeepCopy()
+	other.Rollout = nil
+	if hash(spec, config("2")) != hash(other, config("2")) {
+		t.Error("spec.rollout changes the hash with configs")
+	}
+}

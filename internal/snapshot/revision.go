@@ -15,13 +15,16 @@ import (
 
 // AtRevision makes snap render the blueprint revision its Gateway runs (Running): the
 // pipeline gets it AsRevision, named as the live blueprint, so that errors, metrics and
-// records name it as before.
+// records name it as before, with the GatewayClassConfigs that ride the rollout as the
+// revision holds them (revisions.WithHeld).
 func AtRevision(ctx context.Context, r client.Reader, snap *translate.Gateway, target int64) error {
-	bp, n, err := Running(ctx, r, snap.Values.Blueprint, target)
-	if err != nil {
+	live := snap.Values.Blueprint
+	rev, err := runningRevision(ctx, r, live, target)
+	if err != nil || rev == nil {
 		return err
 	}
-	snap.Values.Blueprint, snap.Revision = bp, n
+	snap.Values.Blueprint, snap.Revision = AsRevision(live, rev), rev.Revision
+	snap.Values.GatewayClassConfigs = revisions.WithHeld(snap.Values.GatewayClassConfigs, snap.Values.ControllerNamespace, rev.ClassConfigs, rev.CreationTimestamp.Time)
 	return nil
 }
 
@@ -31,29 +34,41 @@ func AtRevision(ctx context.Context, r client.Reader, snap *translate.Gateway, t
 // made before revisions, or not yet reconciled) is its live spec, revision 0, as it was
 // before revisions.
 func Running(ctx context.Context, r client.Reader, live *gatewrightv1alpha1.GatewayClassBlueprint, target int64) (*gatewrightv1alpha1.GatewayClassBlueprint, int64, error) {
+	rev, err := runningRevision(ctx, r, live, target)
+	switch {
+	case err != nil:
+		return nil, 0, err
+	case rev == nil:
+		return live, 0, nil
+	}
+	return AsRevision(live, rev), rev.Revision, nil
+}
+
+// runningRevision reads the revision Running names; nil for revision 0.
+func runningRevision(ctx context.Context, r client.Reader, live *gatewrightv1alpha1.GatewayClassBlueprint, target int64) (*gatewrightv1alpha1.GatewayClassBlueprintRevision, error) {
 	n := live.Status.CurrentRevision
 	if target > 0 {
 		n = target
 	}
 	if n == 0 {
-		return live, 0, nil
+		return nil, nil
 	}
 	rev := &gatewrightv1alpha1.GatewayClassBlueprintRevision{}
 	if err := r.Get(ctx, client.ObjectKey{Name: revisions.Name(live.Name, n)}, rev); err != nil {
 		if apierrors.IsNotFound(err) {
 			// Written just before the status that names it: the cache is behind, retry.
-			return nil, 0, fmt.Errorf("GatewayClassBlueprintRevision %s (revision %d of %s) not read yet: %w", revisions.Name(live.Name, n), n, live.Name, err)
+			return nil, fmt.Errorf("GatewayClassBlueprintRevision %s (revision %d of %s) not read yet: %w", revisions.Name(live.Name, n), n, live.Name, err)
 		}
-		return nil, 0, err
+		return nil, err
 	}
 	if rev.Blueprint != live.Name || rev.Revision != n {
-		return nil, 0, &translate.InvalidParametersError{Message: fmt.Sprintf("GatewayClassBlueprintRevision %s is not revision %d of %s", rev.Name, n, live.Name)}
+		return nil, &translate.InvalidParametersError{Message: fmt.Sprintf("GatewayClassBlueprintRevision %s is not revision %d of %s", rev.Name, n, live.Name)}
 	}
 	if !metav1.IsControlledBy(rev, live) {
 		// Left by a blueprint of the same name that was deleted, until it is collected.
-		return nil, 0, fmt.Errorf("GatewayClassBlueprintRevision %s belongs to an earlier GatewayClassBlueprint %s", rev.Name, live.Name)
+		return nil, fmt.Errorf("GatewayClassBlueprintRevision %s belongs to an earlier GatewayClassBlueprint %s", rev.Name, live.Name)
 	}
-	return AsRevision(live, rev), n, nil
+	return rev, nil
 }
 
 // AsRevision is the blueprint live with the spec of rev, one of its revisions, and

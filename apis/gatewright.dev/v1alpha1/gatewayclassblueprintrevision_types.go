@@ -51,6 +51,31 @@ type GatewayClassBlueprintRevision struct {
 	// +required
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="spec is immutable"
 	Spec GatewayClassBlueprintSpec `json:"spec"`
+
+	// ClassConfigs are the GatewayClassConfigs with rolloutWithBlueprint, of the controller
+	// namespace, that targeted the blueprint's classes when the revision was made, by name:
+	// a Gateway on this revision renders these copies instead of the live configs.
+	// +optional
+	// +listType=map
+	// +listMapKey=name
+	// +kubebuilder:validation:MaxItems=32
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="classConfigs is immutable"
+	ClassConfigs []RevisionClassConfig `json:"classConfigs,omitempty"`
+}
+
+// MaxRevisionClassConfigs bounds a revision's classConfigs.
+const MaxRevisionClassConfigs = 32
+
+// RevisionClassConfig is a GatewayClassConfig as a revision holds it.
+type RevisionClassConfig struct {
+	// Name is the config's name, in the controller namespace.
+	// +required
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	Name string `json:"name"`
+	// Spec is the config's spec when the revision was made.
+	// +required
+	Spec GatewayClassConfigSpec `json:"spec"`
 }
 
 // GatewayClassBlueprintRevisionList is a list of GatewayClassBlueprintRevisions.

@@ -6,6 +6,7 @@ import (
 )
 
 // GatewayClassConfigSpec attaches provider values to GatewayClasses or to a Namespace.
+// +kubebuilder:validation:XValidation:rule="!has(self.rolloutWithBlueprint) || !self.rolloutWithBlueprint || self.targetRefs.all(t, t.kind == 'GatewayClass')",message="rolloutWithBlueprint needs every target to be a GatewayClass"
 type GatewayClassConfigSpec struct {
 	// TargetRefs names the GatewayClasses (group gateway.networking.k8s.io) or the
 	// Namespace (group "", the config's own namespace) whose Gateways get these values.
@@ -18,6 +19,15 @@ type GatewayClassConfigSpec struct {
 	// +kubebuilder:validation:MaxItems=16
 	// +kubebuilder:validation:XValidation:rule="self.all(t, (t.group == 'gateway.networking.k8s.io' && t.kind == 'GatewayClass') || (t.group == '' && t.kind == 'Namespace'))",message="a GatewayClassConfig may target only a GatewayClass (group gateway.networking.k8s.io) or a Namespace (group \"\")"
 	TargetRefs []gatewayv1.LocalPolicyTargetReference `json:"targetRefs"`
+
+	// RolloutWithBlueprint makes each change of this config (and its deletion) reach the
+	// Gateways as a change of their blueprint does: as a new revision of the blueprint of
+	// each GatewayClass it targets, rolled out in that blueprint's waves, gated, and rolled
+	// back when a wave fails. Gateways render the copy of the config their revision holds.
+	// It is honoured on a config in the controller namespace (class-wide, level 2) that
+	// targets only GatewayClasses; elsewhere a change applies at once, as without it.
+	// +optional
+	RolloutWithBlueprint bool `json:"rolloutWithBlueprint,omitempty"`
 
 	DefaultsAndOverrides `json:",inline"`
 }

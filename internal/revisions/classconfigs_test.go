@@ -1,0 +1,124 @@
+package revisions
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+)
+
+const system = "gatewright-system"
+
+func classConfig(namespace, name string, rides bool, replicas string, targets ...gatewayv1.LocalPolicyTargetReference) gatewrightv1alpha1.GatewayClassConfig {
+	return gatewrightv1alpha1.GatewayClassConfig{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
+		Spec: gatewrightv1alpha1.GatewayClassConfigSpec{
+			TargetRefs: targets, RolloutWithBlueprint: rides,
+			DefaultsAndOverrides: gatewrightv1alpha1.DefaultsAndOverrides{Default: &apiextensionsv1.JSON{Raw: []byte(`{"replicas":` + replicas + `}`)}},
+		},
+	}
+}
+
+func class(name string) gatewayv1.LocalPolicyTargetReference {
+	return gatewayv1.LocalPolicyTargetReference{Group: gatewayv1.GroupName, Kind: "GatewayClass", Name: gatewayv1.ObjectName(name)}
+}
+
+func namespace(name string) gatewayv1.LocalPolicyTargetReference {
+	return gatewayv1.LocalPolicyTargetReference{Kind: "Namespace", Name: gatewayv1.ObjectName(name)}
+}
+
+func names(configs []gatewrightv1alpha1.GatewayClassConfig) []string {
+	var out []string
+	for _, c := range configs {
+		out = append(out, c.Namespace+"/"+c.Name+"="+string(c.Spec.Default.Raw))
+	}
+	return out
+}
+
+func TestClassConfigsTakesTheConfigsThatRideTheBlueprintsClasses(t *testing.T) {
+	live := []gatewrightv1alpha1.GatewayClassConfig{
+		classConfig(system, "z-fleet", true, "2", class("internet")),
+		classConfig(system, "a-other-class", true, "2", class("intranet")),
+		classConfig(system, "not-riding", false, "2", class("internet")),
+		classConfig("team-a", "elsewhere", true, "2", class("internet")),
+		classConfig(system, "a-fleet", true, "3", class("internet"), class("intranet")),
+	}
+	got, err := ClassConfigs(live, system, []string{"internet"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gotNames []string
+	for _, c := range got {
+		gotNames = append(gotNames, c.Name)
+	}
+	if want := []string{"a-fleet", "z-fleet"}; !reflect.DeepEqual(gotNames, want) {
+		t.Errorf("ClassConfigs = %v, want %v (riding, in the controller namespace, on a class of the blueprint, by name)", gotNames, want)
+	}
+}
+
+func TestClassConfigsRefusesMoreThanARevisionHolds(t *testing.T) {
+	var live []gatewrightv1alpha1.GatewayClassConfig
+	for i := range gatewrightv1alpha1.MaxRevisionClassConfigs + 1 {
+		live = append(live, classConfig(system, string(rune('a'+i%26))+string(rune('a'+i/26)), true, "1", class("internet")))
+	}
+	if _, err := ClassConfigs(live, system, []string{"internet"}); err == nil {
+		t.Error("ClassConfigs took more configs than a revision holds")
+	}
+}
+
+func TestRidesOnlyClassWideConfigsOnClasses(t *testing.T) {
+	cases := []struct {
+		name   string
+		config gatewrightv1alpha1.GatewayClassConfig
+		want   bool
+	}{
+		{"a class-wide config with the flag rides", classConfig(system, "c", true, "1", class("internet")), true},
+		{"without the flag it does not", classConfig(system, "c", false, "1", class("internet")), false},
+		{"in a tenant namespace it does not", classConfig("team-a", "c", true, "1", class("internet")), false},
+		{"targeting a namespace it does not", classConfig(system, "c", true, "1", class("internet"), namespace(system)), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Rides(&c.config, system); got != c.want {
+				t.Errorf("Rides = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestWithHeld(t *testing.T) {
+	made := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	before, after := metav1.NewTime(made.Add(-time.Hour)), metav1.NewTime(made.Add(time.Hour))
+	created := func(c gatewrightv1alpha1.GatewayClassConfig, at metav1.Time) gatewrightv1alpha1.GatewayClassConfig {
+		c.CreationTimestamp = at
+		return c
+	}
+	held := []gatewrightv1alpha1.RevisionClassConfig{
+		{Name: "fleet", Spec: classConfig(system, "fleet", true, "2", class("internet")).Spec},
+		{Name: "deleted", Spec: classConfig(system, "deleted", true, "5", class("internet")).Spec},
+		{Name: "turned-off", Spec: classConfig(system, "turned-off", true, "6", class("internet")).Spec},
+	}
+	live := []gatewrightv1alpha1.GatewayClassConfig{
+		created(classConfig(system, "fleet", true, "3", class("internet")), before),
+		created(classConfig(system, "new", true, "4", class("internet")), after),
+		created(classConfig(system, "turned-on", true, "9", class("internet")), before),
+		created(classConfig(system, "turned-off", false, "7", class("internet")), before),
+		created(classConfig("team-a", "fleet", false, "8", namespace("team-a")), before),
+	}
+	got := names(WithHeld(live, system, held, made))
+	want := []string{
+		system + `/turned-on={"replicas":9}`,
+		system + `/turned-off={"replicas":7}`,
+		`team-a/fleet={"replicas":8}`,
+		system + `/fleet={"replicas":2}`,
+		system + `/deleted={"replicas":5}`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("WithHeld =\n%v\nwant (held copies of riding configs; a riding config made since waits; one that rode only since applies as it is; the others live)\n%v", got, want)
+	}
+}
