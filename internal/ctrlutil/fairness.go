@@ -10,9 +10,10 @@ import (
 )
 
 // FairQueue gives a controller internal/fairness's queue, whose groups are namespaces:
-// one namespace's reconciles, however many or slow, leave another namespace's change a
-// worker, and a namespace alone gets every worker but one, with no reconcile put back
-// on a timer while it waits for its share. Cluster-scoped objects share the group "".
+// a namespace alone gets every worker, and one that gets work while all are busy takes
+// the next worker freed, before the busy namespaces' backlogs, with no reconcile put
+// back on a timer while it waits for its share. That wait is one reconcile, bounded by
+// the render budget and the reconcile timeout. Cluster-scoped objects share the group "".
 func FairQueue(workers int) func(string, workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimitingInterface[reconcile.Request] {
 	return func(name string, limiter workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimitingInterface[reconcile.Request] {
 		return fairness.New(fairness.Options[reconcile.Request]{

@@ -31,6 +31,27 @@ func TestAddedWhileInFlight(t *testing.T) {
 	}
 }
 
+func TestLen(t *testing.T) {
+	q, _ := newTestQueue(t, 2)
+	for _, item := range []string{"a/1", "a/2", "a/3", "b/1"} {
+		q.Add(item)
+	}
+	for _, want := range []int{3, 2} {
+		tryGet(q)
+		if q.Len() != want {
+			t.Fatalf("Len = %d after a hand-out, want %d: the items ready and not in flight", q.Len(), want)
+		}
+	}
+	q.Add("a/1")
+	if q.Len() != 2 {
+		t.Errorf("Len = %d after an add of a/1 in flight, want 2: it waits for its Done", q.Len())
+	}
+	q.Done("a/1")
+	if q.Len() != 3 {
+		t.Errorf("Len = %d after a/1's Done queued it again, want 3", q.Len())
+	}
+}
+
 func TestNoItemHandedOutTwiceAtOnce(t *testing.T) {
 	q := New(Options[string]{Workers: 8, Group: namespaceOf})
 	inFlight, ran := map[string]*atomic.Int32{}, map[string]*atomic.Int32{}

@@ -5,8 +5,11 @@
 // The rules, applied each time a worker asks for an item:
 //   - the group with the fewest items in flight goes first; among equals, the one served
 //     least recently (round-robin); within a group, higher priority first, then arrival;
-//   - a group may hold every worker but one, so that another group's item always finds a
-//     worker at once; alone, a group gets all the others;
+//   - no worker is kept in reserve: a group alone gets every worker, and busy groups end
+//     up with equal shares. The price is that a group whose work arrives while every
+//     worker is busy waits for the first run to end; it then goes before the backlogs of
+//     the busy groups, which have more in flight. Its wait is one run, which the caller
+//     bounds (a controller's reconcile timeout);
 //   - items whose last run took ExpensiveRun or longer may hold at most half the workers
 //     together, so that cheap work always has the other half, however many groups the
 //     expensive work is spread over.
@@ -56,8 +59,9 @@ type Queue[T comparable] struct {
 	depth   workqueue.GaugeMetric
 
 	mu sync.Mutex
-	// changed wakes the workers waiting in Get when an item becomes ready, a share is
-	// freed, or the queue shuts down.
+	// changed wakes the workers waiting in Get when an item becomes ready, an expensive
+	// share is freed, or the queue shuts down, and ShutDownWithDrain when the last run
+	// ends.
 	changed *sync.Cond
 	entries map[T]*entry[T]
 	groups  map[string]*group[T]
@@ -268,8 +272,14 @@ func (q *Queue[T]) Done(item T) {
 	if g.idle() {
 		delete(q.groups, g.name)
 	}
-	// A share was freed: a worker held back by one may now take an item.
-	q.changed.Broadcast()
+	switch {
+	case q.shuttingDown && q.inFlight == 0:
+		// ShutDownWithDrain waits for this.
+		q.changed.Broadcast()
+	case e.costly:
+		// An expensive share came back: a worker held back by the bound may take one.
+		q.changed.Signal()
+	}
 }
 
 // Forget ends the rate limiter's memory of item's failures.

@@ -66,14 +66,15 @@ func runExpensive(t *testing.T, q *Queue[string], clock *testingclock.FakeClock,
 
 func TestOrder(t *testing.T) {
 	for _, tc := range []struct {
-		name    string
-		workers int
-		adds    []string
+		name string
+		// workers each ask for an item once, or, when oneByOne, in turn until none is left,
+		// each run ending before the next item is asked for.
+		workers  int
+		oneByOne bool
+		adds     []string
 		// high are added again with a higher priority after adds.
 		high []string
-		// each run ends before the next item is asked for.
-		oneByOne bool
-		want     []string
+		want []string
 	}{
 		{
 			name: "a busy namespace and a newcomer take turns on one worker", workers: 1, oneByOne: true,
@@ -86,14 +87,14 @@ func TestOrder(t *testing.T) {
 			want: []string{"a/1", "b/1", "c/1", "a/2", "b/2", "a/3"},
 		},
 		{
-			name: "one namespace alone holds every worker but one", workers: 4,
+			name: "one namespace alone holds every worker", workers: 4,
 			adds: []string{"a/1", "a/2", "a/3", "a/4", "a/5"},
-			want: []string{"a/1", "a/2", "a/3"},
+			want: []string{"a/1", "a/2", "a/3", "a/4"},
 		},
 		{
-			name: "a newcomer finds the worker that the busy namespace may not take", workers: 4,
-			adds: []string{"a/1", "a/2", "a/3", "a/4", "a/5", "b/1"},
-			want: []string{"a/1", "b/1", "a/2", "a/3"},
+			name: "two busy namespaces split the workers evenly", workers: 4,
+			adds: []string{"a/1", "a/2", "a/3", "a/4", "b/1", "b/2", "b/3", "b/4"},
+			want: []string{"a/1", "b/1", "a/2", "b/2"},
 		},
 		{
 			name: "higher priority goes first within a namespace", workers: 8,
@@ -113,7 +114,11 @@ func TestOrder(t *testing.T) {
 			}
 			q.AddWithOpts(priorityqueue.AddOpts{Priority: ptr.To(10)}, tc.high...)
 			var got []string
-			for item := tryGet(q); item != ""; item = tryGet(q) {
+			for asks := 0; tc.oneByOne || asks < tc.workers; asks++ {
+				item := tryGet(q)
+				if item == "" {
+					break
+				}
 				got = append(got, item)
 				if tc.oneByOne {
 					q.Done(item)
@@ -127,18 +132,56 @@ func TestOrder(t *testing.T) {
 }
 
 func TestTurns(t *testing.T) {
-	t.Run("the namespace with fewer reconciles in flight goes first, though served last", func(t *testing.T) {
-		q, _ := newTestQueue(t, 8)
-		for _, item := range []string{"a/1", "a/2", "b/1", "b/2"} {
-			q.Add(item)
-		}
-		tryGet(q)
-		tryGet(q)
-		q.Done("b/1")
-		if got := tryGet(q); got != "b/2" {
-			t.Errorf("handed out %q, want b/2: b has none in flight, a one", got)
-		}
-	})
+	for _, tc := range []struct {
+		name    string
+		workers int
+		adds    []string
+		// steps end a run, or add an item when prefixed with "+"; each ended run frees a
+		// worker that asks for the next item.
+		steps []string
+		want  []string
+	}{
+		{
+			name: "the namespace with fewer reconciles in flight goes first, though served last", workers: 2,
+			adds:  []string{"a/1", "a/2", "b/1", "b/2"},
+			steps: []string{"b/1"},
+			want:  []string{"b/2"},
+		},
+		{
+			name: "a newcomer takes the first worker freed, before the busy namespace's backlog", workers: 3,
+			adds:  []string{"a/1", "a/2", "a/3", "a/4", "a/5"},
+			steps: []string{"+b/1", "a/2", "a/1"},
+			want:  []string{"b/1", "a/4"},
+		},
+		{
+			name: "a namespace that held every worker gives a newcomer with a backlog half of them as its runs end", workers: 4,
+			adds:  []string{"a/1", "a/2", "a/3", "a/4", "a/5", "a/6", "a/7"},
+			steps: []string{"+b/1", "+b/2", "+b/3", "a/1", "a/2", "a/3", "a/4"},
+			want:  []string{"b/1", "b/2", "a/5", "a/6"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q, _ := newTestQueue(t, tc.workers)
+			for _, item := range tc.adds {
+				q.Add(item)
+			}
+			for range tc.workers {
+				tryGet(q)
+			}
+			var got []string
+			for _, step := range tc.steps {
+				if added, ok := strings.CutPrefix(step, "+"); ok {
+					q.Add(added)
+					continue
+				}
+				q.Done(step)
+				got = append(got, tryGet(q))
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("freed workers got %v, want %v", got, tc.want)
+			}
+		})
+	}
 	t.Run("a namespace that went idle between two items takes its turn after those that waited", func(t *testing.T) {
 		q, _ := newTestQueue(t, 1)
 		for _, item := range []string{"a/1", "b/1", "b/2", "c/1"} {
@@ -156,32 +199,6 @@ func TestTurns(t *testing.T) {
 			t.Errorf("handed out %v, want %v", got, want)
 		}
 	})
-}
-
-func TestSharesComeBackWhenRunsEnd(t *testing.T) {
-	q, _ := newTestQueue(t, 2)
-	q.Add("a/1")
-	q.Add("a/2")
-	if got := tryGet(q); got != "a/1" {
-		t.Fatalf("handed out %q, want a/1", got)
-	}
-	if got := tryGet(q); got != "" {
-		t.Fatalf("handed out %q while a held its one share of two workers", got)
-	}
-	waiting := make(chan string, 1)
-	go func() {
-		item, _ := q.Get()
-		waiting <- item
-	}()
-	q.Done("a/1")
-	select {
-	case got := <-waiting:
-		if got != "a/2" {
-			t.Fatalf("the waiting worker got %q, want a/2", got)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("a worker waiting in Get was not woken when a share came back")
-	}
 }
 
 func TestExpensiveItems(t *testing.T) {

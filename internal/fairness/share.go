@@ -2,7 +2,7 @@ package fairness
 
 import "container/heap"
 
-// group is one group's ready items and share of the workers.
+// group is one group's ready items and how many of its items are in flight.
 type group[T comparable] struct {
 	name string
 	// cheap and costly hold the ready items, apart so that the bound on expensive
@@ -49,10 +49,6 @@ func (g *group[T]) head(costlyAllowed bool) (*entry[T], *readyHeap[T]) {
 	return best, from
 }
 
-// maxPerGroup is how many workers one group may hold: all but one, so that another
-// group's item finds a worker without waiting for a run to end.
-func (q *Queue[T]) maxPerGroup() int { return max(1, q.workers-1) }
-
 // maxExpensive is how many workers the expensive items may hold together.
 func (q *Queue[T]) maxExpensive() int { return max(1, q.workers/2) }
 
@@ -66,9 +62,6 @@ func (q *Queue[T]) next() *entry[T] {
 	var head *entry[T]
 	var from *readyHeap[T]
 	for _, g := range q.groups {
-		if g.inFlight >= q.maxPerGroup() {
-			continue
-		}
 		e, h := g.head(costlyAllowed)
 		if e == nil || (chosen != nil && !servedBefore(g, e, chosen, head)) {
 			continue
