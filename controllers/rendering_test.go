@@ -98,7 +98,7 @@ var _ = Describe("Rendering", func() {
 	})
 
 	It("moves a legacy entry of a cluster-scoped object only when the blueprint allows its kind", func(ctx SpecContext) {
-		w.classAndBlueprint(ctx, "clusterScopedKinds: [{group: rbac.authorization.k8s.io, kind: ClusterRole}]\n"+configBlueprint)
+		w.classAndBlueprint(ctx, "rollout: {strategy: AllAtOnce}\nclusterScopedKinds: [{group: rbac.authorization.k8s.io, kind: ClusterRole}]\n"+configBlueprint)
 		// Gateways run the edit once it is a revision: one that renders it says they do.
 		// It is in a namespace of its own: a Rendering here would make web's annotation
 		// younger than Gatewright's Renderings, and so not a legacy one.
