@@ -94,6 +94,7 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	}, ctrlutil.OptimisticLock(bp)); err != nil {
 		return ctrl.Result{}, err
 	}
+	r.recordRolloutEvents(bp, original.Rollout, bp.Status.Rollout)
 	return ctrl.Result{RequeueAfter: step.RequeueAfter}, r.assign(ctx, bp, step, renderings)
 }
 

@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -37,10 +38,36 @@ func (r *BlueprintReconciler) stepRollout(ctx context.Context, bp *gatewrightv1a
 		Stable: stable, Target: bp.Status.TargetRevision, Members: members, Now: time.Now(),
 	})
 	bp.Status.Rollout, bp.Status.CurrentRevision = step.Status, step.Stable
-	if active(step.Status) {
-		step.RequeueAfter = min(step.RequeueAfter, rolloutPoll)
+	if active(step.Status) && (step.RequeueAfter <= 0 || step.RequeueAfter > rolloutPoll) {
+		step.RequeueAfter = rolloutPoll
 	}
 	return step, nil
+}
+
+// recordRolloutEvents tells, on the blueprint, of a step that started a wave, completed
+// the rollout or rolled it back: after the status that says so is written.
+func (r *BlueprintReconciler) recordRolloutEvents(bp *gatewrightv1alpha1.GatewayClassBlueprint, before, after *gatewrightv1alpha1.BlueprintRolloutStatus) {
+	if after == nil || (before != nil && before.Revision == after.Revision && before.Phase == after.Phase && before.Wave == after.Wave) {
+		return
+	}
+	sameWave := before != nil && before.Revision == after.Revision && before.Wave == after.Wave
+	switch after.Phase {
+	case gatewrightv1alpha1.RolloutRolledBack:
+		message := fmt.Sprintf("revision %d rolled back to %d", after.Revision, after.From)
+		if after.Failure != nil {
+			message += ": " + after.Failure.Message
+		}
+		r.Recorder.Event(bp, "Warning", "RolloutRolledBack", message)
+	case gatewrightv1alpha1.RolloutComplete:
+		if before != nil && before.Revision == after.Revision {
+			r.Recorder.Eventf(bp, "Normal", "RolloutComplete", "revision %d runs on every Gateway", after.Revision)
+		}
+	case gatewrightv1alpha1.RolloutProgressing:
+		if sameWave {
+			return // the wave's health broke, or it was resumed: no new wave
+		}
+		r.Recorder.Eventf(bp, "Normal", "RolloutWave", "revision %d: wave %d assigned, %d Gateway(s) updated", after.Revision, after.Wave, after.Updated)
+	}
 }
 
 // active tells whether a rollout waits on a gate.

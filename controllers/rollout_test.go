@@ -137,6 +137,15 @@ var _ = Describe("A blueprint's rollout", func() {
 		Expect(failure.Revision).To(BeEquivalentTo(2))
 		Expect(failure.Gateways).To(Equal([]string{w.namespace + "/" + gatewayName(0)}))
 		Expect(failure.Message).To(ContainSubstring("Deployment"))
+		Eventually(func() []string {
+			var events corev1.EventList
+			Expect(k8s.List(ctx, &events, client.MatchingFields{"involvedObject.name": w.blueprint})).To(Succeed())
+			var reasons []string
+			for _, e := range events.Items {
+				reasons = append(reasons, e.Reason)
+			}
+			return reasons
+		}).Should(ContainElements("RolloutWave", "RolloutRolledBack"))
 		Eventually(w.greetings(ctx)).Should(Equal(map[string]int{"one": fleetSize}))
 		Eventually(func() error {
 			return k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: gatewayName(0) + "-proxy"}, &appsv1.Deployment{})

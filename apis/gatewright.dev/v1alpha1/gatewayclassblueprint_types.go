@@ -194,6 +194,7 @@ type RevisionGateways struct {
 // +kubebuilder:printcolumn:name="Failing",type=integer,JSONPath=`.status.failingGateways`
 // +kubebuilder:printcolumn:name="Current",type=integer,JSONPath=`.status.currentRevision`
 // +kubebuilder:printcolumn:name="Target",type=integer,JSONPath=`.status.targetRevision`
+// +kubebuilder:printcolumn:name="Rollout",type=string,JSONPath=`.status.rollout.phase`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 type GatewayClassBlueprint struct {
 	metav1.TypeMeta   `json:",inline"`
