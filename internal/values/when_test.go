@@ -94,7 +94,14 @@ func TestConditionsShareTheBudgetOfAComputation(t *testing.T) {
 		objects += "---\n" + policyAt(values.LevelGlobalClass, fmt.Sprintf("p%02d", i), "",
 			fmt.Sprintf("{values: {p%02d: true}, when: '!self.items.all(x, x >= 1)'}", i))
 	}
-	res := mustCompute(t, objects, "")
+	// Each condition also has a time bound; a run in which a busy machine interrupted one
+	// says nothing of the cost budget, and is run again.
+	var res *values.Result
+	for attempt := 0; attempt < 3; attempt++ {
+		if res = mustCompute(t, objects, ""); !interrupted(res) {
+			break
+		}
+	}
 	evaluated, failed := 0, 0
 	for i := range overrides {
 		name := fmt.Sprintf("p%02d", i)
@@ -114,6 +121,18 @@ func TestConditionsShareTheBudgetOfAComputation(t *testing.T) {
 	if evaluated != 11 || failed != 3 {
 		t.Errorf("%d evaluated, %d failed closed; want 11 and 3", evaluated, failed)
 	}
+}
+
+// interrupted tells whether a condition of res failed closed on its time bound.
+func interrupted(res *values.Result) bool {
+	for _, r := range res.Policies {
+		for _, f := range r.FailedClosed {
+			if strings.Contains(f.Error, "deadline exceeded") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func TestAConditionIsEvaluatedAtEachLevelItTakesPartAt(t *testing.T) {
