@@ -66,9 +66,11 @@ var _ = Describe("The controller process", func() {
 			o.LeaderElection = true
 			o.LeaderElectionID = controllers.Options{}.LeaderElectionID()
 			o.LeaderElectionNamespace = controllerNamespace
-			o.LeaseDuration = ptr.To(3 * time.Second)
-			o.RenewDeadline = ptr.To(2 * time.Second)
-			o.RetryPeriod = ptr.To(500 * time.Millisecond)
+			// Short enough for a test, long enough that a busy machine's slow lease
+			// requests do not cost the new leader its lease.
+			o.LeaseDuration = ptr.To(6 * time.Second)
+			o.RenewDeadline = ptr.To(4 * time.Second)
+			o.RetryPeriod = ptr.To(time.Second)
 		}
 		replicas := []*controllerInstance{startController(electing), startController(electing)}
 		DeferCleanup(func() {
@@ -95,7 +97,7 @@ var _ = Describe("The controller process", func() {
 		replicas[leader].kill()
 
 		alice.gateway(ctx, class, "web-2")
-		Eventually(alice.condition(ctx, "web-2", "Programmed")).WithTimeout(30 * time.Second).Should(HavePrefix("True/Programmed"))
+		Eventually(alice.condition(ctx, "web-2", "Programmed")).WithTimeout(60 * time.Second).Should(HavePrefix("True/Programmed"))
 	})
 
 	It("recovers when the API server restarts", func(ctx SpecContext) {
