@@ -5,9 +5,12 @@
 // per-namespace policy, 8 at a time, and prints for both the time until all are
 // Programmed, the requests the API server saw from each controller (counted in its audit
 // log) per Gateway until they settle and in a steady window, the controller's peak RSS
-// and the CPU time of the controller and of the API server.
+// and the CPU time of the controller and of the API server. With -change, once the
+// Gateways have settled it makes one change (change.go) that the floor makes too, and
+// prints what it cost until every changed object was applied and the controller quiet.
 //
 //	go run ./test/bench -gateways 100 -steady 60s    # make bench N=100
+//	go run ./test/bench -gateways 1000 -change blueprint -rollout waves
 //
 // Gatewright runs as `gatewright controller` with its default flags (but for the two
 // listen addresses, which take free ports), built as the Dockerfile builds it unless

@@ -39,7 +39,7 @@ func (rep *report) printChange(w io.Writer, header []string) {
 		return
 	}
 	c := rep.Results[0].Change
-	fmt.Fprintf(w, "\nchange: %s, rollout %s, reaching %d Gateways; requests by verb and resource from the edit until quiet, in all\n\n",
+	fmt.Fprintf(w, "\nchange: %s (the blueprint's rollout: %s), reaching %d Gateways; requests by verb and resource from the edit until quiet, in all\n\n",
 		c.Change, c.Rollout, c.ChangedGateways)
 	byKind := [][]string{header}
 	tallies := make([]tally, len(rep.Results))
