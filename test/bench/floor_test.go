@@ -30,17 +30,17 @@ func TestFloorAppliesWhatTheBenchBlueprintRenders(t *testing.T) {
 			gw := gateway(tc.gateway, 10)
 			streams := []string{blueprintYAML(rolloutWaves, tc.change == changeBlueprint), classConfigYAML(tc.change == changeClassConfig),
 				tenant(gw.Namespace, tc.change == changeGatewayConfig && gw.Namespace == changedNamespace)}
-			var floorChange floorChange
+			var made floorChange
 			if tc.change != noChange {
-				floorChange = tc.change.floorChange()
+				made = tc.change.floorChange()
 			}
 			rendered := renderOffline(t, gw, streams)
-			if diff := cmp.Diff(rendered, byName(t, floorChildren(gw, floorChange))); diff != "" {
+			if diff := cmp.Diff(rendered, byName(t, floorChildren(gw, made))); diff != "" {
 				t.Errorf("the floor's children differ from the blueprint's (-blueprint +floor):\n%s", diff)
 			}
 			unchanged := renderOffline(t, gw, []string{blueprintYAML(rolloutWaves, false), classConfigYAML(false), tenant(gw.Namespace, false)})
 			want := 0
-			if tc.change != noChange && floorChange.reaches(gw.Namespace) {
+			if tc.change != noChange && made.reaches(gw.Namespace) {
 				want = 1
 			}
 			if changed := len(diffKeys(unchanged, rendered)); changed != want {
