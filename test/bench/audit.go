@@ -16,11 +16,12 @@ import (
 
 // request is one request of the audit log, as the API server saw it.
 type request struct {
-	received time.Time
-	verb     string // get, list, watch, create, update, patch, delete, deletecollection
-	resource string // "configmaps", "gateways/status"; empty for discovery and other paths
-	dryRun   bool
-	failed   bool // answered with a 4xx or 5xx code
+	received  time.Time
+	verb      string // get, list, watch, create, update, patch, delete, deletecollection
+	resource  string // "configmaps", "gateways/status"; empty for discovery and other paths
+	namespace string // of the object; empty for cluster-scoped ones
+	dryRun    bool
+	failed    bool // answered with a 4xx or 5xx code
 }
 
 // auditEvent is the part of an audit.k8s.io/v1 Event the harness reads.
@@ -33,6 +34,7 @@ type auditEvent struct {
 	ObjectRef                *struct {
 		Resource    string `json:"resource"`
 		Subresource string `json:"subresource"`
+		Namespace   string `json:"namespace"`
 	} `json:"objectRef"`
 	ResponseStatus *struct {
 		Code int `json:"code"`
@@ -110,7 +112,7 @@ func countedRequest(event auditEvent) (request, bool) {
 		failed:   event.Stage == "Panic" || (event.ResponseStatus != nil && event.ResponseStatus.Code >= 400),
 	}
 	if ref := event.ObjectRef; ref != nil {
-		r.resource = ref.Resource
+		r.resource, r.namespace = ref.Resource, ref.Namespace
 		if ref.Subresource != "" {
 			r.resource += "/" + ref.Subresource
 		}
@@ -130,7 +132,7 @@ func (l *auditLog) activity() (int, time.Time) {
 func (l *auditLog) tally(from, to time.Time) tally {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	t := tally{ByKind: map[string]int{}}
+	t := tally{ByKind: map[string]int{}, WritesByNamespace: map[string]int{}}
 	for _, r := range l.requests {
 		if r.received.Before(from) || !r.received.Before(to) {
 			continue
@@ -154,6 +156,9 @@ type tally struct {
 	Failed    int `json:"failed"`
 	// ByKind counts requests by "verb resource", dry runs as "dry-run <verb> resource".
 	ByKind map[string]int `json:"byKind"`
+	// WritesByNamespace counts the writes by the namespace of their object, "" for
+	// cluster-scoped objects.
+	WritesByNamespace map[string]int `json:"writesByNamespace"`
 }
 
 func (t *tally) add(r request) {
@@ -181,6 +186,7 @@ func (t *tally) add(r request) {
 			break
 		}
 		t.Writes++
+		t.WritesByNamespace[r.namespace]++
 		if strings.HasSuffix(r.resource, "/status") {
 			t.Status++
 		}

@@ -49,7 +49,8 @@ func TestAuditLogCountsEachRequestOnceByWhatItDid(t *testing.T) {
 		ByKind: map[string]int{
 			"watch configmaps": 1, "get configmaps": 1, "dry-run patch configmaps": 1, "patch configmaps": 1,
 			"patch gateways/status": 1, "create events": 1, "get (discovery)": 1,
-		}}
+		},
+		WritesByNamespace: map[string]int{"t": 3}}
 	if diff := cmp.Diff(want, log.tally(at(0), at(7))); diff != "" {
 		t.Errorf("tally of the whole log (-want +got):\n%s", diff)
 	}

@@ -8,11 +8,14 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 
 	"go.uber.org/zap/zapcore"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -62,7 +65,14 @@ func runFloor(ctx context.Context, args []string) error {
 		Scheme:                 scheme.New(),
 		Metrics:                metricsserver.Options{BindAddress: metrics},
 		HealthProbeBindAddress: "0",
-		Cache:                  cache.Options{ByObject: map[client.Object]cache.ByObject{&gatewayv1.Gateway{}: {}}},
+		Cache: cache.Options{ByObject: map[client.Object]cache.ByObject{
+			&gatewayv1.Gateway{}: {},
+			// Only the change (floor_change.go), not the children.
+			&corev1.ConfigMap{}: {
+				Namespaces: map[string]cache.Config{controllerNamespace: {}},
+				Field:      fields.OneTermEqualSelector("metadata.name", floorChangeName),
+			},
+		}},
 	})
 	if err != nil {
 		return err
@@ -70,12 +80,16 @@ func runFloor(ctx context.Context, args []string) error {
 	ofBenchClass := predicate.NewPredicateFuncs(func(obj client.Object) bool {
 		return obj.(*gatewayv1.Gateway).Spec.GatewayClassName == benchClass
 	})
+	f := &floor{Client: mgr.GetClient()}
 	err = ctrl.NewControllerManagedBy(mgr).
 		Named(floorControllerName).
 		For(&gatewayv1.Gateway{}, builder.WithPredicates(ofBenchClass, predicate.GenerationChangedPredicate{})).
 		WithOptions(controller.Options{MaxConcurrentReconciles: floorWorkers}).
-		Complete(&floor{Client: mgr.GetClient()})
+		Complete(f)
 	if err != nil {
+		return err
+	}
+	if err := watchFloorChanges(mgr, f); err != nil {
 		return err
 	}
 	return mgr.Start(ctx)
@@ -83,6 +97,9 @@ func runFloor(ctx context.Context, args []string) error {
 
 type floor struct {
 	client.Client
+
+	mu     sync.Mutex
+	change floorChange // the change the harness made, if any (floor_change.go)
 }
 
 func (f *floor) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
@@ -90,13 +107,12 @@ func (f *floor) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, e
 	if err := f.Get(ctx, req.NamespacedName, gw); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
+	f.mu.Lock()
+	change := f.change
+	f.mu.Unlock()
 	var clusterIP string
-	for _, obj := range floorChildren(gw) {
-		obj.SetOwnerReferences([]metav1.OwnerReference{{
-			APIVersion: gatewayv1.GroupVersion.String(), Kind: "Gateway", Name: gw.Name, UID: gw.UID,
-			Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
-		}})
-		if err := f.Apply(ctx, client.ApplyConfigurationFromUnstructured(obj), client.FieldOwner(floorFieldManager), client.ForceOwnership); err != nil {
+	for _, obj := range floorChildren(gw, change) {
+		if err := f.applyChild(ctx, gw, obj); err != nil {
 			return ctrl.Result{}, err
 		}
 		if obj.GetKind() == "Service" {
@@ -115,10 +131,19 @@ func (f *floor) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, e
 	return ctrl.Result{}, f.Status().Patch(ctx, gw, client.MergeFrom(original))
 }
 
+// applyChild server-side applies obj, owned by gw.
+func (f *floor) applyChild(ctx context.Context, gw *gatewayv1.Gateway, obj *unstructured.Unstructured) error {
+	obj.SetOwnerReferences([]metav1.OwnerReference{{
+		APIVersion: gatewayv1.GroupVersion.String(), Kind: "Gateway", Name: gw.Name, UID: gw.UID,
+		Controller: ptr.To(true), BlockOwnerDeletion: ptr.To(true),
+	}})
+	return f.Apply(ctx, client.ApplyConfigurationFromUnstructured(obj), client.FieldOwner(floorFieldManager), client.ForceOwnership)
+}
+
 // floorChildren are the objects the bench blueprint renders for gw, with the values its
-// policies give (workload.go), built without templates: the same names, labels and
-// data, the Service last.
-func floorChildren(gw *gatewayv1.Gateway) []*unstructured.Unstructured {
+// policies give (workload.go) after change, built without templates: the same names,
+// labels and data, the bootstrap ConfigMap first, the Service last.
+func floorChildren(gw *gatewayv1.Gateway, change floorChange) []*unstructured.Unstructured {
 	name := gw.Name + "-proxy"
 	valueLabels := map[string]string{"tier": "bench", "managed": "platform", "team": gw.Namespace}
 	listeners := map[string]any{}
@@ -127,11 +152,15 @@ func floorChildren(gw *gatewayv1.Gateway) []*unstructured.Unstructured {
 		listeners[string(l.Name)] = fmt.Sprint(l.Port)
 		ports = append(ports, map[string]any{"name": string(l.Name), "port": int64(l.Port)})
 	}
+	bootstrap := map[string]any{"image": "envoyproxy/envoy:v1.36.2", "replicas": "2"}
+	if change.reaches(gw.Namespace) {
+		for k, v := range change.Bootstrap {
+			bootstrap[k] = v
+		}
+	}
 	sum := sha256.Sum256([]byte(gw.Namespace + "/" + gw.Name))
 	objs := []*unstructured.Unstructured{
-		child(gw, "v1", "ConfigMap", name+"-bootstrap", "bootstrap", valueLabels, map[string]any{
-			"data": map[string]any{"image": "envoyproxy/envoy:v1.36.2", "replicas": "2"},
-		}),
+		child(gw, "v1", "ConfigMap", name+"-bootstrap", "bootstrap", valueLabels, map[string]any{"data": bootstrap}),
 		child(gw, "v1", "ConfigMap", name+"-listeners", "listeners", nil, map[string]any{"data": listeners}),
 		child(gw, "v1", "ConfigMap", name+"-routes", "routes", nil, map[string]any{"data": map[string]any{"count": "0"}}),
 		child(gw, "v1", "Secret", name+"-token", "token", nil, map[string]any{

@@ -5,21 +5,60 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/gatewright/gatewright/internal/offline"
 )
 
 // The floor is compared with Gatewright on the same work only if it applies what the
-// bench blueprint renders, with the values of the bench policies.
+// bench blueprint renders, with the values of the bench policies, before and after each
+// change: the same changed objects, and only for the Gateways the change reaches.
 func TestFloorAppliesWhatTheBenchBlueprintRenders(t *testing.T) {
-	gw := gateway(13, 10)
+	for _, tc := range []struct {
+		name    string
+		change  change
+		gateway int
+	}{
+		{"the settled fleet", noChange, 13},
+		{"a blueprint change reaches every Gateway", changeBlueprint, 13},
+		{"a class-wide config change reaches every Gateway", changeClassConfig, 13},
+		{"a namespace's config change reaches its Gateways", changeGatewayConfig, 10},
+		{"a namespace's config change leaves other namespaces' Gateways alone", changeGatewayConfig, 13},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gw := gateway(tc.gateway, 10)
+			streams := []string{blueprintYAML(rolloutWaves, tc.change == changeBlueprint), classConfigYAML(tc.change == changeClassConfig),
+				tenant(gw.Namespace, tc.change == changeGatewayConfig && gw.Namespace == changedNamespace)}
+			var made floorChange
+			if tc.change != noChange {
+				made = tc.change.floorChange()
+			}
+			rendered := renderOffline(t, gw, streams)
+			if diff := cmp.Diff(rendered, byName(t, floorChildren(gw, made))); diff != "" {
+				t.Errorf("the floor's children differ from the blueprint's (-blueprint +floor):\n%s", diff)
+			}
+			unchanged := renderOffline(t, gw, []string{blueprintYAML(rolloutWaves, false), classConfigYAML(false), tenant(gw.Namespace, false)})
+			want := 0
+			if tc.change != noChange && made.reaches(gw.Namespace) {
+				want = 1
+			}
+			if changed := len(diffKeys(unchanged, rendered)); changed != want {
+				t.Errorf("the change alters %d objects of Gateway %s/%s; want 1 if it reaches it, else 0", changed, gw.Namespace, gw.Name)
+			}
+		})
+	}
+}
+
+// renderOffline renders gw with the workload's streams, by kind and name.
+func renderOffline(t *testing.T, gw *gatewayv1.Gateway, streams []string) map[string]string {
+	t.Helper()
 	set := &offline.Set{}
 	gwYAML, err := yaml.Marshal(gw)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, stream := range []string{blueprint, tenant(gw.Namespace), "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\n" + string(gwYAML)} {
+	for _, stream := range append(streams, "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\n"+string(gwYAML)) {
 		if err := set.Add([]byte(stream)); err != nil {
 			t.Fatal(err)
 		}
@@ -31,9 +70,18 @@ func TestFloorAppliesWhatTheBenchBlueprintRenders(t *testing.T) {
 	if len(rendered) != 1 {
 		t.Fatalf("rendered %d Gateways, want 1", len(rendered))
 	}
-	if diff := cmp.Diff(byName(t, rendered[0].Objects), byName(t, floorChildren(gw))); diff != "" {
-		t.Errorf("the floor's children differ from the blueprint's (-blueprint +floor):\n%s", diff)
+	return byName(t, rendered[0].Objects)
+}
+
+// diffKeys are the keys whose values differ between a and b.
+func diffKeys(a, b map[string]string) []string {
+	var out []string
+	for k := range b {
+		if a[k] != b[k] {
+			out = append(out, k)
+		}
 	}
+	return out
 }
 
 // byName keys objects by kind and name, each as the YAML it is applied as.

@@ -5,9 +5,12 @@
 // per-namespace policy, 8 at a time, and prints for both the time until all are
 // Programmed, the requests the API server saw from each controller (counted in its audit
 // log) per Gateway until they settle and in a steady window, the controller's peak RSS
-// and the CPU time of the controller and of the API server.
+// and the CPU time of the controller and of the API server. With -change, once the
+// Gateways have settled it makes one change (change.go) that the floor makes too, and
+// prints what it cost until every changed object was applied and the controller quiet.
 //
 //	go run ./test/bench -gateways 100 -steady 60s    # make bench N=100
+//	go run ./test/bench -gateways 1000 -change blueprint -rollout waves
 //
 // Gatewright runs as `gatewright controller` with its default flags (but for the two
 // listen addresses, which take free ports), built as the Dockerfile builds it unless
@@ -50,12 +53,22 @@ func main() {
 	flag.DurationVar(&s.steady, "steady", 60*time.Second, "how long to count requests in the steady state after that")
 	flag.BoolVar(&s.keep, "keep", false, "keep each run's folder (audit log, controller log, kubeconfig)")
 	flag.StringVar(&s.profileDir, "apiserver-profile", "", "write CPU profiles of the API server, from the first Gateway created until all are Programmed, into this folder (read a run's with go tool pprof -top DIR/round1-gatewright-apiserver-*.pprof)")
+	changeFlag := flag.String("change", "", "once the Gateways have settled, make one change and measure it until every changed object is applied and the controller is quiet: blueprint (a key added to one ConfigMap template), classconfig (a default of the global GatewayClassConfig that changes one ConfigMap) or gatewayconfig (one namespace's GatewayConfig, the same way)")
+	rolloutFlag := flag.String("rollout", string(rolloutAllAtOnce), "with -change, the blueprint's rollout strategy: allatonce or waves (the controller's default: 1, 10%, 50%, 100%, 30 s soaks)")
 	timeout := flag.Duration("timeout", time.Hour, "give up after this long")
 	binary := flag.String("gatewright", "", "the gatewright binary to measure (default: build ./cmd/gatewright as the Dockerfile does)")
 	only := flag.String("only", "", "measure only floor or gatewright")
 	output := flag.String("o", "table", "output format: table or json (one document per round)")
 	rounds := flag.Int("rounds", 1, "measure the contenders this many times, alternating, and print each round and the median ratio of the times to all Programmed")
 	flag.Parse()
+	var err error
+	if s.change, err = parseChange(*changeFlag); err == nil && s.change != noChange {
+		s.rollout, err = parseRollout(*rolloutFlag)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
 	if err := bench(s, *timeout, *binary, *only, *output, *rounds); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
@@ -131,7 +144,7 @@ func bench(s settings, timeout time.Duration, binary, only, output string, round
 // measureRound measures each contender (or only the one named) once, one after the other.
 func measureRound(ctx context.Context, s settings, contenders []contender, only string, round int) (*report, error) {
 	rep := &report{Machine: machine(), Gateways: s.gateways, Namespaces: s.namespaces, Parallel: s.parallel,
-		SettleSeconds: s.settle.Seconds(), SteadySeconds: s.steady.Seconds()}
+		SettleSeconds: s.settle.Seconds(), SteadySeconds: s.steady.Seconds(), Change: s.change, Rollout: s.rollout}
 	for _, c := range contenders {
 		if only != "" && only != c.name {
 			continue
@@ -178,6 +191,9 @@ func gatewrightContender(binary string) contender {
 			}
 			return applyYAML(ctx, admin, renderedKinds)
 		},
+		makeChange: func(ctx context.Context, admin client.Client, s settings) error {
+			return applyYAML(ctx, admin, s.change.gatewrightEdit(s.rollout))
+		},
 		command: func() ([]string, error) {
 			metrics, err1 := freeAddress()
 			probes, err2 := freeAddress()
@@ -197,6 +213,13 @@ func floorContender(binary string) contender {
 		user: floorUser,
 		install: func(ctx context.Context, admin client.Client) error {
 			return applyYAML(ctx, admin, floorRBAC)
+		},
+		makeChange: func(ctx context.Context, admin client.Client, s settings) error {
+			edit, err := floorChangeYAML(s.change)
+			if err != nil {
+				return err
+			}
+			return applyYAML(ctx, admin, edit)
 		},
 		command: func() ([]string, error) {
 			metrics, err := freeAddress()

@@ -16,6 +16,8 @@ type report struct {
 	Parallel      int       `json:"parallel"`
 	SettleSeconds float64   `json:"settleSeconds"`
 	SteadySeconds float64   `json:"steadySeconds"`
+	Change        change    `json:"change,omitempty"`
+	Rollout       rollout   `json:"rollout,omitempty"`
 	Results       []*result `json:"results"`
 }
 
@@ -33,7 +35,7 @@ func (rep *report) rows() []row {
 	perGateway := func(count func(*result) int) func(*result) float64 {
 		return func(r *result) float64 { return float64(count(r)) / n }
 	}
-	return []row{
+	rows := []row{
 		{"all Programmed after (s)", "%.1f", func(r *result) float64 { return r.AllProgrammedSeconds }, true},
 		{"busy until: last request, or all Programmed (s)", "%.1f", func(r *result) float64 { return r.BusyUntilSeconds }, true},
 		{"writes / Gateway (creation → settled)", "%.2f", perGateway(func(r *result) int { return r.UntilSettled.Writes }), true},
@@ -56,6 +58,10 @@ func (rep *report) rows() []row {
 		{"API server CPU, creation → settled (s)", "%.2f", func(r *result) float64 { return r.APIServerCPUSeconds }, true},
 		{"API server CPU, steady (s)", "%.2f", func(r *result) float64 { return r.APIServerSteadyCPUSeconds }, false},
 	}
+	if rep.Change == noChange {
+		return rows
+	}
+	return append(rows, changeRows()...)
 }
 
 // print writes the report as tables: the figures, then the requests by verb and
@@ -111,6 +117,9 @@ func (rep *report) print(w io.Writer) {
 		byKind = append(byKind, cells)
 	}
 	writeTable(w, byKind)
+	if rep.Change != noChange {
+		rep.printChange(w, header)
+	}
 }
 
 // ratio is last / first for rows that compare, as "2.4×".

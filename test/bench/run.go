@@ -25,6 +25,8 @@ type settings struct {
 	binDir     string        // etcd and kube-apiserver
 	keep       bool          // keep each run's folder: audit log, controller log, kubeconfig
 	profileDir string        // where to write CPU profiles of the API server; none if empty
+	change     change        // made once the fleet has settled, before the steady window
+	rollout    rollout       // the blueprint's strategy in a run with a change
 }
 
 // contender is a controller the harness measures.
@@ -38,11 +40,14 @@ type contender struct {
 	command func() ([]string, error)
 	// gatewayController is the name of its controller of Gateways, in its metrics.
 	gatewayController string
+	// makeChange makes the settings' change (change.go), as the harness's admin.
+	makeChange func(ctx context.Context, admin client.Client, s settings) error
 }
 
 // result is what one run measured. Windows start when the first Gateway is created:
 // "until settled" ends once the controller has sent nothing but watches for the settle
-// time after every Gateway was Programmed; the steady window follows it.
+// time after every Gateway was Programmed; the change window, if any, follows it, and
+// the steady window follows that.
 type result struct {
 	Controller string `json:"controller"`
 	Gateways   int    `json:"gateways"`
@@ -67,6 +72,8 @@ type result struct {
 	ControllerSteadyCPU       float64 `json:"controllerSteadyCPUSeconds"`
 	APIServerCPUSeconds       float64 `json:"apiServerCPUSeconds"`
 	APIServerSteadyCPUSeconds float64 `json:"apiServerSteadyCPUSeconds"`
+	// Change is what the change cost; nil without one.
+	Change *changeResult `json:"change,omitempty"`
 	// Children counts the objects of the bench class in the cluster at the end, by kind.
 	Children map[string]int `json:"children"`
 	Folder   string         `json:"folder,omitempty"`
@@ -103,7 +110,7 @@ func measure(ctx context.Context, s settings, c contender, round int) (res *resu
 	if err := c.install(ctx, cl.admin); err != nil {
 		return nil, fmt.Errorf("granting %s its rights: %w", c.user, err)
 	}
-	if err := installWorkload(ctx, cl.admin, s.namespaces); err != nil {
+	if err := installWorkload(ctx, cl.admin, s.namespaces, s.rollout); err != nil {
 		return nil, err
 	}
 	watch, err := watchGateways(ctx, cl.adminCfg, cl.env.Scheme, s.gateways)
@@ -124,7 +131,8 @@ func measure(ctx context.Context, s settings, c contender, round int) (res *resu
 		return nil, err
 	}
 	defer proc.stop()
-	r := &run{settings: s, round: round, name: c.name, gatewayController: c.gatewayController, cluster: cl, watch: watch, audit: &auditLog{path: cl.auditPath}, proc: proc, logPath: logPath}
+	r := &run{settings: s, round: round, name: c.name, gatewayController: c.gatewayController, makeChange: c.makeChange,
+		cluster: cl, watch: watch, audit: &auditLog{path: cl.auditPath}, proc: proc, logPath: logPath}
 	if res, err = r.measure(ctx); err != nil {
 		return nil, err
 	}
@@ -134,8 +142,8 @@ func measure(ctx context.Context, s settings, c contender, round int) (res *resu
 	return res, nil
 }
 
-// measure creates the Gateways once the controller is idle, and measures until the end
-// of the steady window.
+// measure creates the Gateways once the controller is idle, makes the change if any once
+// they have settled, and measures until the end of the steady window.
 func (r *run) measure(ctx context.Context) (*result, error) {
 	if err := r.awaitIdle(ctx); err != nil {
 		return nil, err
@@ -172,6 +180,12 @@ func (r *run) measure(ctx context.Context) (*result, error) {
 	if res.ControllerCPUSeconds, res.APIServerCPUSeconds, err = cpu.sample(); err != nil {
 		return nil, err
 	}
+	steadyStart := settledAt
+	if r.change != noChange {
+		if res.Change, steadyStart, err = r.measureChange(ctx, cpu); err != nil {
+			return nil, err
+		}
+	}
 	progress(r.name, "settled; counting the steady state for %s", r.steady)
 	if err := r.sleep(ctx, r.steady); err != nil {
 		return nil, err
@@ -191,8 +205,8 @@ func (r *run) measure(ctx context.Context) (*result, error) {
 	}
 	res.UntilSettled = r.audit.tally(start, settledAt)
 	res.AfterProgrammed = r.audit.tally(programmed, settledAt)
-	res.Steady = r.audit.tally(settledAt, steadyEnd)
-	res.SteadySeconds = steadyEnd.Sub(settledAt).Seconds()
+	res.Steady = r.audit.tally(steadyStart, steadyEnd)
+	res.SteadySeconds = steadyEnd.Sub(steadyStart).Seconds()
 	if res.Children, err = countChildren(ctx, r.cluster.admin); err != nil {
 		return nil, err
 	}
@@ -205,6 +219,7 @@ type run struct {
 	round             int
 	name              string
 	gatewayController string
+	makeChange        func(ctx context.Context, admin client.Client, s settings) error
 	cluster           *cluster
 	watch             *gatewayWatch
 	audit             *auditLog
@@ -261,20 +276,21 @@ func (r *run) awaitProgrammed(ctx context.Context, start time.Time) (time.Time, 
 }
 
 // awaitSettled waits until the controller has sent nothing but watches for the settle
-// time since the Gateways were all Programmed, or settle-max has passed. It returns when
-// the last request before the quiet was received, and whether the quiet came.
-func (r *run) awaitSettled(ctx context.Context, programmed time.Time) (time.Time, bool, error) {
+// time since done (every Gateway Programmed, or a change complete), or settle-max has
+// passed. It returns when the last request before the quiet was received, and whether
+// the quiet came.
+func (r *run) awaitSettled(ctx context.Context, done time.Time) (time.Time, bool, error) {
 	for {
 		if err := r.audit.read(); err != nil {
 			return time.Time{}, false, err
 		}
 		_, last := r.audit.activity()
-		busyUntil := later(last, programmed)
+		busyUntil := later(last, done)
 		if time.Since(busyUntil) >= r.settle {
 			return busyUntil, true, nil
 		}
-		if time.Since(programmed) >= r.settleMax {
-			progress(r.name, "still busy %s after every Gateway was Programmed; counting up to now", r.settleMax)
+		if time.Since(done) >= r.settleMax {
+			progress(r.name, "still busy %s after it was done; counting up to now", r.settleMax)
 			return busyUntil, false, nil
 		}
 		if err := r.sleep(ctx, 200*time.Millisecond); err != nil {

@@ -21,8 +21,9 @@ const (
 	serviceIPRange = "10.96.0.0/16"
 )
 
-// blueprint is the bench GatewayClassBlueprint, its GatewayClass and the global policy.
-// The floor (floor.go) builds the very same children without templates.
+// blueprint is the bench GatewayClassBlueprint, its GatewayClass and the controller
+// namespace; the global policy is classConfigYAML's (change.go). The floor (floor.go)
+// builds the very same children without templates.
 const blueprint = `
 apiVersion: gatewright.dev/v1alpha1
 kind: GatewayClassBlueprint
@@ -97,20 +98,18 @@ spec:
 apiVersion: v1
 kind: Namespace
 metadata: {name: gatewright-system}
----
-apiVersion: gatewright.dev/v1alpha1
-kind: GatewayClassConfig
-metadata: {name: bench, namespace: gatewright-system}
-spec:
-  targetRefs: [{group: gateway.networking.k8s.io, kind: GatewayClass, name: bench}]
-  override: {labels: {managed: platform}}
 `
 
 // namespaceName is the name of tenant namespace i.
 func namespaceName(i int) string { return fmt.Sprintf("tenant-%d", i) }
 
-// tenant is a tenant namespace and its policy, which adds a label to the children.
-func tenant(namespace string) string {
+// tenant is a tenant namespace and its policy, which adds a label to the children, and,
+// edited (the gatewayconfig change), a default image.
+func tenant(namespace string, edited bool) string {
+	image := ""
+	if edited {
+		image = ", image: " + changedImage
+	}
 	return fmt.Sprintf(`
 apiVersion: v1
 kind: Namespace
@@ -121,8 +120,8 @@ kind: GatewayConfig
 metadata: {name: team, namespace: %[1]s}
 spec:
   targetRefs: [{group: "", kind: Namespace, name: %[1]s}]
-  default: {labels: {team: %[1]s}}
-`, namespace)
+  default: {labels: {team: %[1]s}%[2]s}
+`, namespace, image)
 }
 
 // gateway is Gateway i of namespaces, spread over them round robin.
@@ -137,14 +136,14 @@ func gateway(i, namespaces int) *gatewayv1.Gateway {
 	return gw
 }
 
-// installWorkload applies the blueprint, its class, the global policy and the tenant
-// namespaces with their policies.
-func installWorkload(ctx context.Context, k8s client.Client, namespaces int) error {
-	if err := applyYAML(ctx, k8s, blueprint); err != nil {
+// installWorkload applies the blueprint with its rollout strategy, its class, the
+// global policy and the tenant namespaces with their policies.
+func installWorkload(ctx context.Context, k8s client.Client, namespaces int, r rollout) error {
+	if err := applyYAML(ctx, k8s, blueprintYAML(r, false)+"---"+classConfigYAML(false)); err != nil {
 		return err
 	}
 	for i := range namespaces {
-		if err := applyYAML(ctx, k8s, tenant(namespaceName(i))); err != nil {
+		if err := applyYAML(ctx, k8s, tenant(namespaceName(i), false)); err != nil {
 			return err
 		}
 	}
@@ -192,8 +191,8 @@ roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: gatewrig
 subjects: [{kind: ServiceAccount, name: gatewright-controller, namespace: gatewright-system}]
 `
 
-// floorRBAC is what the floor needs: to watch Gateways, apply the children and patch
-// Gateway status.
+// floorRBAC is what the floor needs: to watch Gateways, apply the children, patch
+// Gateway status, and watch the ConfigMap that tells it of a change (floor_change.go).
 const floorRBAC = `
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
@@ -208,6 +207,9 @@ rules:
 - apiGroups: [""]
   resources: [configmaps, secrets, services]
   verbs: [create, patch]
+- apiGroups: [""]
+  resources: [configmaps]
+  verbs: [get, list, watch]
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding
