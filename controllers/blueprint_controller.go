@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -85,6 +86,11 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	step, err := r.stepRollout(ctx, bp, gateways, renderings)
 	if err != nil {
 		return ctrl.Result{}, err
+	}
+	if active(bp.Status.Rollout) && equality.Semantic.DeepEqual(original.Rollout, bp.Status.Rollout) {
+		// While a gate is open the counts ride the rollout's own writes, which come as
+		// each wave starts and soaks, rather than adding writes of their own.
+		bp.Status.Revisions = original.Revisions
 	}
 	// The status goes first, against the version read: a stale read is refused and
 	// retried rather than stepping a rollout that has moved on.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"golang.org/x/sync/errgroup"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/log"
@@ -127,6 +128,11 @@ func (r *BlueprintReconciler) routesNaming(ctx context.Context, gw *gatewayv1.Ga
 	return routes, nil
 }
 
+// assignmentsInFlight bounds the assignment writes one step has in flight: a wave of a
+// thousand Gateways is a thousand small patches, which one after another would take
+// longer than the Gateways' own reconciles, which the controller's workers run in parallel.
+const assignmentsInFlight = 16
+
 // assign makes a step's assignments: each Gateway's record says the revision it is to
 // run, which its reconciler (watching the record) then renders.
 func (r *BlueprintReconciler) assign(ctx context.Context, bp *gatewrightv1alpha1.GatewayClassBlueprint, step rollout.Result, renderings []gatewrightv1alpha1.Rendering) error {
@@ -139,17 +145,17 @@ func (r *BlueprintReconciler) assign(ctx context.Context, bp *gatewrightv1alpha1
 			records[key] = &renderings[i]
 		}
 	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(assignmentsInFlight)
 	for _, a := range step.Assignments {
 		for _, key := range a.Gateways {
 			if rec := records[key]; rec != nil {
-				if err := apply.AssignRevision(ctx, r.Client, rec, a.Revision, a.Gates); err != nil {
-					return err
-				}
+				g.Go(func() error { return apply.AssignRevision(gctx, r.Client, rec, a.Revision, a.Gates) })
 			}
 		}
 		log.FromContext(ctx).Info("rollout assigned a revision", "blueprint", bp.Name, "revision", a.Revision, "gateways", len(a.Gateways))
 	}
-	return nil
+	return g.Wait()
 }
 
 // rolloutAsked passes the blueprint updates that ask something of its rollout besides a
