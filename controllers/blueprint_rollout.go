@@ -73,7 +73,7 @@ func (r *BlueprintReconciler) recordRolloutEvents(bp *gatewrightv1alpha1.Gateway
 
 // active tells whether a rollout waits on a gate.
 func active(st *gatewrightv1alpha1.BlueprintRolloutStatus) bool {
-	return st != nil && (st.Phase == gatewrightv1alpha1.RolloutProgressing || st.Phase == gatewrightv1alpha1.RolloutSoaking)
+	return st != nil && st.Phase == gatewrightv1alpha1.RolloutProgressing
 }
 
 // members are the Gateways of the rollout: those of gateways that have a record, each
@@ -103,7 +103,7 @@ func (r *BlueprintReconciler) members(ctx context.Context, cfg rollout.Config, s
 		if runs == 0 {
 			runs = stable
 		}
-		m.Healthy, m.Reason = rollout.Healthy(gw, routes, rec, runs)
+		m.Healthy, m.Reason, m.HealthySince = rollout.Healthy(gw, routes, rec, runs)
 		if cfg.OrderLabel != "" {
 			if m.NamespaceLabels, err = snapshot.NamespaceLabels(ctx, r.Client, gw.Namespace); err != nil {
 				return nil, err

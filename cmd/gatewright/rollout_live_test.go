@@ -80,13 +80,13 @@ func TestRolloutLive(t *testing.T) {
 		bp.Status.CurrentRevision, bp.Status.TargetRevision = 2, 3
 		bp.Status.Revisions = []gatewrightv1alpha1.RevisionGateways{{Revision: 1}, {Revision: 2, Gateways: 9}, {Revision: 3, Gateways: 1}}
 		bp.Status.Rollout = &gatewrightv1alpha1.BlueprintRolloutStatus{
-			Revision: 3, From: 2, Phase: phase, Updated: 1, WaveStarted: &waveStarted, HealthySince: &waveStarted,
+			Revision: 3, From: 2, Phase: phase, Updated: 1, WaveStarted: &waveStarted,
 		}
 		if err := admin.Status().Update(ctx, bp); err != nil {
 			t.Fatal(err)
 		}
 	}
-	setRollout(gatewrightv1alpha1.RolloutSoaking)
+	setRollout(gatewrightv1alpha1.RolloutProgressing)
 
 	t.Run("status shows the revisions, the wave with its sizes, the gate and the history", func(t *testing.T) {
 		out, _, err := runGatewright(viewer, "rollout", "status", "internet")
@@ -96,10 +96,9 @@ func TestRolloutLive(t *testing.T) {
 		text := oneSpaced(out)
 		for _, want := range []string{
 			"Current revision: 2\n", "Target revision: 3\n", "Gateways: 10\n",
-			"Rollout: revision 3 from revision 2: Soaking (",
+			"Rollout: revision 3 from revision 2: Progressing (",
 			"Wave: 1 of 4; 1 of 10 Gateways updated (wave sizes 1, 1, 5, 10)\n",
 			"Wave started: " + waveStarted.UTC().Format(time.RFC3339) + " (",
-			"Soak: 0s left (healthy since " + waveStarted.UTC().Format(time.RFC3339) + ")\n",
 			"Gate deadline: ",
 		} {
 			if !strings.Contains(text, want) {
@@ -137,7 +136,6 @@ func TestRolloutLive(t *testing.T) {
 				WaveSizes           []int
 				Updated             int
 				WaveStarted         time.Time
-				SoakLeftSeconds     *int64
 				DeadlineLeftSeconds *int64
 			}
 			History []struct {
@@ -153,8 +151,8 @@ func TestRolloutLive(t *testing.T) {
 		r := got.Rollout
 		if got.Blueprint != "internet" || got.CurrentRevision != 2 || got.TargetRevision != 3 || got.Gateways != 10 ||
 			got.Settings.Strategy != "Waves" || strings.Join(got.Settings.Waves, " ") != "1 10% 50% 100%" || got.Settings.SoakSeconds != 30 || got.Settings.GateDeadlineSeconds != 300 ||
-			r.Revision != 3 || r.From != 2 || r.Phase != "Soaking" || r.Wave != 0 || r.Waves != 4 || !slices.Equal(r.WaveSizes, []int{1, 1, 5, 10}) || r.Updated != 1 ||
-			!r.WaveStarted.Equal(waveStarted.Time) || r.SoakLeftSeconds == nil || *r.SoakLeftSeconds != 0 ||
+			r.Revision != 3 || r.From != 2 || r.Phase != "Progressing" || r.Wave != 0 || r.Waves != 4 || !slices.Equal(r.WaveSizes, []int{1, 1, 5, 10}) || r.Updated != 1 ||
+			!r.WaveStarted.Equal(waveStarted.Time) ||
 			r.DeadlineLeftSeconds == nil || *r.DeadlineLeftSeconds <= 0 || *r.DeadlineLeftSeconds > 260 {
 			t.Errorf("unexpected report:\n%s", out)
 		}
@@ -193,9 +191,9 @@ func TestRolloutLive(t *testing.T) {
 			refused    bool
 			annotation string
 		}{
-			{name: "promote of another revision is refused", phase: gatewrightv1alpha1.RolloutSoaking, args: []string{"promote", "internet", "--revision", "2"}, refused: true,
-				want: "GatewayClassBlueprint internet has no rollout of revision 2: the newest rollout is of revision 3 (Soaking)"},
-			{name: "promote names the revision rolling out", phase: gatewrightv1alpha1.RolloutSoaking, args: []string{"promote", "internet"},
+			{name: "promote of another revision is refused", phase: gatewrightv1alpha1.RolloutProgressing, args: []string{"promote", "internet", "--revision", "2"}, refused: true,
+				want: "GatewayClassBlueprint internet has no rollout of revision 2: the newest rollout is of revision 3 (Progressing)"},
+			{name: "promote names the revision rolling out", phase: gatewrightv1alpha1.RolloutProgressing, args: []string{"promote", "internet"},
 				want: "GatewayClassBlueprint internet: promoting revision 3", annotation: gatewrightv1alpha1.AnnotationRolloutPromote},
 			{name: "abort names the revision rolling out", phase: gatewrightv1alpha1.RolloutPaused, args: []string{"abort", "internet"},
 				want: "the Gateways that have it go back to revision 2", annotation: gatewrightv1alpha1.AnnotationRolloutAbort},
@@ -231,7 +229,7 @@ func TestRolloutLive(t *testing.T) {
 	})
 
 	t.Run("a viewer is told which verb on which resource was refused", func(t *testing.T) {
-		setRollout(gatewrightv1alpha1.RolloutSoaking)
+		setRollout(gatewrightv1alpha1.RolloutProgressing)
 		for command, verb := range map[string]string{"pause": "patch", "promote": "patch", "undo": "update"} {
 			_, errOut, err := runGatewright(viewer, "rollout", command, "internet")
 			want := `User "viewer" cannot ` + verb + ` resource "gatewayclassblueprints" in API group "gatewright.dev"`

@@ -17,8 +17,7 @@ import (
 
 // phaseNotes say, after a phase, what it means for the Gateways.
 var phaseNotes = map[gatewrightv1alpha1.RolloutPhase]string{
-	gatewrightv1alpha1.RolloutProgressing: "waiting for the wave's Gateways to be healthy",
-	gatewrightv1alpha1.RolloutSoaking:     "the wave's Gateways are healthy; the next wave starts after the soak",
+	gatewrightv1alpha1.RolloutProgressing: "the next wave starts once every Gateway of this one has been healthy for the soak",
 	gatewrightv1alpha1.RolloutPaused:      "no wave starts and none is rolled back; resuming restarts the wave's gate",
 	gatewrightv1alpha1.RolloutComplete:    "every Gateway runs it",
 	gatewrightv1alpha1.RolloutRolledBack:  "its Gateways went back; the next change of the spec starts a new rollout",
@@ -61,9 +60,6 @@ func (r *rolloutReport) printRollout(line func(field, format string, args ...any
 		if st.WaveStarted != nil {
 			line("Wave started", "%s (%s ago)", timestamp(st.WaveStarted), r.since(st.WaveStarted))
 		}
-	}
-	if st.SoakLeftSeconds != nil {
-		line("Soak", "%s left (healthy since %s)", seconds(*st.SoakLeftSeconds), timestamp(st.HealthySince))
 	}
 	if st.DeadlineLeftSeconds != nil {
 		line("Gate deadline", "%s left", seconds(*st.DeadlineLeftSeconds))

@@ -86,9 +86,8 @@ type rolloutState struct {
 	// Waves counts the waves; WaveSizes are their cumulative sizes for today's Gateways.
 	Waves     int   `json:"waves"`
 	WaveSizes []int `json:"waveSizes"`
-	// SoakLeftSeconds is how long the wave must stay healthy before the next one starts;
-	// DeadlineLeftSeconds how long it has left to get there. Set while a gate runs.
-	SoakLeftSeconds     *int64 `json:"soakLeftSeconds,omitempty"`
+	// DeadlineLeftSeconds is how long the wave has left to pass its gate; set while a
+	// gate runs. (When its soak started is in its Gateways' status: gatewright tree.)
 	DeadlineLeftSeconds *int64 `json:"deadlineLeftSeconds,omitempty"`
 }
 
@@ -175,12 +174,8 @@ func newRolloutState(st *gatewrightv1alpha1.BlueprintRolloutStatus, cfg rollout.
 	if state.WaveSizes == nil {
 		state.WaveSizes = []int{}
 	}
-	gating := st.Phase == gatewrightv1alpha1.RolloutProgressing || st.Phase == gatewrightv1alpha1.RolloutSoaking
-	if gating && st.WaveStarted != nil {
+	if st.Phase == gatewrightv1alpha1.RolloutProgressing && st.WaveStarted != nil {
 		state.DeadlineLeftSeconds = secondsLeft(st.WaveStarted.Add(cfg.GateDeadline), now)
-	}
-	if gating && st.HealthySince != nil {
-		state.SoakLeftSeconds = secondsLeft(st.HealthySince.Add(cfg.Soak), now)
 	}
 	return state
 }

@@ -55,21 +55,20 @@ func TestRolloutStatusText(t *testing.T) {
 		wantRaw []string
 		absent  []string
 	}{
-		{name: "a soaking wave has its soak and its deadline left",
+		{name: "a wave in progress has its deadline left",
 			blueprint: `
 metadata: {name: internet}
 status:
   currentRevision: 3
   targetRevision: 4
   revisions: [{revision: 3, gateways: 9}, {revision: 4, gateways: 1}]
-  rollout: {revision: 4, from: 3, phase: Soaking, wave: 0, updated: 1, waveStarted: "@-40", healthySince: "@-10"}`,
+  rollout: {revision: 4, from: 3, phase: Progressing, wave: 0, updated: 1, waveStarted: "@-40"}`,
 			want: []string{
 				"Current revision: 3\n", "Target revision: 4\n", "Gateways: 10\n",
 				"Settings: Waves 1, 10%, 50%, 100%; soak 30s; gate deadline 5m0s\n",
-				"Rollout: revision 4 from revision 3: Soaking (the wave's Gateways are healthy; the next wave starts after the soak)\n",
+				"Rollout: revision 4 from revision 3: Progressing (the next wave starts once every Gateway of this one has been healthy for the soak)\n",
 				"Wave: 1 of 4; 1 of 10 Gateways updated (wave sizes 1, 1, 5, 10)\n",
 				"Wave started: 2026-11-27T11:59:20Z (40s ago)\n",
-				"Soak: 20s left (healthy since 2026-11-27T11:59:50Z)\n",
 				"Gate deadline: 4m20s left\n",
 			},
 			wantRaw: []string{"REVISION  GATEWAYS  AGE  CURRENT  TARGET\n3         9         3d   *\n4         1         90s           *\n"}},
@@ -87,7 +86,7 @@ status:
 				"Wave: 1 of 2; 2 of 5 Gateways updated (wave sizes 2, 5)\n",
 				"Gate deadline: 0s left\n",
 			},
-			absent: []string{"Soak:"}},
+			},
 		{name: "a paused rollout shows its wave but no gate",
 			blueprint: `
 metadata: {name: internet}
@@ -102,7 +101,7 @@ status:
 				"Rollout: revision 4 from revision 3: Paused (no wave starts and none is rolled back; resuming restarts the wave's gate)\n",
 				"Wave: 3 of 4; 5 of 10 Gateways updated (wave sizes 1, 1, 5, 10)\n",
 			},
-			absent: []string{"Soak:", "Gate deadline:"}},
+			absent: []string{"Gate deadline:"}},
 		{name: "a rolled-back rollout names the wave, the Gateways and the error",
 			blueprint: `
 metadata: {name: internet}

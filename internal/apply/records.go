@@ -122,6 +122,7 @@ func (a *Applier) SaveRecord(ctx context.Context, rec *Record, inv Inventory) er
 		existing := rec.parts[part]
 		if part == 0 {
 			desired.Values = recordedAt(rec.Values, existing)
+			desired.RevisionSince = revisionSince(rec.Revision, existing)
 			desired.Revision, desired.ValuesHash = rec.Revision, rec.ValuesHash
 			desired.TargetRevision, desired.GatesRollout = rec.TargetRevision, rec.GatesRollout
 		}
@@ -222,6 +223,17 @@ func recordedAt(values *gatewrightv1alpha1.RecordedValues, existing *gatewrightv
 	return stamped
 }
 
+// revisionSince is when the owner's objects were first rendered from revision: as
+// existing records it while it records the same revision (none for a record written
+// before the field, which a restart then does not rewrite), now otherwise.
+func revisionSince(revision int64, existing *gatewrightv1alpha1.Rendering) *metav1.Time {
+	if existing != nil && existing.Revision == revision {
+		return existing.RevisionSince
+	}
+	now := metav1.Now()
+	return &now
+}
+
 func chunk(inv Inventory, size int) []Inventory {
 	var chunks []Inventory
 	for len(inv) > size {
@@ -238,6 +250,7 @@ func sameRendering(existing, desired *gatewrightv1alpha1.Rendering) bool {
 		equality.Semantic.DeepEqual(existing.Objects, desired.Objects) &&
 		equality.Semantic.DeepEqual(existing.Values, desired.Values) &&
 		existing.Revision == desired.Revision && existing.ValuesHash == desired.ValuesHash &&
+		equality.Semantic.DeepEqual(existing.RevisionSince, desired.RevisionSince) &&
 		existing.TargetRevision == desired.TargetRevision && existing.GatesRollout == desired.GatesRollout &&
 		equality.Semantic.DeepEqual(existing.OwnerReferences, desired.OwnerReferences) &&
 		controllerutil.ContainsFinalizer(existing, gatewrightv1alpha1.FinalizerCleanup)

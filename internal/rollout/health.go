@@ -3,6 +3,7 @@ package rollout
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -20,19 +21,37 @@ const maxReason = 512
 // every rendered object being ready), each listener Accepted, Programmed and ResolvedRefs,
 // each of routes (the HTTPRoutes attached to gw) Accepted and ResolvedRefs in Gatewright's
 // status for gw, and rendering (the Gateway's part 0) recording target. The reason names
-// the first thing that is not healthy.
-func Healthy(gw *gatewayv1.Gateway, routes []*gatewayv1.HTTPRoute, rendering *gatewrightv1alpha1.Rendering, target int64) (bool, string) {
-	reason := gatewayUnhealthy(gw, rendering, target)
+// the first thing that is not healthy. Since is when a healthy gw became so without a
+// break, as far as the objects record it: the latest of the first render of target and
+// the last turn to True of each of those conditions.
+func Healthy(gw *gatewayv1.Gateway, routes []*gatewayv1.HTTPRoute, rendering *gatewrightv1alpha1.Rendering, target int64) (ok bool, reason string, since time.Time) {
+	var latest latestTransition
+	reason = gatewayUnhealthy(gw, rendering, target, &latest)
 	if reason == "" {
-		reason = routesUnhealthy(gw, routes)
+		reason = routesUnhealthy(gw, routes, &latest)
 	}
 	if len(reason) > maxReason {
 		reason = strings.ToValidUTF8(reason[:maxReason-3], "") + "..."
 	}
-	return reason == "", reason
+	if reason != "" {
+		return false, reason, time.Time{}
+	}
+	if rendering.RevisionSince != nil {
+		latest.see(rendering.RevisionSince.Time)
+	}
+	return true, "", time.Time(latest)
 }
 
-func gatewayUnhealthy(gw *gatewayv1.Gateway, rendering *gatewrightv1alpha1.Rendering, target int64) string {
+// latestTransition is the latest time seen.
+type latestTransition time.Time
+
+func (l *latestTransition) see(t time.Time) {
+	if t.After(time.Time(*l)) {
+		*l = latestTransition(t)
+	}
+}
+
+func gatewayUnhealthy(gw *gatewayv1.Gateway, rendering *gatewrightv1alpha1.Rendering, target int64, latest *latestTransition) string {
 	switch {
 	case rendering == nil:
 		return "its objects are not rendered yet"
@@ -47,7 +66,7 @@ func gatewayUnhealthy(gw *gatewayv1.Gateway, rendering *gatewrightv1alpha1.Rende
 		}
 	}
 	for _, condition := range []string{string(gatewayv1.GatewayConditionAccepted), string(gatewayv1.GatewayConditionProgrammed)} {
-		if why := notTrue(gw.Status.Conditions, condition, gw.Generation); why != "" {
+		if why := notTrue(gw.Status.Conditions, condition, gw.Generation, latest); why != "" {
 			return "Gateway " + why
 		}
 	}
@@ -63,7 +82,7 @@ func gatewayUnhealthy(gw *gatewayv1.Gateway, rendering *gatewrightv1alpha1.Rende
 		for _, condition := range []gatewayv1.ListenerConditionType{
 			gatewayv1.ListenerConditionAccepted, gatewayv1.ListenerConditionProgrammed, gatewayv1.ListenerConditionResolvedRefs,
 		} {
-			if why := notTrue(conditions, string(condition), 0); why != "" {
+			if why := notTrue(conditions, string(condition), 0, latest); why != "" {
 				return fmt.Sprintf("listener %s %s", l.Name, why)
 			}
 		}
@@ -71,7 +90,7 @@ func gatewayUnhealthy(gw *gatewayv1.Gateway, rendering *gatewrightv1alpha1.Rende
 	return ""
 }
 
-func routesUnhealthy(gw *gatewayv1.Gateway, routes []*gatewayv1.HTTPRoute) string {
+func routesUnhealthy(gw *gatewayv1.Gateway, routes []*gatewayv1.HTTPRoute, latest *latestTransition) string {
 	for _, route := range routes {
 		seen := false
 		for _, parent := range route.Status.Parents {
@@ -80,7 +99,7 @@ func routesUnhealthy(gw *gatewayv1.Gateway, routes []*gatewayv1.HTTPRoute) strin
 			}
 			seen = true
 			for _, condition := range []gatewayv1.RouteConditionType{gatewayv1.RouteConditionAccepted, gatewayv1.RouteConditionResolvedRefs} {
-				if why := notTrue(parent.Conditions, string(condition), 0); why != "" {
+				if why := notTrue(parent.Conditions, string(condition), 0, latest); why != "" {
 					return fmt.Sprintf("HTTPRoute %s/%s %s", route.Namespace, route.Name, why)
 				}
 			}
@@ -104,8 +123,8 @@ func refersTo(ref gatewayv1.ParentReference, routeNamespace string, gw *gatewayv
 }
 
 // notTrue is "" when conditionType is True (at generation, unless generation is 0),
-// else says what it is instead.
-func notTrue(conditions []metav1.Condition, conditionType string, generation int64) string {
+// and then sees when it turned True; else it says what it is instead.
+func notTrue(conditions []metav1.Condition, conditionType string, generation int64, latest *latestTransition) string {
 	c := meta.FindStatusCondition(conditions, conditionType)
 	switch {
 	case c == nil:
@@ -115,6 +134,7 @@ func notTrue(conditions []metav1.Condition, conditionType string, generation int
 	case generation != 0 && c.ObservedGeneration != generation:
 		return fmt.Sprintf("%s is for generation %d, not %d", conditionType, c.ObservedGeneration, generation)
 	}
+	latest.see(c.LastTransitionTime.Time)
 	return ""
 }
 

@@ -3,6 +3,7 @@ package rollout
 import (
 	"strings"
 	"testing"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -120,12 +121,53 @@ func TestHealthy(t *testing.T) {
 			if c.spoil != nil {
 				rendering = c.spoil(gw, route, rendering)
 			}
-			ok, reason := Healthy(gw, []*gatewayv1.HTTPRoute{route}, rendering, 2)
+			ok, reason, _ := Healthy(gw, []*gatewayv1.HTTPRoute{route}, rendering, 2)
 			if ok != (c.want == "") || reason != c.want {
 				t.Errorf("Healthy = %v, %q; want %q", ok, reason, c.want)
 			}
 			if len(reason) > maxReason {
 				t.Errorf("the reason has %d bytes, more than %d", len(reason), maxReason)
+			}
+		})
+	}
+}
+
+func TestHealthySinceIsTheLatestRecordedTurn(t *testing.T) {
+	at := func(minute int) metav1.Time {
+		return metav1.NewTime(time.Date(2026, 11, 27, 12, minute, 0, 0, time.UTC))
+	}
+	cases := []struct {
+		name  string
+		spoil func(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, rendering *gatewrightv1alpha1.Rendering)
+		want  metav1.Time
+	}{
+		{"the first render of the revision, when it is the latest", func(_ *gatewayv1.Gateway, _ *gatewayv1.HTTPRoute, r *gatewrightv1alpha1.Rendering) {
+			since := at(30)
+			r.RevisionSince = &since
+		}, at(30)},
+		{"Programmed turning True", func(gw *gatewayv1.Gateway, _ *gatewayv1.HTTPRoute, _ *gatewrightv1alpha1.Rendering) {
+			gw.Status.Conditions[1].LastTransitionTime = at(40)
+		}, at(40)},
+		{"a listener's condition turning True", func(gw *gatewayv1.Gateway, _ *gatewayv1.HTTPRoute, _ *gatewrightv1alpha1.Rendering) {
+			gw.Status.Listeners[0].Conditions[2].LastTransitionTime = at(41)
+		}, at(41)},
+		{"a route's condition on this Gateway turning True", func(_ *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, _ *gatewrightv1alpha1.Rendering) {
+			route.Status.Parents[2].Conditions[1].LastTransitionTime = at(42)
+		}, at(42)},
+		{"not a route's condition on another Gateway", func(_ *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, _ *gatewrightv1alpha1.Rendering) {
+			route.Status.Parents[0].Conditions[0].LastTransitionTime = at(43)
+		}, at(10)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			gw := decode[gatewayv1.Gateway](t, healthyGateway)
+			route := decode[gatewayv1.HTTPRoute](t, healthyRoute)
+			gw.Status.Conditions[0].LastTransitionTime = at(10)
+			rendering := &gatewrightv1alpha1.Rendering{Revision: 2}
+			c.spoil(gw, route, rendering)
+			ok, _, since := Healthy(gw, []*gatewayv1.HTTPRoute{route}, rendering, 2)
+			if !ok || !since.Equal(c.want.Time) {
+				t.Errorf("Healthy = %v since %s, want since %s", ok, since, c.want.Time)
 			}
 		})
 	}

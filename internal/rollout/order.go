@@ -25,9 +25,11 @@ type Member struct {
 	// Gates says whether it was healthy when it was assigned Target (its Rendering's
 	// gatesRollout): only then does its health hold its wave's gate.
 	Gates bool
-	// Healthy and Reason are what Healthy said of it on the revision it should run.
-	Healthy bool
-	Reason  string
+	// Healthy, Reason and HealthySince are what Healthy said of it on the revision it
+	// should run.
+	Healthy      bool
+	Reason       string
+	HealthySince time.Time
 }
 
 // Order sorts members into the order the waves take them: by the value of the order

@@ -37,16 +37,23 @@ func key(i int) types.NamespacedName {
 	return types.NamespacedName{Namespace: "ns", Name: fmt.Sprintf("gw-%02d", i)}
 }
 
-// render brings every member to the revision it should run.
+// render brings every member to the revision it should run; one that runs another
+// revision, or turns healthy, is healthy since now, as its Rendering and conditions say.
 func (f *fleet) render() {
 	for i := range f.members {
 		m := &f.members[i]
-		m.Running = f.stable
+		running := f.stable
 		if m.Target != 0 {
-			m.Running = m.Target
+			running = m.Target
 		}
-		m.Healthy = !f.broken[m.Running] && !f.brokenGateways[m.Key]
-		m.Reason = ""
+		healthy := !f.broken[running] && !f.brokenGateways[m.Key]
+		switch {
+		case !healthy:
+			m.HealthySince = time.Time{}
+		case running != m.Running || !m.Healthy:
+			m.HealthySince = f.now
+		}
+		m.Running, m.Healthy, m.Reason = running, healthy, ""
 		if !m.Healthy {
 			m.Reason = "Gateway Programmed is False (Pending): deployment not available"
 		}

@@ -130,31 +130,20 @@ func (s *stepper) progress() Result {
 	if s.st.Phase == gatewrightv1alpha1.RolloutPaused {
 		// Resuming restarts the wave's gate: the pause must not count against it.
 		s.st.WaveStarted = s.now()
-		s.st.HealthySince = nil
 		s.st.Phase = gatewrightv1alpha1.RolloutProgressing
 	}
 	s.fill()
 	unhealthy := s.unhealthy()
 	now := s.obs.Now
 	deadline := s.st.WaveStarted.Add(s.cfg.GateDeadline)
+	s.requeue = deadline.Sub(now)
 	if len(unhealthy) == 0 {
-		if s.st.HealthySince == nil {
-			s.st.HealthySince = s.now()
-		}
-		soaked := s.st.HealthySince.Add(s.cfg.Soak)
+		soaked := s.healthySince().Add(s.cfg.Soak)
 		if !now.Before(soaked) {
 			s.assignWave(s.st.Wave + 1)
 			return s.result()
 		}
-		s.st.Phase = gatewrightv1alpha1.RolloutSoaking
-		s.requeue = soaked.Sub(now)
-		if deadline.Before(soaked) {
-			s.requeue = deadline.Sub(now)
-		}
-	} else {
-		s.st.HealthySince = nil
-		s.st.Phase = gatewrightv1alpha1.RolloutProgressing
-		s.requeue = deadline.Sub(now)
+		s.requeue = min(soaked.Sub(now), s.requeue)
 	}
 	if !now.Before(deadline) {
 		s.rollBack(unhealthy)
@@ -162,12 +151,25 @@ func (s *stepper) progress() Result {
 	return s.result()
 }
 
+// healthySince is when the wave's soak started: the latest of its start and of the
+// times its gating members became healthy. It is read from what the members record, not
+// from the status, so that the soak costs no write and a restart counts the same soak.
+func (s *stepper) healthySince() time.Time {
+	since := s.st.WaveStarted.Time
+	for _, m := range s.assigned() {
+		if m.Gates && m.HealthySince.After(since) {
+			since = m.HealthySince
+		}
+	}
+	return since
+}
+
 func (s *stepper) result() Result {
 	stable := s.obs.Stable
 	if s.complete {
 		stable = s.st.Revision
 	}
-	if s.st.Phase != gatewrightv1alpha1.RolloutProgressing && s.st.Phase != gatewrightv1alpha1.RolloutSoaking {
+	if s.st.Phase != gatewrightv1alpha1.RolloutProgressing {
 		s.requeue = 0
 	}
 	return Result{Status: s.st, Assignments: s.assignments(), Stable: stable, RequeueAfter: max(s.requeue, 0)}

@@ -54,17 +54,17 @@ func TestStep(t *testing.T) {
 			if f.stable != 2 {
 				t.Errorf("stable revision %d after completion, want 2", f.stable)
 			}
-			// Each wave: assigned, then seen healthy (the soak starts), then soaked.
-			want := []int{1, 1, 5, 5, 10, 10, 10}
+			// Each wave: assigned and rendered healthy, then, a soak later, the next.
+			want := []int{1, 5, 10, 10}
 			if !reflect.DeepEqual(seen, want) {
 				t.Errorf("Gateways on the new revision step by step %v, want %v", seen, want)
 			}
 		}},
 		{"a wave is held until every Gateway in it has been healthy for the soak", 10, wavesConfig(), func(t *testing.T, f *fleet) {
-			f.step(t) // wave 0 assigned, rendered
+			f.step(t) // wave 0 assigned, rendered healthy at once
 			f.advance(t, time.Second)
-			wantPhase(t, f, gatewrightv1alpha1.RolloutSoaking)
-			if r := f.advance(t, soak-time.Second); r.RequeueAfter != time.Second {
+			wantPhase(t, f, gatewrightv1alpha1.RolloutProgressing)
+			if r := f.advance(t, soak-2*time.Second); r.RequeueAfter != time.Second {
 				t.Errorf("requeue after %s, want the 1s left of the soak", r.RequeueAfter)
 			}
 			wantRunning(t, f, 2, 1)
@@ -99,7 +99,7 @@ func TestStep(t *testing.T) {
 			f.broken[2] = false
 			f.render()
 			f.advance(t, time.Second)
-			wantPhase(t, f, gatewrightv1alpha1.RolloutSoaking)
+			wantRunning(t, f, 2, 1)
 			f.advance(t, 9*time.Second)
 			wantPhase(t, f, gatewrightv1alpha1.RolloutRolledBack)
 			wantRunning(t, f, 2, 0)
@@ -157,7 +157,7 @@ func TestStep(t *testing.T) {
 			wantPhase(t, f, gatewrightv1alpha1.RolloutProgressing)
 		}},
 		{"a status without a wave start, as if edited by hand, starts its wave again", 10, wavesConfig(), func(t *testing.T, f *fleet) {
-			f.status = &Status{Revision: 2, From: 1, Phase: gatewrightv1alpha1.RolloutSoaking, Wave: 2, Updated: 5}
+			f.status = &Status{Revision: 2, From: 1, Phase: gatewrightv1alpha1.RolloutProgressing, Wave: 2, Updated: 5}
 			f.step(t)
 			wantPhase(t, f, gatewrightv1alpha1.RolloutProgressing)
 			wantRunning(t, f, 2, 5)
@@ -268,16 +268,27 @@ func TestStep(t *testing.T) {
 		{"a new leader continues the gate of a status another instance wrote", 10, wavesConfig(), func(t *testing.T, f *fleet) {
 			f.step(t)
 			f.advance(t, time.Second)
-			since := f.status.HealthySince.Time
 			written := f.status.DeepCopy() // another instance wrote it; this one starts cold
 			f.status = written
-			f.now = since.Add(soak - time.Second)
+			f.now = written.WaveStarted.Add(soak - time.Second)
 			f.step(t)
 			wantRunning(t, f, 2, 1)
-			if !f.status.HealthySince.Time.Equal(since) {
-				t.Errorf("healthySince %s, want the recorded %s: the gate restarted", f.status.HealthySince, since)
+			if !f.status.WaveStarted.Equal(written.WaveStarted) {
+				t.Errorf("wave started %s, want the recorded %s: the gate restarted", f.status.WaveStarted, written.WaveStarted)
 			}
 			f.advance(t, time.Second)
+			wantRunning(t, f, 2, 5)
+		}},
+		{"a Gateway that turns unhealthy and healthy again restarts the soak from its recovery", 10, wavesConfig(), func(t *testing.T, f *fleet) {
+			f.step(t)
+			f.advance(t, 20*time.Second)
+			f.broken[2] = true
+			f.render()
+			f.broken[2] = false
+			f.render() // healthy again since now
+			f.advance(t, soak-time.Second)
+			wantRunning(t, f, 2, 1)
+			f.advance(t, 2*time.Second)
 			wantRunning(t, f, 2, 5)
 		}},
 		{"a Gateway broken before its wave neither holds the wave nor rolls it back", 10, wavesConfig(), func(t *testing.T, f *fleet) {
@@ -325,7 +336,7 @@ func TestStep(t *testing.T) {
 			f.cfg.Promote = 1
 			f.step(t)
 			f.advance(t, time.Second)
-			wantPhase(t, f, gatewrightv1alpha1.RolloutSoaking)
+			wantPhase(t, f, gatewrightv1alpha1.RolloutProgressing)
 			wantRunning(t, f, 2, 1)
 		}},
 		{"abort sends the wave back at once and says the provider asked", 10, wavesConfig(), func(t *testing.T, f *fleet) {

@@ -29,7 +29,6 @@ func (s *stepper) assignWave(k int32) {
 	s.st.Phase = gatewrightv1alpha1.RolloutProgressing
 	s.st.Wave = wave
 	s.st.WaveStarted = s.now()
-	s.st.HealthySince = nil
 	s.st.Updated = int32(sizes[wave])
 	s.requeue = s.cfg.GateDeadline
 	s.fill()
@@ -137,7 +136,6 @@ func (s *stepper) revertStray() {
 
 func (s *stepper) finish() {
 	s.st.Phase = gatewrightv1alpha1.RolloutComplete
-	s.st.HealthySince = nil
 	s.st.Updated = int32(len(s.assigned()))
 	s.complete = true
 }
@@ -174,7 +172,6 @@ func (s *stepper) goBack(failure *gatewrightv1alpha1.RolloutFailure) {
 		}
 	}
 	s.st.Phase = gatewrightv1alpha1.RolloutRolledBack
-	s.st.HealthySince = nil
 	s.st.Failure = failure
 	s.revert(s.hasRevision)
 }

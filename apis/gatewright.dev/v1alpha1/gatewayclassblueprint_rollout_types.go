@@ -61,7 +61,11 @@ type BlueprintRollout struct {
 
 	// SoakSeconds is how long every Gateway of a wave must stay healthy before the next
 	// wave starts: Accepted and Programmed, its listeners Accepted, Programmed and
-	// ResolvedRefs, its routes Accepted and ResolvedRefs, its objects ready.
+	// ResolvedRefs, its routes Accepted and ResolvedRefs, its objects ready. It counts
+	// from the latest of the wave's start, each Gateway's first render of the revision
+	// and the last turn to True of each of those conditions (their lastTransitionTime),
+	// all recorded on the objects themselves, so a controller that restarts counts the
+	// same soak.
 	// +optional
 	// +kubebuilder:default=30
 	// +kubebuilder:validation:Minimum=0
@@ -98,14 +102,12 @@ type RolloutOrder struct {
 }
 
 // RolloutPhase is where a rollout stands.
-// +kubebuilder:validation:Enum=Progressing;Soaking;Paused;Complete;RolledBack
+// +kubebuilder:validation:Enum=Progressing;Paused;Complete;RolledBack
 type RolloutPhase string
 
 const (
-	// RolloutProgressing: a wave is assigned and not every Gateway in it is healthy yet.
+	// RolloutProgressing: a wave is assigned and has not yet been healthy for its soak.
 	RolloutProgressing RolloutPhase = "Progressing"
-	// RolloutSoaking: every Gateway of the wave is healthy, since healthySince.
-	RolloutSoaking RolloutPhase = "Soaking"
 	// RolloutPaused: spec.rollout.paused holds the rollout.
 	RolloutPaused RolloutPhase = "Paused"
 	// RolloutComplete: the revision passed every wave and is the current revision.
@@ -115,15 +117,16 @@ const (
 )
 
 // BlueprintRolloutStatus is the state of the newest rollout. It lives only in the
-// blueprint's status, so a controller that restarts, or a new leader, resumes the same
-// wave and gate.
+// blueprint's status (and the soak in the status of the wave's Gateways), so a
+// controller that restarts, or a new leader, resumes the same wave and gate. It is
+// written once per wave.
 type BlueprintRolloutStatus struct {
 	// Revision is the revision being rolled out.
 	Revision int64 `json:"revision"`
 	// From is the revision the Gateways ran before, to which a failed wave goes back.
 	// +optional
 	From int64 `json:"from,omitempty"`
-	// Phase is Progressing, Soaking, Paused, Complete or RolledBack.
+	// Phase is Progressing, Paused, Complete or RolledBack.
 	Phase RolloutPhase `json:"phase"`
 	// Wave is the index, in spec.rollout.waves, of the wave assigned last.
 	// +optional
@@ -133,9 +136,6 @@ type BlueprintRolloutStatus struct {
 	// Gateways created later wait for the next wave.
 	// +optional
 	WaveStarted *metav1.Time `json:"waveStarted,omitempty"`
-	// HealthySince is when every Gateway of the wave was last seen healthy without a break.
-	// +optional
-	HealthySince *metav1.Time `json:"healthySince,omitempty"`
 	// Updated counts the Gateways assigned the revision so far.
 	// +optional
 	// +kubebuilder:validation:Minimum=0

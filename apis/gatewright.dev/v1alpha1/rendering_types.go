@@ -98,6 +98,10 @@ type Rendering struct {
 	// was, before it had revisions. Only part 0 has it.
 	// +optional
 	Revision int64 `json:"revision,omitempty"`
+	// RevisionSince, on part 0, is when the objects were first rendered from Revision,
+	// set in the write that records it: a rollout's soak counts from it.
+	// +optional
+	RevisionSince *metav1.Time `json:"revisionSince,omitempty"`
 	// ValuesHash is the SHA-256 (hex) of the canonical JSON of the effective values the
 	// objects were rendered from. Only part 0 has it.
 	// +optional

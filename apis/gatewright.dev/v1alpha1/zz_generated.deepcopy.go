@@ -43,10 +43,6 @@ func (in *BlueprintRolloutStatus) DeepCopyInto(out *BlueprintRolloutStatus) {
 		in, out := &in.WaveStarted, &out.WaveStarted
 		*out = (*in).DeepCopy()
 	}
-	if in.HealthySince != nil {
-		in, out := &in.HealthySince, &out.HealthySince
-		*out = (*in).DeepCopy()
-	}
 	if in.Failure != nil {
 		in, out := &in.Failure, &out.Failure
 		*out = new(RolloutFailure)
@@ -648,6 +644,10 @@ func (in *Rendering) DeepCopyInto(out *Rendering) {
 		in, out := &in.Values, &out.Values
 		*out = new(RecordedValues)
 		(*in).DeepCopyInto(*out)
+	}
+	if in.RevisionSince != nil {
+		in, out := &in.RevisionSince, &out.RevisionSince
+		*out = (*in).DeepCopy()
 	}
 }
 
