@@ -187,7 +187,8 @@ func runExplainPolicy(ctx context.Context, out, errOut io.Writer, k8s client.Cli
 	p := placer{
 		reach: snapshot.Reach{Reader: rightsReader{client: k8s, home: namespace, lenient: true, denied: denied}, ControllerNamespace: opts.controllerNamespace},
 		contextValues: &snapshot.ContextValues{Reader: rightsReader{client: k8s, denied: denied},
-			ControllerNamespace: opts.controllerNamespace, Blueprints: &render.Cache{}},
+			ControllerNamespace: opts.controllerNamespace, Blueprints: &render.Cache{},
+			Running: (&runningRevisions{client: k8s, denied: denied}).running},
 	}
 	pl, err := p.place(ctx, source, targets, blocks)
 	denied.print(errOut)
