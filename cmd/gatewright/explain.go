@@ -36,6 +36,12 @@ the unsets the blueprint refused. A block whose condition could not be evaluated
 (it fails closed): its policy says so, and a warning on stderr names it; --strict makes
 that an error.
 
+The values are computed with the blueprint revision the Gateway runs, as the controller
+renders it: the one its Rendering's targetRevision names, else the blueprint's
+currentRevision; the output says which, and the newer revision a rollout is bringing. A
+caller who may not read the Rendering or the revision gets the blueprint's currentRevision
+or its live spec instead, and a note that says so.
+
 It needs read access to those objects: in the Gateway's (and route's) namespace, in the
 controller namespace, and to GatewayClasses and GatewayClassBlueprints. A caller who may
 not read one of them (the owner of a route on another tenant's Gateway) gets the values

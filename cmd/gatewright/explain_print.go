@@ -98,7 +98,7 @@ func (e *explanation) print(out io.Writer, format string) error {
 	}
 	fmt.Fprintf(out, "%s (GatewayClass %s, GatewayClassBlueprint %s)\n", subject, e.GatewayClass, e.Blueprint)
 	if e.Revision > 0 {
-		fmt.Fprintf(out, "Computed with revision %d%s\n", e.Revision, e.rollingOut())
+		fmt.Fprintf(out, "Blueprint revision %d%s\n", e.Revision, e.rollingOut())
 	}
 	for _, note := range e.Notes {
 		fmt.Fprintf(out, "Note: %s\n", note)

@@ -180,7 +180,7 @@ func TestExplainLiveRunsTheGatewaysRevision(t *testing.T) {
 			args:    []string{"gateway", "web", "-n", "team-a"},
 			invalid: true,
 			want: []string{
-				"Computed with revision 1 (target 2 rolling out)\n",
+				"Blueprint revision 1 (target 2 rolling out)\n",
 				`timeout  "10s"`,
 				"The values are invalid: ",
 				"retries: should be less than or equal to 1, got 2",
@@ -196,7 +196,7 @@ func TestExplainLiveRunsTheGatewaysRevision(t *testing.T) {
 				"Note: cannot read GatewayClassBlueprintRevision internet-1 (forbidden): computed with the live spec of GatewayClassBlueprint internet instead of revision 1\n",
 				`timeout  "20s"`,
 			},
-			absent: []string{"Computed with revision", "invalid"}},
+			absent: []string{"Blueprint revision", "invalid"}},
 		{name: "a tenant judging a policy is warned the live spec stands in", kubeconfig: kubeconfig("team-a-owner"),
 			args:    []string{"gatewayconfig", "team", "-n", "team-a"},
 			want:    []string{"Enforced=True Enforced"},
