@@ -49,7 +49,10 @@ type valueInputsCache struct {
 	controllerNamespace string
 	blueprints          *render.Cache
 	values              *snapshot.ContextValues
-	// revisions are the blueprints Gateways run, by blueprint and assigned revision.
+	// targets are the revisions rollouts assigned the Gateways, read once per Gateway
+	// however many of its routes are judged; revisions the blueprints they run, by
+	// blueprint and assigned revision.
+	targets   map[client.ObjectKey]int64
 	revisions map[revisionKey]runningBlueprint
 	// behind is set when a revision was not in the cache.
 	behind error
@@ -78,9 +81,16 @@ func (cache *valueInputsCache) of(ctx context.Context, c snapshot.Context) (*tra
 // Rendering's targetRevision names, else the blueprint's currentRevision. Each is read
 // once per judgement, however many Gateways run it.
 func (cache *valueInputsCache) running(ctx context.Context, gw *gatewayv1.Gateway, live *gatewrightv1alpha1.GatewayClassBlueprint) (*gatewrightv1alpha1.GatewayClassBlueprint, int64, error) {
-	target, err := apply.TargetRevision(ctx, cache.reader, gw)
-	if err != nil {
-		return nil, 0, err
+	target, assigned := cache.targets[client.ObjectKeyFromObject(gw)]
+	if !assigned {
+		var err error
+		if target, err = apply.TargetRevision(ctx, cache.reader, gw); err != nil {
+			return nil, 0, err
+		}
+		if cache.targets == nil {
+			cache.targets = map[client.ObjectKey]int64{}
+		}
+		cache.targets[client.ObjectKeyFromObject(gw)] = target
 	}
 	key := revisionKey{blueprint: live.Name, target: target}
 	run, ok := cache.revisions[key]
