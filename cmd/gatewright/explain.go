@@ -66,9 +66,9 @@ ways it fares and where it does not take effect, not 5,000 identical tables; -o 
 names every context. Their fields: policy {kind, namespace, name}; values [{path, value,
 as, strategy}]; invalid (why the policy cannot be used at all); targets [{target,
 enforced {status, reason, message}, contexts (a count), outcomes [{count, contexts
-[names], notComputed, takesNoPart, notes, values [{path, as, fate (InEffect, Overridden,
-WhenFalse, RefusedBySchema or UnsetRefused), by {source, as, level, strategy},
-strategy, failedClosed, message}]}]}].
+[names], revisions (of the blueprint, those computed with), notComputed, takesNoPart,
+notes, values [{path, as, fate (InEffect, Overridden, WhenFalse, RefusedBySchema or
+UnsetRefused), by {source, as, level, strategy}, strategy, failedClosed, message}]}]}].
 
 It reads with the caller's rights. What they do not reach is said on stderr (the kind
 and namespace): Gateways and routes of namespaces the caller may not read are left out

@@ -26,6 +26,8 @@ type runningRevisions struct {
 	denied  *deniedReads
 	targets map[string]map[string]int64 // by namespace and Gateway name
 	read    map[revisionKey]runningBlueprint
+	// ran is the revision each Gateway was last found to run, 0 for the live spec.
+	ran map[client.ObjectKey]int64
 }
 
 type revisionKey struct {
@@ -65,7 +67,19 @@ func (r *runningRevisions) running(ctx context.Context, gw *gatewayv1.Gateway, l
 		}
 		r.read[key] = run
 	}
+	if r.ran == nil {
+		r.ran = map[client.ObjectKey]int64{}
+	}
+	r.ran[client.ObjectKeyFromObject(gw)] = run.revision
 	return run.blueprint, run.revision, run.err
+}
+
+// of is the revision gw was last found to run; 0 for the live spec, or with no r.
+func (r *runningRevisions) of(gw *gatewayv1.Gateway) int64 {
+	if r == nil {
+		return 0
+	}
+	return r.ran[client.ObjectKeyFromObject(gw)]
 }
 
 // targetsIn are the revisions rollouts assigned the Gateways of namespace, by name, as

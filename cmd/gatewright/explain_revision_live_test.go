@@ -187,8 +187,11 @@ func TestExplainLiveRunsTheGatewaysRevision(t *testing.T) {
 			},
 			absent: []string{"20s", "Note:"}},
 		{name: "the admin sees a policy judged on the revision each Gateway runs", kubeconfig: kubeconfig(""),
-			args:   []string{"gatewayconfig", "team", "-n", "team-a"},
-			want:   []string{"Enforced=False Invalid: refused by the blueprint's valuesSchema: retries: should be less than or equal to 1, got 2 (Gateway team-a/web)"},
+			args: []string{"gatewayconfig", "team", "-n", "team-a"},
+			want: []string{
+				"Enforced=False Invalid: refused by the blueprint's valuesSchema: retries: should be less than or equal to 1, got 2 (Gateway team-a/web)",
+				"1 context(s): Gateway team-a/web\n  computed with blueprint revision 1\n",
+			},
 			absent: []string{"warning"}},
 		{name: "a tenant who may not read the revisions is told the live spec stands in", kubeconfig: kubeconfig("team-a-owner"),
 			args: []string{"gateway", "web", "-n", "team-a"},
@@ -200,6 +203,7 @@ func TestExplainLiveRunsTheGatewaysRevision(t *testing.T) {
 		{name: "a tenant judging a policy is warned the live spec stands in", kubeconfig: kubeconfig("team-a-owner"),
 			args:    []string{"gatewayconfig", "team", "-n", "team-a"},
 			want:    []string{"Enforced=True Enforced"},
+			absent:  []string{"computed with blueprint revision"},
 			wantErr: []string{"warning: cannot read GatewayClassBlueprintRevision internet-1 (forbidden): computed with the live spec of GatewayClassBlueprint internet instead of revision 1\n"}},
 	}
 	for _, tt := range tests {
