@@ -214,7 +214,10 @@ func (r *PolicyReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewayv1.Gateway{}, r.coalesced(r.policiesNear), ctrlutil.SpecChanged).
 		Watches(&gatewayv1.HTTPRoute{}, r.coalesced(r.policiesNearRoute), ctrlutil.SpecChanged).
 		Watches(&gatewayv1.GatewayClass{}, r.coalesced(r.policiesNear), ctrlutil.SpecChanged).
-		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, r.coalesced(r.policiesNear), ctrlutil.SpecChanged).
+		// Values are computed with the blueprint revision each Gateway runs: what moves
+		// it is a new currentRevision or a rollout's assignment, not a spec edit.
+		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, r.coalesced(r.policiesNear), blueprintRunsOtherwise).
+		Watches(&gatewrightv1alpha1.Rendering{}, r.coalesced(r.policiesNear), targetRevisionChanged).
 		Named(strings.ToLower(r.Kind)).
 		WithOptions(fairlyShared(r.Workers)).
 		Complete(ctrlutil.RetryingConflicts(r, staleRecord))

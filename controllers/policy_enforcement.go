@@ -3,9 +3,12 @@ package controllers
 import (
 	"context"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/snapshot"
 	"github.com/gatewright/gatewright/internal/translate"
@@ -31,21 +34,75 @@ func (r *PolicyReconciler) enforcement(ctx context.Context, obj client.Object, t
 		}
 		// else the Gateway or route reports what keeps it from computing values
 	}
+	if inputs.behind != nil {
+		// A revision the cache has not read yet: judged without it, the verdict would
+		// stand until something else changed.
+		return translate.Verdict{}, inputs.behind
+	}
 	return judge.Verdict(), nil
 }
 
 // valueInputsCache computes the values of the contexts of one judgement, each chain
-// once (snapshot.ContextValues), for all the targets of a policy.
+// once per blueprint revision (snapshot.ContextValues), for all the targets of a policy.
 type valueInputsCache struct {
 	reader              client.Reader
 	controllerNamespace string
 	blueprints          *render.Cache
 	values              *snapshot.ContextValues
+	// targets are the revisions rollouts assigned the Gateways, read once per Gateway
+	// however many of its routes are judged; revisions the blueprints they run, by
+	// blueprint and assigned revision.
+	targets   map[client.ObjectKey]int64
+	revisions map[revisionKey]runningBlueprint
+	// behind is set when a revision was not in the cache.
+	behind error
+}
+
+type revisionKey struct {
+	blueprint string
+	target    int64
+}
+
+type runningBlueprint struct {
+	blueprint *gatewrightv1alpha1.GatewayClassBlueprint
+	revision  int64
+	err       error
 }
 
 func (cache *valueInputsCache) of(ctx context.Context, c snapshot.Context) (*translate.Result, error) {
 	if cache.values == nil {
-		cache.values = &snapshot.ContextValues{Reader: cache.reader, ControllerNamespace: cache.controllerNamespace, Blueprints: cache.blueprints}
+		cache.values = &snapshot.ContextValues{Reader: cache.reader, ControllerNamespace: cache.controllerNamespace,
+			Blueprints: cache.blueprints, Running: cache.running}
 	}
 	return cache.values.Of(ctx, c)
+}
+
+// running is the blueprint revision gw runs, as its reconciler renders it: the one its
+// Rendering's targetRevision names, else the blueprint's currentRevision. Each is read
+// once per judgement, however many Gateways run it.
+func (cache *valueInputsCache) running(ctx context.Context, gw *gatewayv1.Gateway, live *gatewrightv1alpha1.GatewayClassBlueprint) (*gatewrightv1alpha1.GatewayClassBlueprint, int64, error) {
+	target, assigned := cache.targets[client.ObjectKeyFromObject(gw)]
+	if !assigned {
+		var err error
+		if target, err = apply.TargetRevision(ctx, cache.reader, gw); err != nil {
+			return nil, 0, err
+		}
+		if cache.targets == nil {
+			cache.targets = map[client.ObjectKey]int64{}
+		}
+		cache.targets[client.ObjectKeyFromObject(gw)] = target
+	}
+	key := revisionKey{blueprint: live.Name, target: target}
+	run, ok := cache.revisions[key]
+	if !ok {
+		run.blueprint, run.revision, run.err = snapshot.Running(ctx, cache.reader, live, target)
+		if apierrors.IsNotFound(run.err) {
+			cache.behind = run.err
+		}
+		if cache.revisions == nil {
+			cache.revisions = map[revisionKey]runningBlueprint{}
+		}
+		cache.revisions[key] = run
+	}
+	return run.blueprint, run.revision, run.err
 }

@@ -64,6 +64,13 @@ the Gateways and routes the change reaches only (the others are not computed), a
 summary line: Gateways and routes reached, objects created, updated and pruned, Gateways
 that would fail and how many of them already failed.
 
+A blueprint with revisions: each Gateway's before is the revision it runs now (the one
+its Rendering's targetRevision names, else the blueprint's currentRevision). Its after is,
+for an edit of the blueprint's spec, the new revision that edit makes, which reaches the
+Gateways as spec.rollout says (a note says how: in waves unless AllAtOnce); for any other
+change, the revision it runs now. Without the revisions or Renderings (files that do not
+hold them, a caller who may not read them), the live spec stands in, and a note says so.
+
 --limit bounds the Gateways and routes (and, separately, the policies) printed; the summary
 counts them all. -o json prints everything unless --limit is given.
 
@@ -134,12 +141,13 @@ func runDiff(ctx context.Context, out, errOut io.Writer, opts diffOptions) error
 	if err != nil {
 		return err
 	}
-	for _, note := range notes {
-		fmt.Fprintln(errOut, "note:", note)
-	}
 	changed, err := base.With(changes, deletes)
 	if err != nil {
 		return err
+	}
+	notes = append(notes, revisionNotes(base, changed)...)
+	for _, note := range notes {
+		fmt.Fprintln(errOut, "note:", note)
 	}
 	report, err := diff.Compare(base, changed, diff.Options{ControllerNamespace: opts.controllerNamespace, Progress: progressOn(errOut, time.Now)})
 	if err != nil {

@@ -36,6 +36,12 @@ the unsets the blueprint refused. A block whose condition could not be evaluated
 (it fails closed): its policy says so, and a warning on stderr names it; --strict makes
 that an error.
 
+The values are computed with the blueprint revision the Gateway runs, as the controller
+renders it: the one its Rendering's targetRevision names, else the blueprint's
+currentRevision; the output says which, and the newer revision a rollout is bringing. A
+caller who may not read the Rendering or the revision gets the blueprint's currentRevision
+or its live spec instead, and a note that says so.
+
 It needs read access to those objects: in the Gateway's (and route's) namespace, in the
 controller namespace, and to GatewayClasses and GatewayClassBlueprints. A caller who may
 not read one of them (the owner of a route on another tenant's Gateway) gets the values
@@ -60,9 +66,9 @@ ways it fares and where it does not take effect, not 5,000 identical tables; -o 
 names every context. Their fields: policy {kind, namespace, name}; values [{path, value,
 as, strategy}]; invalid (why the policy cannot be used at all); targets [{target,
 enforced {status, reason, message}, contexts (a count), outcomes [{count, contexts
-[names], notComputed, takesNoPart, notes, values [{path, as, fate (InEffect, Overridden,
-WhenFalse, RefusedBySchema or UnsetRefused), by {source, as, level, strategy},
-strategy, failedClosed, message}]}]}].
+[names], revisions (of the blueprint, those computed with), notComputed, takesNoPart,
+notes, values [{path, as, fate (InEffect, Overridden, WhenFalse, RefusedBySchema or
+UnsetRefused), by {source, as, level, strategy}, strategy, failedClosed, message}]}]}].
 
 It reads with the caller's rights. What they do not reach is said on stderr (the kind
 and namespace): Gateways and routes of namespaces the caller may not read are left out

@@ -29,11 +29,12 @@ func (r liveReader) explainGateway(ctx context.Context, namespace, name string) 
 	if err := r.get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, &gw); err != nil {
 		return nil, err
 	}
-	snap, err := r.snapshot(ctx, &gw, nil)
+	snap, notes, err := r.snapshot(ctx, &gw, nil)
 	if err != nil {
 		return nil, err
 	}
-	return newExplanation(&gw, nil, snap, snap.Valuing(&render.Cache{}, nil))
+	exp, err := newExplanation(&gw, nil, snap, snap.Valuing(&render.Cache{}, nil))
+	return exp.noted(notes), err
 }
 
 func (r liveReader) explainHTTPRoute(ctx context.Context, namespace, name, parent string) (*explanation, error) {
@@ -45,29 +46,36 @@ func (r liveReader) explainHTTPRoute(ctx context.Context, namespace, name, paren
 	if err != nil {
 		return nil, err
 	}
-	snap, err := r.snapshot(ctx, gw, &route)
+	snap, notes, err := r.snapshot(ctx, gw, &route)
 	if err != nil {
 		return nil, err
 	}
-	return newExplanation(gw, &route, snap, snap.Valuing(&render.Cache{}, &route))
+	exp, err := newExplanation(gw, &route, snap, snap.Valuing(&render.Cache{}, &route))
+	return exp.noted(notes), err
 }
 
 // snapshot reads what the values of gw, or of route on it, are computed from, as the
-// controller does: the class, its blueprint and the policies of the controller, Gateway
-// and route namespaces.
-func (r liveReader) snapshot(ctx context.Context, gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) (*translate.Gateway, error) {
+// controller does: the class, the blueprint revision gw runs and the policies of the
+// controller, Gateway and route namespaces. The notes say what the caller could not
+// read to find the revision, and what was used instead.
+func (r liveReader) snapshot(ctx context.Context, gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) (*translate.Gateway, []string, error) {
 	var class gatewayv1.GatewayClass
 	if err := r.get(ctx, client.ObjectKey{Name: string(gw.Spec.GatewayClassName)}, &class); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if class.Spec.ControllerName != gatewrightv1alpha1.ControllerName {
-		return nil, fmt.Errorf("GatewayClass %s: controllerName is %s, not %s", class.Name, class.Spec.ControllerName, gatewrightv1alpha1.ControllerName)
+		return nil, nil, fmt.Errorf("GatewayClass %s: controllerName is %s, not %s", class.Name, class.Spec.ControllerName, gatewrightv1alpha1.ControllerName)
 	}
 	snap, err := snapshot.ForValues(ctx, r.client, r.controllerNamespace, gw, &class, route)
 	if err != nil {
-		return nil, fmt.Errorf("GatewayClass %s: %w", class.Name, err)
+		return nil, nil, fmt.Errorf("GatewayClass %s: %w", class.Name, err)
 	}
-	return snap, nil
+	revs := runningRevisions{client: r.client, denied: &deniedReads{}}
+	live := snap.Values.Blueprint
+	if snap.Values.Blueprint, snap.Revision, err = revs.running(ctx, gw, live); err != nil {
+		return nil, nil, fmt.Errorf("GatewayClassBlueprint %s: %w", live.Name, err)
+	}
+	return snap, revs.denied.lines, nil
 }
 
 // parentGateway is the route's parent Gateway of a Gatewright class: the one named by

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -56,14 +57,19 @@ type enforcedCondition struct {
 type outcome struct {
 	Count    int      `json:"count"`
 	Contexts []string `json:"contexts"`
+	// Revisions are the blueprint revisions the contexts' values are computed with,
+	// those their Gateways run; none for the live spec of a blueprint without them.
+	Revisions []int64 `json:"revisions,omitempty"`
 	contextFates
 }
 
 // placer finds where policies land: the contexts through reach, their values through
-// contextValues, each chain computed once for every target of the policy.
+// contextValues, each chain computed once for every target of the policy, with the
+// blueprint revision each Gateway runs (revisions).
 type placer struct {
 	reach         snapshot.Reach
 	contextValues *snapshot.ContextValues
+	revisions     *runningRevisions
 }
 
 // place explains the policy source, of targets and blocks.
@@ -108,7 +114,7 @@ func (p placer) placeTarget(ctx context.Context, source values.Source, sets []va
 		if res != nil {
 			judge.Add(c.String(), res)
 		}
-		groups.add(c.String(), res, err)
+		groups.add(c.String(), res, err, p.revisions.of(c.Gateway))
 	}
 	tp.Outcomes = groups.list
 	verdict := judge.Verdict()
@@ -129,9 +135,9 @@ type outcomeGroups struct {
 	byResult map[*translate.Result]int
 }
 
-// add puts the context named name, whose values are res or not computed for err, in
-// its group.
-func (g *outcomeGroups) add(name string, res *translate.Result, err error) {
+// add puts the context named name, whose values are res, computed with revision, or
+// not computed for err, in its group.
+func (g *outcomeGroups) add(name string, res *translate.Result, err error, revision int64) {
 	group, done := g.byResult[res]
 	if !done {
 		fates := contextFates{}
@@ -152,6 +158,9 @@ func (g *outcomeGroups) add(name string, res *translate.Result, err error) {
 	}
 	g.list[group].Count++
 	g.list[group].Contexts = append(g.list[group].Contexts, name)
+	if at, found := slices.BinarySearch(g.list[group].Revisions, revision); revision > 0 && !found {
+		g.list[group].Revisions = slices.Insert(g.list[group].Revisions, at, revision)
+	}
 }
 
 func targetName(target gatewayv1.LocalPolicyTargetReference) string {
@@ -184,10 +193,12 @@ func runExplainPolicy(ctx context.Context, out, errOut io.Writer, k8s client.Cli
 		return err
 	}
 	denied := &deniedReads{}
+	revisions := &runningRevisions{client: k8s, denied: denied}
 	p := placer{
 		reach: snapshot.Reach{Reader: rightsReader{client: k8s, home: namespace, lenient: true, denied: denied}, ControllerNamespace: opts.controllerNamespace},
 		contextValues: &snapshot.ContextValues{Reader: rightsReader{client: k8s, denied: denied},
-			ControllerNamespace: opts.controllerNamespace, Blueprints: &render.Cache{}},
+			ControllerNamespace: opts.controllerNamespace, Blueprints: &render.Cache{}, Running: revisions.running},
+		revisions: revisions,
 	}
 	pl, err := p.place(ctx, source, targets, blocks)
 	denied.print(errOut)

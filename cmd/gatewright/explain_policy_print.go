@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -60,6 +61,13 @@ func (o outcome) print(out io.Writer) error {
 		fmt.Fprintf(out, " and %d more", more)
 	}
 	fmt.Fprintln(out)
+	if len(o.Revisions) > 0 {
+		revisions := make([]string, len(o.Revisions))
+		for i, n := range o.Revisions {
+			revisions[i] = strconv.FormatInt(n, 10)
+		}
+		fmt.Fprintf(out, "  computed with blueprint revision %s\n", strings.Join(revisions, ", "))
+	}
 	switch {
 	case o.NotComputed != "":
 		fmt.Fprintf(out, "  values not computed: %s\n", o.NotComputed)

@@ -19,12 +19,21 @@ import (
 
 // explanation is what explain prints.
 type explanation struct {
-	Gateway      string         `json:"gateway"`
-	HTTPRoute    string         `json:"httpRoute,omitempty"`
-	GatewayClass string         `json:"gatewayClass"`
-	Blueprint    string         `json:"blueprint"`
-	Values       map[string]any `json:"values"`
-	Provenance   []values.Leaf  `json:"provenance"`
+	Gateway      string `json:"gateway"`
+	HTTPRoute    string `json:"httpRoute,omitempty"`
+	GatewayClass string `json:"gatewayClass"`
+	Blueprint    string `json:"blueprint"`
+	// Revision is the blueprint revision the values are computed with, the one the
+	// Gateway runs; 0 for the live spec.
+	Revision int64 `json:"revision,omitempty"`
+	// TargetRevision is the blueprint's newest revision when it is not the one the
+	// Gateway runs, and RolloutPhase where its rollout stands.
+	TargetRevision int64                           `json:"targetRevision,omitempty"`
+	RolloutPhase   gatewrightv1alpha1.RolloutPhase `json:"rolloutPhase,omitempty"`
+	// Notes say what the caller could not read, and what was used instead.
+	Notes      []string       `json:"notes,omitempty"`
+	Values     map[string]any `json:"values"`
+	Provenance []values.Leaf  `json:"provenance"`
 	// Unused are the values no template reads and the valuesSchema does not declare.
 	Unused   []values.UnusedValue `json:"unused,omitempty"`
 	Policies []policyExplanation  `json:"policies"`
@@ -52,6 +61,7 @@ func newExplanation(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, snap *tra
 		Gateway:      gw.Namespace + "/" + gw.Name,
 		GatewayClass: string(gw.Spec.GatewayClassName),
 		Blueprint:    snap.Values.Blueprint.Name,
+		Revision:     snap.Revision,
 		Values:       res.Values,
 		Provenance:   res.Provenance,
 		Unused:       computed.Unused(),
@@ -59,6 +69,12 @@ func newExplanation(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, snap *tra
 	}
 	if exp.Provenance == nil {
 		exp.Provenance = []values.Leaf{}
+	}
+	if status := snap.Values.Blueprint.Status; snap.Revision > 0 && status.TargetRevision > snap.Revision {
+		exp.TargetRevision = status.TargetRevision
+		if status.Rollout != nil && status.Rollout.Revision == status.TargetRevision {
+			exp.RolloutPhase = status.Rollout.Phase
+		}
 	}
 	if route != nil {
 		exp.HTTPRoute = route.Namespace + "/" + route.Name
@@ -80,7 +96,14 @@ func (e *explanation) print(out io.Writer, format string) error {
 	if e.HTTPRoute != "" {
 		subject = "HTTPRoute " + e.HTTPRoute + " on Gateway " + e.Gateway
 	}
-	fmt.Fprintf(out, "%s (GatewayClass %s, GatewayClassBlueprint %s)\n\nValues:\n", subject, e.GatewayClass, e.Blueprint)
+	fmt.Fprintf(out, "%s (GatewayClass %s, GatewayClassBlueprint %s)\n", subject, e.GatewayClass, e.Blueprint)
+	if e.Revision > 0 {
+		fmt.Fprintf(out, "Blueprint revision %d%s\n", e.Revision, e.rollingOut())
+	}
+	for _, note := range e.Notes {
+		fmt.Fprintf(out, "Note: %s\n", note)
+	}
+	fmt.Fprint(out, "\nValues:\n")
 	if err := printProvenance(out, e.Provenance, e.Unused, ""); err != nil {
 		return err
 	}
@@ -126,6 +149,28 @@ func (e *explanation) print(out io.Writer, format string) error {
 		fmt.Fprintf(out, "\nThe values are invalid: %s\n", e.Error)
 	}
 	return nil
+}
+
+// noted is e with notes, or nil for no explanation.
+func (e *explanation) noted(notes []string) *explanation {
+	if e != nil {
+		e.Notes = notes
+	}
+	return e
+}
+
+// rollingOut says, after the revision the Gateway runs, which newer one the blueprint
+// has and where its rollout stands.
+func (e *explanation) rollingOut() string {
+	switch {
+	case e.TargetRevision == 0:
+		return ""
+	case e.RolloutPhase == gatewrightv1alpha1.RolloutRolledBack:
+		return fmt.Sprintf(" (target %d rolled back)", e.TargetRevision)
+	case e.RolloutPhase == gatewrightv1alpha1.RolloutPaused:
+		return fmt.Sprintf(" (target %d rolling out, paused)", e.TargetRevision)
+	}
+	return fmt.Sprintf(" (target %d rolling out)", e.TargetRevision)
 }
 
 // policyNotes says, one line each, which values of a policy did not take effect and

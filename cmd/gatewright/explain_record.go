@@ -49,6 +49,7 @@ func (r liveReader) recordedGateway(ctx context.Context, namespace, name string,
 		return nil, nil, noRecord(forbidden, "Gateway "+namespace+"/"+name, err)
 	}
 	exp := explanationOfRecord(namespace+"/"+name, "", rec.Values)
+	exp.Revision = rec.Revision
 	return exp, newRecordSource(namespace, rec, forbidden), nil
 }
 
@@ -79,6 +80,7 @@ func (r liveReader) recordedHTTPRoute(ctx context.Context, namespace, name, pare
 	}
 	rec := records[gateways[0]]
 	exp := explanationOfRecord(gateways[0], namespace+"/"+name, rec.Values)
+	exp.Revision = rec.Revision
 	return exp, newRecordSource(namespace, rec, forbidden), nil
 }
 

@@ -8,6 +8,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/selection"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -57,6 +59,7 @@ func FromCluster(ctx context.Context, r client.Reader, opts ClusterOptions) (*Se
 			return listAll(ctx, &reader, "Namespaces", &corev1.NamespaceList{}, &s.Namespaces, false)
 		},
 		func() error { return reader.readSecrets(ctx, s) },
+		func() error { return reader.readRevisions(ctx, s) },
 	} {
 		if err := read(); err != nil {
 			return nil, nil, err
@@ -84,8 +87,8 @@ func (c *clusterReader) unreadable(err error, what string) bool {
 
 // listAll lists a kind cluster-wide, or, when the caller may not and the kind is
 // namespaced, namespace by namespace.
-func listAll[T any](ctx context.Context, c *clusterReader, what string, list client.ObjectList, into *[]T, namespaced bool) error {
-	err := c.reader.List(ctx, list)
+func listAll[T any](ctx context.Context, c *clusterReader, what string, list client.ObjectList, into *[]T, namespaced bool, opts ...client.ListOption) error {
+	err := c.reader.List(ctx, list, opts...)
 	if err == nil {
 		return appendItems(list, into)
 	}
@@ -96,7 +99,7 @@ func listAll[T any](ctx context.Context, c *clusterReader, what string, list cli
 		return err
 	}
 	for _, namespace := range uniqueNamespaces(c.namespaces) {
-		err := c.reader.List(ctx, list, client.InNamespace(namespace))
+		err := c.reader.List(ctx, list, append(opts, client.InNamespace(namespace))...)
 		if err != nil {
 			if c.unreadable(err, what+" in namespace "+namespace) {
 				continue
@@ -144,6 +147,40 @@ func (c *clusterReader) readSecrets(ctx context.Context, s *Set) error {
 			return err
 		}
 		s.Secrets = append(s.Secrets, list.Items...)
+	}
+	return nil
+}
+
+// readRevisions reads what says which blueprint revision each Gateway runs, when a
+// blueprint has revisions: the revisions, and the Renderings of Gateways (not of
+// routes), kept to what names their owner and revisions. What the caller may not read
+// is noted, with what stands in for it.
+func (c *clusterReader) readRevisions(ctx context.Context, s *Set) error {
+	if !slices.ContainsFunc(s.Blueprints, func(bp gatewrightv1alpha1.GatewayClassBlueprint) bool { return bp.Status.TargetRevision > 0 }) {
+		return nil
+	}
+	noted := len(c.notes)
+	if err := listAll(ctx, c, "GatewayClassBlueprintRevisions", &gatewrightv1alpha1.GatewayClassBlueprintRevisionList{}, &s.Revisions, false); err != nil {
+		return err
+	}
+	if len(c.notes) > noted {
+		c.notes = append(c.notes, "without the revisions, Gateways are computed with their blueprint's live spec, not the revision they run")
+	}
+	noted = len(c.notes)
+	ofGateways, err := labels.NewRequirement(gatewrightv1alpha1.LabelHTTPRouteName, selection.DoesNotExist, nil)
+	if err != nil {
+		return err
+	}
+	if err := listAll(ctx, c, "Renderings", &gatewrightv1alpha1.RenderingList{}, &s.Renderings, true,
+		client.MatchingLabelsSelector{Selector: labels.NewSelector().Add(*ofGateways)}); err != nil {
+		return err
+	}
+	for i := range s.Renderings {
+		r := &s.Renderings[i]
+		r.Objects, r.Values, r.ManagedFields = nil, nil, nil
+	}
+	if len(c.notes) > noted {
+		c.notes = append(c.notes, "without their Renderings, Gateways are taken to run their blueprint's currentRevision, not one a rollout assigned them")
 	}
 	return nil
 }

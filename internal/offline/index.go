@@ -19,7 +19,7 @@ type setIndex struct {
 	of []sliceID
 
 	blueprints, classes, gateways, routes, classConfigs, configs kindIndex
-	namespaces, services, grants, secrets                        kindIndex
+	namespaces, services, grants, secrets, revisions, renderings kindIndex
 	routesByParent                                               map[client.ObjectKey][]int
 }
 
@@ -57,7 +57,7 @@ func (s *Set) sliceIDs() []sliceID {
 	return []sliceID{
 		idOf(s.Blueprints), idOf(s.GatewayClasses), idOf(s.Gateways), idOf(s.HTTPRoutes),
 		idOf(s.GatewayClassConfigs), idOf(s.GatewayConfigs), idOf(s.Namespaces),
-		idOf(s.Services), idOf(s.ReferenceGrants), idOf(s.Secrets),
+		idOf(s.Services), idOf(s.ReferenceGrants), idOf(s.Secrets), idOf(s.Revisions), idOf(s.Renderings),
 	}
 }
 
@@ -81,6 +81,8 @@ func (s *Set) indexed() *setIndex {
 		services:     indexKind(s.Services),
 		grants:       indexKind(s.ReferenceGrants),
 		secrets:      indexKind(s.Secrets),
+		revisions:    indexKind(s.Revisions),
+		renderings:   indexKind(s.Renderings),
 	}
 	idx.routesByParent = routesByParent(s.HTTPRoutes)
 	s.index.idx = idx

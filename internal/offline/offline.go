@@ -44,6 +44,12 @@ type Set struct {
 	// diff shows what would change rather than listeners nobody broke.
 	SecretsUnread bool
 
+	// Revisions are the blueprints' revisions, and Renderings the records whose part 0
+	// says which revision a rollout assigned a Gateway: together they say which revision
+	// each Gateway runs. Without them, every Gateway computes with the live spec.
+	Revisions  []gatewrightv1alpha1.GatewayClassBlueprintRevision
+	Renderings []gatewrightv1alpha1.Rendering
+
 	// Overrides are values from the command line, merged over the values of every
 	// Gateway and HTTPRoute that Render renders (translate.Gateway.Overrides).
 	Overrides []map[string]any
@@ -52,6 +58,8 @@ type Set struct {
 	places map[string]map[string]templatePlace
 	// index finds objects without scanning the slices above (index.go).
 	index indexLock
+	// proposed names the blueprints whose spec is a change's new revision (With).
+	proposed map[string]bool
 }
 
 // Load reads every .yaml, .yml and .json file of the given files and folders (folders
@@ -114,6 +122,10 @@ func (s *Set) add(obj *unstructured.Unstructured) error {
 		return appendAs(obj, &s.GatewayClassConfigs, true)
 	case group == gatewrightv1alpha1.GroupVersion.Group && obj.GetKind() == gatewrightv1alpha1.KindGatewayConfig:
 		return appendAs(obj, &s.GatewayConfigs, true)
+	case group == gatewrightv1alpha1.GroupVersion.Group && obj.GetKind() == gatewrightv1alpha1.KindGatewayClassBlueprintRevision:
+		return appendAs(obj, &s.Revisions, false)
+	case group == gatewrightv1alpha1.GroupVersion.Group && obj.GetKind() == gatewrightv1alpha1.KindRendering:
+		return appendAs(obj, &s.Renderings, true)
 	case group == gatewayv1.GroupName && obj.GetKind() == "GatewayClass":
 		return appendAs(obj, &s.GatewayClasses, false)
 	case group == gatewayv1.GroupName && obj.GetKind() == "Gateway":
@@ -180,6 +192,9 @@ func (s *Set) Snapshot(controllerNamespace string, gw *gatewayv1.Gateway) (*tran
 	if err != nil {
 		return nil, fmt.Errorf("GatewayClass %s: %w", class.Name, err)
 	}
+	if err := s.atRevision(ctx, snap, gw); err != nil {
+		return nil, fmt.Errorf("GatewayClass %s: %w", class.Name, err)
+	}
 	snap.Overrides = s.Overrides
 	return snap, nil
 }
@@ -191,8 +206,12 @@ func (s *Set) ForValues(controllerNamespace string, gw *gatewayv1.Gateway, route
 	if err != nil {
 		return nil, err
 	}
-	snap, err := snapshot.ForValues(context.Background(), s, controllerNamespace, gw, class, route)
+	ctx := context.Background()
+	snap, err := snapshot.ForValues(ctx, s, controllerNamespace, gw, class, route)
 	if err != nil {
+		return nil, fmt.Errorf("GatewayClass %s: %w", class.Name, err)
+	}
+	if err := s.atRevision(ctx, snap, gw); err != nil {
 		return nil, fmt.Errorf("GatewayClass %s: %w", class.Name, err)
 	}
 	snap.Overrides = s.Overrides

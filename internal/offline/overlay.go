@@ -62,9 +62,18 @@ func (s *Set) With(changed *Set, deletes []Ref) (*Set, error) {
 		Services:            overlay(s.Services, changed.Services),
 		ReferenceGrants:     overlay(s.ReferenceGrants, changed.ReferenceGrants),
 		Secrets:             overlay(s.Secrets, changed.Secrets),
+		Revisions:           overlay(s.Revisions, changed.Revisions),
+		Renderings:          overlay(s.Renderings, changed.Renderings),
 		Overrides:           s.Overrides,
 		SecretsUnread:       s.SecretsUnread,
 		places:              maps.Clone(s.places),
+		proposed:            maps.Clone(s.proposed),
+	}
+	if out.proposed == nil {
+		out.proposed = map[string]bool{}
+	}
+	if err := proposing(out, s, changed); err != nil {
+		return nil, err
 	}
 	if out.places == nil {
 		out.places = map[string]map[string]templatePlace{}

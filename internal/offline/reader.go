@@ -25,6 +25,10 @@ func (s *Set) Get(_ context.Context, key client.ObjectKey, obj client.Object, _ 
 	switch obj := obj.(type) {
 	case *gatewrightv1alpha1.GatewayClassBlueprint:
 		return find(s.Blueprints, idx.blueprints, key, obj, "gatewayclassblueprints")
+	case *gatewrightv1alpha1.GatewayClassBlueprintRevision:
+		return find(s.Revisions, idx.revisions, key, obj, "gatewayclassblueprintrevisions")
+	case *gatewrightv1alpha1.Rendering:
+		return find(s.Renderings, idx.renderings, key, obj, "renderings")
 	case *gatewayv1.GatewayClass:
 		return find(s.GatewayClasses, idx.classes, key, obj, "gatewayclasses")
 	case *gatewayv1.Gateway:

@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
@@ -15,22 +16,29 @@ import (
 
 // ContextValues computes the values of many contexts, as judging a policy needs: the
 // inputs are read once per class and pair of namespaces, since one policy often reaches
-// many Gateways of one class, and the values computed once per chain of policies, since
-// most Gateways of a namespace take the same policies.
+// many Gateways of one class, and the values computed once per chain of policies and
+// blueprint revision, since most Gateways of a namespace take the same policies and run
+// the same revision.
 type ContextValues struct {
 	Reader              client.Reader
 	ControllerNamespace string
 	Blueprints          *render.Cache
-	inputs              map[string]*chainInputs
+	// Running is the blueprint gw runs, given the live one, and the number of that
+	// revision (Running, with the revision a rollout assigned gw): the values are
+	// computed with it, as gw's reconciler renders them. Nil: the live spec.
+	Running func(ctx context.Context, gw *gatewayv1.Gateway, live *gatewrightv1alpha1.GatewayClassBlueprint) (*gatewrightv1alpha1.GatewayClassBlueprint, int64, error)
+	inputs  map[string]*chainInputs
 }
 
 // chainInputs are the inputs of one class and pair of namespaces, with the values
-// computed from them by chain; err says why none can be.
+// computed from them by chain; err says why none can be. Those read hold the live
+// blueprint, and in revisions the same inputs with each blueprint revision run.
 type chainInputs struct {
 	values.Inputs
 	class      *gatewayv1.GatewayClass
 	blueprints *render.Cache
 	computed   map[string]*translate.Result // by values.Inputs.ChainKey
+	revisions  map[int64]*chainInputs
 	err        error
 }
 
@@ -39,8 +47,9 @@ type chainInputs struct {
 var ErrNoRouteTemplate = errors.New("the blueprint has no httpRouteTemplate")
 
 // Of returns the values of c, or why they are not computed at all: its class is not
-// Gatewright's, its blueprint is missing or broken (which the Gateway reports), c is a
-// route and the blueprint renders nothing for routes, or its inputs could not be read.
+// Gatewright's, its blueprint (or the revision of it the Gateway runs) is missing or
+// broken (which the Gateway reports), c is a route and the blueprint renders nothing
+// for routes, or its inputs could not be read.
 func (v *ContextValues) Of(ctx context.Context, c Context) (*translate.Result, error) {
 	routeNamespace := c.Gateway.Namespace
 	if c.Route != nil {
@@ -55,6 +64,9 @@ func (v *ContextValues) Of(ctx context.Context, c Context) (*translate.Result, e
 			v.inputs = map[string]*chainInputs{}
 		}
 		v.inputs[key] = in
+	}
+	if in.err == nil {
+		in = v.running(ctx, in, c.Gateway)
 	}
 	switch {
 	case in.err != nil:
@@ -77,10 +89,32 @@ func (v *ContextValues) load(ctx context.Context, className string, namespaces .
 	if err != nil {
 		return &chainInputs{err: fmt.Errorf("GatewayClass %s: %w", className, err)}
 	}
-	if _, err := v.Blueprints.Get(in.Blueprint); err != nil {
-		return &chainInputs{err: fmt.Errorf("GatewayClassBlueprint %s: %w", in.Blueprint.Name, err)}
-	}
 	return &chainInputs{Inputs: in, class: class, blueprints: v.Blueprints}
+}
+
+// running returns the inputs read, in, with the blueprint revision gw runs, which must
+// parse: the live spec may be one the controller refused, which no Gateway runs.
+func (v *ContextValues) running(ctx context.Context, in *chainInputs, gw *gatewayv1.Gateway) *chainInputs {
+	bp, n := in.Blueprint, int64(0)
+	if v.Running != nil {
+		var err error
+		if bp, n, err = v.Running(ctx, gw, in.Blueprint); err != nil {
+			return &chainInputs{err: fmt.Errorf("GatewayClassBlueprint %s: %w", in.Blueprint.Name, err)}
+		}
+	}
+	if at, ok := in.revisions[n]; ok {
+		return at
+	}
+	at := &chainInputs{Inputs: in.Inputs, class: in.class, blueprints: in.blueprints}
+	at.Blueprint = bp
+	if _, err := v.Blueprints.Get(bp); err != nil {
+		at.err = fmt.Errorf("GatewayClassBlueprint %s: %w", bp.Name, err)
+	}
+	if in.revisions == nil {
+		in.revisions = map[int64]*chainInputs{}
+	}
+	in.revisions[n] = at
+	return at
 }
 
 // compute returns the values of c, computed once per chain.

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gatewright/gatewright/internal/offline"
+	"github.com/gatewright/gatewright/internal/rollout"
+)
+
+// revisionNotes says, for each blueprint with revisions that the change makes a new
+// revision of, how its Gateways get it: the diff's after side is what they run once the
+// rollout reaches them, not at once.
+func revisionNotes(base, changed *offline.Set) []string {
+	var notes []string
+	for _, name := range changed.NewRevisions() {
+		was := base.Blueprint(name)
+		if was == nil || was.Status.TargetRevision == 0 {
+			continue // a blueprint's first revision reaches every Gateway at once
+		}
+		cfg := rollout.ConfigFrom(changed.Blueprint(name).Spec.Rollout)
+		how := fmt.Sprintf("in waves (%s), each held until its Gateways are healthy", strings.Join(cfg.Waves, ", "))
+		if len(cfg.Waves) == 1 && cfg.Waves[0] == "100%" {
+			how = "all at once"
+		}
+		if cfg.Paused {
+			how += ", once the paused rollout resumes"
+		}
+		notes = append(notes, fmt.Sprintf("GatewayClassBlueprint %s: the change is revision %d, which its Gateways get %s (spec.rollout); after is what they run once it reaches them",
+			name, was.Status.TargetRevision+1, how))
+	}
+	return notes
+}
