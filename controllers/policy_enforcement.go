@@ -64,9 +64,8 @@ type revisionKey struct {
 }
 
 type runningBlueprint struct {
-	blueprint *gatewrightv1alpha1.GatewayClassBlueprint
-	revision  int64
-	err       error
+	revision *gatewrightv1alpha1.GatewayClassBlueprintRevision
+	err      error
 }
 
 func (cache *valueInputsCache) of(ctx context.Context, c snapshot.Context) (*translate.Result, error) {
@@ -80,12 +79,12 @@ func (cache *valueInputsCache) of(ctx context.Context, c snapshot.Context) (*tra
 // running is the blueprint revision gw runs, as its reconciler renders it: the one its
 // Rendering's targetRevision names, else the blueprint's currentRevision. Each is read
 // once per judgement, however many Gateways run it.
-func (cache *valueInputsCache) running(ctx context.Context, gw *gatewayv1.Gateway, live *gatewrightv1alpha1.GatewayClassBlueprint) (*gatewrightv1alpha1.GatewayClassBlueprint, int64, error) {
+func (cache *valueInputsCache) running(ctx context.Context, gw *gatewayv1.Gateway, live *gatewrightv1alpha1.GatewayClassBlueprint) (*gatewrightv1alpha1.GatewayClassBlueprintRevision, error) {
 	target, assigned := cache.targets[client.ObjectKeyFromObject(gw)]
 	if !assigned {
 		var err error
 		if target, err = apply.TargetRevision(ctx, cache.reader, gw); err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		if cache.targets == nil {
 			cache.targets = map[client.ObjectKey]int64{}
@@ -95,7 +94,7 @@ func (cache *valueInputsCache) running(ctx context.Context, gw *gatewayv1.Gatewa
 	key := revisionKey{blueprint: live.Name, target: target}
 	run, ok := cache.revisions[key]
 	if !ok {
-		run.blueprint, run.revision, run.err = snapshot.Running(ctx, cache.reader, live, target)
+		run.revision, run.err = snapshot.RunningRevision(ctx, cache.reader, live, target)
 		if apierrors.IsNotFound(run.err) {
 			cache.behind = run.err
 		}
@@ -104,5 +103,5 @@ func (cache *valueInputsCache) running(ctx context.Context, gw *gatewayv1.Gatewa
 		}
 		cache.revisions[key] = run
 	}
-	return run.blueprint, run.revision, run.err
+	return run.revision, run.err
 }

@@ -71,10 +71,11 @@ func (r liveReader) snapshot(ctx context.Context, gw *gatewayv1.Gateway, route *
 		return nil, nil, fmt.Errorf("GatewayClass %s: %w", class.Name, err)
 	}
 	revs := runningRevisions{client: r.client, denied: &deniedReads{}}
-	live := snap.Values.Blueprint
-	if snap.Values.Blueprint, snap.Revision, err = revs.running(ctx, gw, live); err != nil {
-		return nil, nil, fmt.Errorf("GatewayClassBlueprint %s: %w", live.Name, err)
+	rev, err := revs.running(ctx, gw, snap.Values.Blueprint)
+	if err != nil {
+		return nil, nil, fmt.Errorf("GatewayClassBlueprint %s: %w", snap.Values.Blueprint.Name, err)
 	}
+	snap.Revision = snapshot.UseRevision(&snap.Values, rev)
 	return snap, revs.denied.lines, nil
 }
 

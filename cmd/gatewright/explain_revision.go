@@ -36,23 +36,21 @@ type revisionKey struct {
 }
 
 type runningBlueprint struct {
-	blueprint *gatewrightv1alpha1.GatewayClassBlueprint
-	revision  int64
-	err       error
+	revision *gatewrightv1alpha1.GatewayClassBlueprintRevision
+	err      error
 }
 
-// running is the blueprint gw runs, given the live one, and its revision number; 0 for
-// the live spec.
-func (r *runningRevisions) running(ctx context.Context, gw *gatewayv1.Gateway, live *gatewrightv1alpha1.GatewayClassBlueprint) (*gatewrightv1alpha1.GatewayClassBlueprint, int64, error) {
+// running is the revision of live, the blueprint, that gw runs; nil for the live spec.
+func (r *runningRevisions) running(ctx context.Context, gw *gatewayv1.Gateway, live *gatewrightv1alpha1.GatewayClassBlueprint) (*gatewrightv1alpha1.GatewayClassBlueprintRevision, error) {
 	targets, err := r.targetsIn(ctx, gw.Namespace)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	target := targets[gw.Name]
 	key := revisionKey{blueprint: live.Name, target: target}
 	run, ok := r.read[key]
 	if !ok {
-		run.blueprint, run.revision, run.err = snapshot.Running(ctx, r.client, live, target)
+		run.revision, run.err = snapshot.RunningRevision(ctx, r.client, live, target)
 		if apierrors.IsForbidden(run.err) {
 			n := target
 			if n == 0 {
@@ -60,7 +58,7 @@ func (r *runningRevisions) running(ctx context.Context, gw *gatewayv1.Gateway, l
 			}
 			r.denied.add("GatewayClassBlueprintRevision "+revisions.Name(live.Name, n), fmt.Sprintf(
 				"computed with the live spec of GatewayClassBlueprint %s instead of revision %d", live.Name, n))
-			run = runningBlueprint{blueprint: live}
+			run = runningBlueprint{}
 		}
 		if r.read == nil {
 			r.read = map[revisionKey]runningBlueprint{}
@@ -70,8 +68,10 @@ func (r *runningRevisions) running(ctx context.Context, gw *gatewayv1.Gateway, l
 	if r.ran == nil {
 		r.ran = map[client.ObjectKey]int64{}
 	}
-	r.ran[client.ObjectKeyFromObject(gw)] = run.revision
-	return run.blueprint, run.revision, run.err
+	if run.revision != nil {
+		r.ran[client.ObjectKeyFromObject(gw)] = run.revision.Revision
+	}
+	return run.revision, run.err
 }
 
 // of is the revision gw was last found to run; 0 for the live spec, or with no r.

@@ -23,10 +23,10 @@ type ContextValues struct {
 	Reader              client.Reader
 	ControllerNamespace string
 	Blueprints          *render.Cache
-	// Running is the blueprint gw runs, given the live one, and the number of that
-	// revision (Running, with the revision a rollout assigned gw): the values are
-	// computed with it, as gw's reconciler renders them. Nil: the live spec.
-	Running func(ctx context.Context, gw *gatewayv1.Gateway, live *gatewrightv1alpha1.GatewayClassBlueprint) (*gatewrightv1alpha1.GatewayClassBlueprint, int64, error)
+	// Running is the revision of live, the blueprint, that gw runs (RunningRevision,
+	// with the revision a rollout assigned gw), nil for the live spec: the values are
+	// computed with it (UseRevision), as gw's reconciler renders them. Nil: the live spec.
+	Running func(ctx context.Context, gw *gatewayv1.Gateway, live *gatewrightv1alpha1.GatewayClassBlueprint) (*gatewrightv1alpha1.GatewayClassBlueprintRevision, error)
 	inputs  map[string]*chainInputs
 }
 
@@ -95,20 +95,24 @@ func (v *ContextValues) load(ctx context.Context, className string, namespaces .
 // running returns the inputs read, in, with the blueprint revision gw runs, which must
 // parse: the live spec may be one the controller refused, which no Gateway runs.
 func (v *ContextValues) running(ctx context.Context, in *chainInputs, gw *gatewayv1.Gateway) *chainInputs {
-	bp, n := in.Blueprint, int64(0)
+	var rev *gatewrightv1alpha1.GatewayClassBlueprintRevision
 	if v.Running != nil {
 		var err error
-		if bp, n, err = v.Running(ctx, gw, in.Blueprint); err != nil {
+		if rev, err = v.Running(ctx, gw, in.Blueprint); err != nil {
 			return &chainInputs{err: fmt.Errorf("GatewayClassBlueprint %s: %w", in.Blueprint.Name, err)}
 		}
+	}
+	var n int64
+	if rev != nil {
+		n = rev.Revision
 	}
 	if at, ok := in.revisions[n]; ok {
 		return at
 	}
 	at := &chainInputs{Inputs: in.Inputs, class: in.class, blueprints: in.blueprints}
-	at.Blueprint = bp
-	if _, err := v.Blueprints.Get(bp); err != nil {
-		at.err = fmt.Errorf("GatewayClassBlueprint %s: %w", bp.Name, err)
+	UseRevision(&at.Inputs, rev)
+	if _, err := v.Blueprints.Get(at.Blueprint); err != nil {
+		at.err = fmt.Errorf("GatewayClassBlueprint %s: %w", at.Blueprint.Name, err)
 	}
 	if in.revisions == nil {
 		in.revisions = map[int64]*chainInputs{}

@@ -11,6 +11,7 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/revisions"
 	"github.com/gatewright/gatewright/internal/translate"
+	"github.com/gatewright/gatewright/internal/values"
 )
 
 // AtRevision makes snap render the blueprint revision its Gateway runs (Running): the
@@ -18,14 +19,25 @@ import (
 // records name it as before, with the GatewayClassConfigs that ride the rollout as the
 // revision holds them (revisions.WithHeld).
 func AtRevision(ctx context.Context, r client.Reader, snap *translate.Gateway, target int64) error {
-	live := snap.Values.Blueprint
-	rev, err := runningRevision(ctx, r, live, target)
-	if err != nil || rev == nil {
+	rev, err := RunningRevision(ctx, r, snap.Values.Blueprint, target)
+	if err != nil {
 		return err
 	}
-	snap.Values.Blueprint, snap.Revision = AsRevision(live, rev), rev.Revision
-	snap.Values.GatewayClassConfigs = revisions.WithHeld(snap.Values.GatewayClassConfigs, snap.Values.ControllerNamespace, rev.ClassConfigs, rev.CreationTimestamp.Time)
+	snap.Revision = UseRevision(&snap.Values, rev)
 	return nil
+}
+
+// UseRevision makes in, read with the live blueprint, the inputs of a Gateway on rev:
+// the blueprint AsRevision, and the GatewayClassConfigs that ride the rollout as rev
+// holds them (revisions.WithHeld). It returns rev's number; nil, revision 0, changes
+// nothing.
+func UseRevision(in *values.Inputs, rev *gatewrightv1alpha1.GatewayClassBlueprintRevision) int64 {
+	if rev == nil {
+		return 0
+	}
+	in.Blueprint = AsRevision(in.Blueprint, rev)
+	in.GatewayClassConfigs = revisions.WithHeld(in.GatewayClassConfigs, in.ControllerNamespace, rev.ClassConfigs, rev.CreationTimestamp.Time)
+	return rev.Revision
 }
 
 // Running is live, a blueprint, as a Gateway renders it, and the revision that is:
@@ -34,7 +46,7 @@ func AtRevision(ctx context.Context, r client.Reader, snap *translate.Gateway, t
 // made before revisions, or not yet reconciled) is its live spec, revision 0, as it was
 // before revisions.
 func Running(ctx context.Context, r client.Reader, live *gatewrightv1alpha1.GatewayClassBlueprint, target int64) (*gatewrightv1alpha1.GatewayClassBlueprint, int64, error) {
-	rev, err := runningRevision(ctx, r, live, target)
+	rev, err := RunningRevision(ctx, r, live, target)
 	switch {
 	case err != nil:
 		return nil, 0, err
@@ -44,8 +56,8 @@ func Running(ctx context.Context, r client.Reader, live *gatewrightv1alpha1.Gate
 	return AsRevision(live, rev), rev.Revision, nil
 }
 
-// runningRevision reads the revision Running names; nil for revision 0.
-func runningRevision(ctx context.Context, r client.Reader, live *gatewrightv1alpha1.GatewayClassBlueprint, target int64) (*gatewrightv1alpha1.GatewayClassBlueprintRevision, error) {
+// RunningRevision reads the revision Running names; nil for revision 0.
+func RunningRevision(ctx context.Context, r client.Reader, live *gatewrightv1alpha1.GatewayClassBlueprint, target int64) (*gatewrightv1alpha1.GatewayClassBlueprintRevision, error) {
 	n := live.Status.CurrentRevision
 	if target > 0 {
 		n = target
