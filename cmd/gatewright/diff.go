@@ -141,7 +141,7 @@ func runDiff(ctx context.Context, out, errOut io.Writer, opts diffOptions) error
 	if err != nil {
 		return err
 	}
-	changed, err := base.With(changes, deletes)
+	changed, err := base.With(changes, deletes, opts.controllerNamespace)
 	if err != nil {
 		return err
 	}

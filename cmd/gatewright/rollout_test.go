@@ -86,7 +86,7 @@ status:
 				"Wave: 1 of 2; 2 of 5 Gateways updated (wave sizes 2, 5)\n",
 				"Gate deadline: 0s left\n",
 			},
-			},
+		},
 		{name: "a paused rollout shows its wave but no gate",
 			blueprint: `
 metadata: {name: internet}

@@ -53,7 +53,7 @@ func BenchmarkDiffBlueprintChange(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			changed, err := base.With(change, nil)
+			changed, err := base.With(change, nil, controllerNamespace)
 			if err != nil {
 				b.Fatal(err)
 			}

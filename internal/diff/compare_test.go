@@ -35,7 +35,7 @@ func compare(t *testing.T, changes string, deletes ...string) *diff.Report {
 		}
 		refs = append(refs, ref)
 	}
-	after, err := base.With(changed, refs)
+	after, err := base.With(changed, refs, controllerNamespace)
 	if err != nil {
 		t.Fatal(err)
 	}

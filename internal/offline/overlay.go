@@ -50,7 +50,9 @@ func ParseRef(s string) (Ref, error) {
 // With returns a new set: s with the objects of changed replacing those of the same kind,
 // namespace and name or added, and those deletes name removed. Neither s nor changed is
 // changed. A delete that names nothing in s is an error: it is most likely a typo.
-func (s *Set) With(changed *Set, deletes []Ref) (*Set, error) {
+// controllerNamespace holds the class-wide GatewayClassConfigs, those that may ride a
+// blueprint's rollout: a change of one is a new revision of its classes' blueprints.
+func (s *Set) With(changed *Set, deletes []Ref, controllerNamespace string) (*Set, error) {
 	out := &Set{
 		Blueprints:          overlay(s.Blueprints, changed.Blueprints),
 		GatewayClasses:      overlay(s.GatewayClasses, changed.GatewayClasses),
@@ -72,9 +74,6 @@ func (s *Set) With(changed *Set, deletes []Ref) (*Set, error) {
 	if out.proposed == nil {
 		out.proposed = map[string]bool{}
 	}
-	if err := proposing(out, s, changed); err != nil {
-		return nil, err
-	}
 	if out.places == nil {
 		out.places = map[string]map[string]templatePlace{}
 	}
@@ -83,6 +82,9 @@ func (s *Set) With(changed *Set, deletes []Ref) (*Set, error) {
 		if !out.remove(ref) {
 			return nil, fmt.Errorf("--delete %s: no such object", ref)
 		}
+	}
+	if err := proposing(out, s, touchedBlueprints(out, s, changed, deletes, controllerNamespace), controllerNamespace); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

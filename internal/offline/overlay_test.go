@@ -50,7 +50,7 @@ spec: {targetRefs: [{group: "", kind: Namespace, name: team-a}], default: {repli
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := base.With(changed, []offline.Ref{del})
+	got, err := base.With(changed, []offline.Ref{del}, "gatewright-system")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestWithRefusesADeleteOfNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := mustSet(t, overlayBase).With(&offline.Set{}, []offline.Ref{ref}); err == nil || !strings.Contains(err.Error(), "GatewayConfig/team-a/tema: no such object") {
+	if _, err := mustSet(t, overlayBase).With(&offline.Set{}, []offline.Ref{ref}, "gatewright-system"); err == nil || !strings.Contains(err.Error(), "GatewayConfig/team-a/tema: no such object") {
 		t.Errorf("got %v, want an error naming the delete", err)
 	}
 }

@@ -57,23 +57,29 @@ func (s *Set) Blueprint(name string) *gatewrightv1alpha1.GatewayClassBlueprint {
 	return &s.Blueprints[at]
 }
 
-// proposing takes, into the changed set out, the blueprints of changed over those of
-// base: one whose spec is a new revision (its hash is not that of the newest revision,
-// or of base's spec when base holds no revision) is proposed; one that is not keeps
-// base's uid and status, as applying it would, so that its Gateways run what they run.
-func proposing(out, base, changed *Set) error {
-	for i := range changed.Blueprints {
-		bp := &changed.Blueprints[i]
+// proposing takes, into the changed set out, the blueprints a change touched (changed,
+// by name: true for those it names itself): one that is a new revision (its hash, over
+// its spec and the GatewayClassConfigs that ride its rollout, is not that of the newest
+// revision, or of base's when base holds no revision) is proposed; one the change names
+// that is not keeps base's uid and status, as applying it would, so that its Gateways
+// run what they run.
+func proposing(out, base *Set, touched map[string]bool, controllerNamespace string) error {
+	for i := range out.Blueprints {
+		bp := &out.Blueprints[i]
+		named, ok := touched[bp.Name]
+		if !ok {
+			continue
+		}
 		was := base.Blueprint(bp.Name)
 		if was == nil {
 			out.proposed[bp.Name] = true
 			continue
 		}
-		hash, err := revisions.SpecHash(&bp.Spec)
+		hash, err := out.revisionHash(bp, controllerNamespace)
 		if err != nil {
 			return err
 		}
-		running, err := base.newestHash(was)
+		running, err := base.newestHash(was, controllerNamespace)
 		if err != nil {
 			return err
 		}
@@ -81,14 +87,63 @@ func proposing(out, base, changed *Set) error {
 			out.proposed[bp.Name] = true
 			continue
 		}
-		kept := out.Blueprint(bp.Name)
-		kept.UID, kept.Status = was.UID, *was.Status.DeepCopy()
+		if named {
+			bp.UID, bp.Status = was.UID, *was.Status.DeepCopy()
+		}
 	}
 	return nil
 }
 
-// newestHash is the spec hash of bp's newest revision in the set, or of bp's spec.
-func (s *Set) newestHash(bp *gatewrightv1alpha1.GatewayClassBlueprint) (string, error) {
+// touchedBlueprints are the blueprints a change may make a new revision of: those it
+// names (true), and those of the classes a riding GatewayClassConfig it changes, adds or
+// deletes targets, before or after (false).
+func touchedBlueprints(out, base, changed *Set, deletes []Ref, controllerNamespace string) map[string]bool {
+	touched := map[string]bool{}
+	for _, bp := range changed.Blueprints {
+		touched[bp.Name] = true
+	}
+	var configs []*gatewrightv1alpha1.GatewayClassConfig
+	for i := range changed.GatewayClassConfigs {
+		gcc := &changed.GatewayClassConfigs[i]
+		configs = append(configs, gcc, base.classConfig(gcc.Namespace, gcc.Name))
+	}
+	for _, ref := range deletes {
+		if ref.Kind == gatewrightv1alpha1.KindGatewayClassConfig {
+			configs = append(configs, base.classConfig(ref.Namespace, ref.Name))
+		}
+	}
+	for _, gcc := range configs {
+		if gcc == nil || !revisions.Rides(gcc, controllerNamespace) {
+			continue
+		}
+		for _, set := range []*Set{base, out} {
+			for _, class := range set.GatewayClasses {
+				if ref := class.Spec.ParametersRef; ref != nil && slices.ContainsFunc(gcc.Spec.TargetRefs, func(t gatewayv1.LocalPolicyTargetReference) bool {
+					return string(t.Name) == class.Name
+				}) {
+					if _, named := touched[ref.Name]; !named {
+						touched[ref.Name] = false
+					}
+				}
+			}
+		}
+	}
+	return touched
+}
+
+// classConfig is the GatewayClassConfig namespace/name of the set, nil if none.
+func (s *Set) classConfig(namespace, name string) *gatewrightv1alpha1.GatewayClassConfig {
+	for i := range s.GatewayClassConfigs {
+		if gcc := &s.GatewayClassConfigs[i]; gcc.Namespace == namespace && gcc.Name == name {
+			return gcc
+		}
+	}
+	return nil
+}
+
+// newestHash is the hash of bp's newest revision in the set, or, with none, of the
+// revision bp would make.
+func (s *Set) newestHash(bp *gatewrightv1alpha1.GatewayClassBlueprint, controllerNamespace string) (string, error) {
 	var newest *gatewrightv1alpha1.GatewayClassBlueprintRevision
 	for i := range s.Revisions {
 		if rev := &s.Revisions[i]; rev.Blueprint == bp.Name && (newest == nil || rev.Revision > newest.Revision) {
@@ -98,5 +153,21 @@ func (s *Set) newestHash(bp *gatewrightv1alpha1.GatewayClassBlueprint) (string, 
 	if newest != nil {
 		return newest.Hash, nil
 	}
-	return revisions.SpecHash(&bp.Spec)
+	return s.revisionHash(bp, controllerNamespace)
+}
+
+// revisionHash is the hash of the revision bp makes in the set, as the blueprint
+// reconciler computes it.
+func (s *Set) revisionHash(bp *gatewrightv1alpha1.GatewayClassBlueprint, controllerNamespace string) (string, error) {
+	var classes []string
+	for _, class := range s.GatewayClasses {
+		if ref := class.Spec.ParametersRef; translate.IsGatewrightClass(&class) && ref != nil && ref.Name == bp.Name {
+			classes = append(classes, class.Name)
+		}
+	}
+	riding, err := revisions.ClassConfigs(s.GatewayClassConfigs, controllerNamespace, classes)
+	if err != nil {
+		return "", err
+	}
+	return revisions.Hash(&bp.Spec, riding)
 }

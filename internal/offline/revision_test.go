@@ -1,6 +1,7 @@
 package offline_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -34,7 +35,43 @@ gatewayTemplate:
 // which a rollout assigned it in its Rendering.
 func midRollout(t *testing.T) string {
 	t.Helper()
+	return midRolloutWith(t, "")
+}
+
+// ridingConfig is a class-wide GatewayClassConfig of class gw that rides the rollout of
+// its blueprint, giving greeting.
+func ridingConfig(greeting string) string {
+	return `
+targetRefs: [{group: gateway.networking.k8s.io, kind: GatewayClass, name: gw}]
+rolloutWithBlueprint: true
+default: {greeting: ` + greeting + `}
+`
+}
+
+// midRollingWithConfig is midRollout with a riding GatewayClassConfig that gives
+// greeting "fleet-one", held by both revisions.
+func midRolloutWithConfig(t *testing.T) string {
+	t.Helper()
+	return midRolloutWith(t, ridingConfig("fleet-one"))
+}
+
+// midRolloutWith is midRollout with, when riding is not empty, a GatewayClassConfig
+// "fleet" of that spec in gatewright-system, which both revisions hold.
+func midRolloutWith(t *testing.T, riding string) string {
+	t.Helper()
+	var held []gatewrightv1alpha1.RevisionClassConfig
 	var b strings.Builder
+	if riding != "" {
+		var spec gatewrightv1alpha1.GatewayClassConfigSpec
+		if err := yaml.Unmarshal([]byte(riding), &spec); err != nil {
+			t.Fatal(err)
+		}
+		held = []gatewrightv1alpha1.RevisionClassConfig{{Name: "fleet", Spec: spec}}
+		fmt.Fprintf(&b, `apiVersion: gatewright.dev/v1alpha1
+kind: GatewayClassConfig
+metadata: {name: fleet, namespace: gatewright-system}
+spec:%s---`, indent(riding))
+	}
 	fmt.Fprintf(&b, `
 apiVersion: gatewright.dev/v1alpha1
 kind: GatewayClassBlueprint
@@ -71,7 +108,11 @@ targetRevision: 2
 		if err := yaml.Unmarshal([]byte(versionSpec(version)), &spec); err != nil {
 			t.Fatal(err)
 		}
-		hash, err := revisions.SpecHash(&spec)
+		hash, err := revisions.Hash(&spec, held)
+		if err != nil {
+			t.Fatal(err)
+		}
+		heldDoc, err := json.Marshal(held)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +125,8 @@ metadata:
 blueprint: bp
 revision: %[1]d
 hash: %[2]s
-spec:%[3]s`, n+1, hash, indent(versionSpec(version)))
+classConfigs: %[4]s
+spec:%[3]s`, n+1, hash, indent(versionSpec(version)), heldDoc)
 	}
 	return b.String()
 }
@@ -149,6 +191,17 @@ kind: GatewayClassBlueprint
 metadata: {name: bp}
 spec:` + indent(versionSpec("two")),
 			want: map[string]string{"web": "one hello", "api": "two hello"}},
+		{name: "a GatewayClassConfig that rides the rollout computes as each Gateway's revision holds it",
+			base: midRolloutWithConfig,
+			want: map[string]string{"web": "one fleet-one", "api": "two fleet-one"}},
+		{name: "a change of a riding GatewayClassConfig is a new revision every Gateway runs once the rollout reaches it",
+			base: midRolloutWithConfig,
+			changes: `
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayClassConfig
+metadata: {name: fleet, namespace: gatewright-system}
+spec:` + indent(ridingConfig("fleet-two")),
+			want: map[string]string{"web": "two fleet-two", "api": "two fleet-two"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -162,7 +215,7 @@ spec:` + indent(versionSpec("two")),
 					t.Fatal(err)
 				}
 				var err error
-				if set, err = set.With(changes, nil); err != nil {
+				if set, err = set.With(changes, nil, "gatewright-system"); err != nil {
 					t.Fatal(err)
 				}
 			}
