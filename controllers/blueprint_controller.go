@@ -35,6 +35,8 @@ type BlueprintReconciler struct {
 	// ControllerNamespace holds the class-wide GatewayClassConfigs, those that may ride
 	// the blueprint's rollouts.
 	ControllerNamespace string
+
+	sent sentAssignments
 }
 
 // +kubebuilder:rbac:groups=gatewright.dev,resources=gatewayclassblueprints,verbs=get;list;watch
@@ -46,6 +48,7 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	if err := r.Get(ctx, req.NamespacedName, bp); err != nil {
 		if apierrors.IsNotFound(err) {
 			r.Blueprints.Forget(req.Name)
+			r.sent.seen(req.Name, nil)
 			return ctrl.Result{}, nil
 		}
 		return ctrl.Result{}, err
@@ -70,6 +73,7 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	if err != nil {
 		return ctrl.Result{}, err
 	}
+	r.sent.seen(bp.Name, renderings)
 	accepted, linted := r.judge(parsedForm(bp, h, hash))
 	if err := r.revise(ctx, bp, accepted.OK, h, hash, riding, renderings); err != nil {
 		return ctrl.Result{}, err

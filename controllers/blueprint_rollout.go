@@ -3,6 +3,7 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -149,13 +150,79 @@ func (r *BlueprintReconciler) assign(ctx context.Context, bp *gatewrightv1alpha1
 	g.SetLimit(assignmentsInFlight)
 	for _, a := range step.Assignments {
 		for _, key := range a.Gateways {
-			if rec := records[key]; rec != nil {
-				g.Go(func() error { return apply.AssignRevision(gctx, r.Client, rec, a.Revision, a.Gates) })
+			rec := records[key]
+			if rec == nil || !r.sent.first(bp.Name, client.ObjectKeyFromObject(rec), sentAssignment{a.Revision, a.Gates}) {
+				continue
 			}
+			g.Go(func() error {
+				err := apply.AssignRevision(gctx, r.Client, rec, a.Revision, a.Gates)
+				if err != nil {
+					r.sent.forget(bp.Name, client.ObjectKeyFromObject(rec))
+				}
+				return err
+			})
 		}
 		log.FromContext(ctx).Info("rollout assigned a revision", "blueprint", bp.Name, "revision", a.Revision, "gateways", len(a.Gateways))
 	}
 	return g.Wait()
+}
+
+// sentAssignment is what an assignment wrote into a Rendering.
+type sentAssignment struct {
+	revision int64
+	gates    bool
+}
+
+// sentAssignments remembers, by blueprint and Rendering, the assignments written that
+// the cache may not show yet, so that a step on a cache a few milliseconds behind does
+// not write them again: a wave of a thousand is written before its first event is back.
+type sentAssignments struct {
+	mu   sync.Mutex
+	sent map[string]map[client.ObjectKey]sentAssignment
+}
+
+// first tells whether a is not the assignment last sent to the Rendering at key, and
+// remembers it.
+func (s *sentAssignments) first(blueprint string, key client.ObjectKey, a sentAssignment) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sent[blueprint][key] == a {
+		return false
+	}
+	if s.sent == nil {
+		s.sent = map[string]map[client.ObjectKey]sentAssignment{}
+	}
+	if s.sent[blueprint] == nil {
+		s.sent[blueprint] = map[client.ObjectKey]sentAssignment{}
+	}
+	s.sent[blueprint][key] = a
+	return true
+}
+
+// seen forgets, of blueprint's, what the cache shows written and what is gone: a later
+// step that assigns the same again (a rollback undone by a new rollout) writes it.
+func (s *sentAssignments) seen(blueprint string, records []gatewrightv1alpha1.Rendering) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sent := s.sent[blueprint]
+	if len(sent) == 0 {
+		return
+	}
+	pending := map[client.ObjectKey]sentAssignment{}
+	for i := range records {
+		rec := &records[i]
+		key := client.ObjectKeyFromObject(rec)
+		if a, ok := sent[key]; ok && a != (sentAssignment{rec.TargetRevision, rec.GatesRollout}) {
+			pending[key] = a
+		}
+	}
+	s.sent[blueprint] = pending
+}
+
+func (s *sentAssignments) forget(blueprint string, key client.ObjectKey) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.sent[blueprint], key)
 }
 
 // rolloutAsked passes the blueprint updates that ask something of its rollout besides a
