@@ -66,9 +66,11 @@ func (r *BlueprintReconciler) recordRolloutEvents(bp *gatewrightv1alpha1.Gateway
 		}
 	case gatewrightv1alpha1.RolloutProgressing:
 		if sameWave {
-			return // the wave's health broke, or it was resumed: no new wave
+			return // resumed: no new wave
 		}
-		r.Recorder.Eventf(bp, "Normal", "RolloutWave", "revision %d: wave %d assigned, %d Gateway(s) updated", after.Revision, after.Wave, after.Updated)
+		// Numbered from 1 of the waves in spec.rollout, as gatewright rollout status says.
+		r.Recorder.Eventf(bp, "Normal", "RolloutWave", "revision %d: wave %d of %d assigned, %d Gateway(s) updated",
+			after.Revision, after.Wave+1, len(rollout.ConfigOf(bp).Waves), after.Updated)
 	}
 }
 
