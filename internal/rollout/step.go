@@ -52,7 +52,8 @@ type Result struct {
 // Step advances the rollout by one decision, as a pure function of the recorded status
 // and the observation: stepping the same status and observation again gives the same
 // result, so a restarted controller or a new leader resumes the same wave and the same
-// gate (healthySince and waveStarted are in the status), neither skipping nor repeating it.
+// gate (the wave's start is in the status, its soak in what its Gateways record),
+// neither skipping nor repeating it.
 func Step(recorded *Status, cfg Config, obs Observation) Result {
 	if obs.Target == 0 {
 		return Result{Status: recorded, Stable: obs.Stable}
