@@ -92,8 +92,8 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 		return ctrl.Result{}, err
 	}
 	if active(bp.Status.Rollout) && equality.Semantic.DeepEqual(original.Rollout, bp.Status.Rollout) {
-		// While a gate is open the counts ride the rollout's own writes, which come as
-		// each wave starts and soaks, rather than adding writes of their own.
+		// While a gate is open the counts ride the rollout's own writes, one as each
+		// wave starts, rather than adding writes of their own.
 		bp.Status.Revisions = original.Revisions
 	}
 	// The status goes first, against the version read: a stale read is refused and
