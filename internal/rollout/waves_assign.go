@@ -99,11 +99,6 @@ func (s *stepper) unhealthy() []Member {
 		if !m.Gates {
 			continue
 		}
-		if m.Target != s.st.Revision {
-			m.Reason = "it is assigned the revision in this step"
-			members = append(members, m)
-			continue
-		}
 		if m.Running != s.st.Revision {
 			m.Reason = fmt.Sprintf("it runs revision %d, not %d", m.Running, s.st.Revision)
 			members = append(members, m)
