@@ -24,8 +24,8 @@ func newRolloutStatusCommand(opts *clusterOptions) *cobra.Command {
 run, new Gateways included) and target revision (the newest), how many Gateways run each,
 the rollout settings, and the newest rollout: its phase, the wave ("k of N", with the
 wave sizes for today's number of Gateways), how many Gateways have the revision, when the
-wave started and how long its soak and gate deadline have left, and why it was rolled
-back. Then the history, from the revisions (kubectl get gcbr): REVISION, GATEWAYS, AGE,
+wave started and how long its gate deadline has left, and why it was rolled back. (The
+soak counts from what the wave's Gateways record: gatewright tree gateway shows them.) Then the history, from the revisions (kubectl get gcbr): REVISION, GATEWAYS, AGE,
 and which is CURRENT and TARGET.
 
 -o json prints the same; its rollout.wave and rollout.failure.wave are indexes in
