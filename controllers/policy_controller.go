@@ -24,6 +24,7 @@ import (
 	"github.com/gatewright/gatewright/internal/conditions"
 	"github.com/gatewright/gatewright/internal/ctrlutil"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/snapshot"
 	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
 )
@@ -101,8 +102,11 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		}
 		// Programmed was this condition's name before the GEP-713 Standard words.
 		meta.RemoveStatusCondition(&ancestor.Conditions, "Programmed")
-		accepted := r.accepted(ctx, obj, target)
-		enforced := translate.Verdict{Reason: translate.ReasonPending, Message: "the target is not accepted"}
+		accepted, err := snapshot.TargetAccepted(ctx, r.Client, obj.GetNamespace(), target)
+		if err != nil {
+			return ctrl.Result{}, err
+		}
+		enforced := translate.NotAccepted
 		switch {
 		case accepted.OK && refused != nil:
 			enforced = translate.Verdict{Reason: string(gatewayv1.PolicyReasonInvalid), Message: refused.Error()}
@@ -177,33 +181,6 @@ func ancestorRef(obj client.Object, target gatewayv1.LocalPolicyTargetReference)
 		ref.Namespace = &namespace
 	}
 	return ref
-}
-
-// accepted checks the target exists and may be targeted by this policy.
-func (r *PolicyReconciler) accepted(ctx context.Context, obj client.Object, target gatewayv1.LocalPolicyTargetReference) translate.Verdict {
-	notFound := func(format string, args ...any) translate.Verdict {
-		return translate.Verdict{Reason: string(gatewayv1.PolicyReasonTargetNotFound), Message: fmt.Sprintf(format, args...)}
-	}
-	switch target.Kind {
-	case "Namespace":
-		if string(target.Name) != obj.GetNamespace() {
-			return translate.Verdict{Reason: string(gatewayv1.PolicyReasonInvalid), Message: fmt.Sprintf("a Namespace target must name the policy's own namespace %s, not %s", obj.GetNamespace(), target.Name)}
-		}
-	case "GatewayClass":
-		class := &gatewayv1.GatewayClass{}
-		if err := r.Get(ctx, client.ObjectKey{Name: string(target.Name)}, class); err != nil || !translate.IsGatewrightClass(class) {
-			return notFound("no GatewayClass %s of Gatewright%s", target.Name, r.didYouMean(ctx, target, ""))
-		}
-	case "Gateway":
-		if err := r.Get(ctx, client.ObjectKey{Namespace: obj.GetNamespace(), Name: string(target.Name)}, &gatewayv1.Gateway{}); err != nil {
-			return notFound("no Gateway %s in namespace %s%s", target.Name, obj.GetNamespace(), r.didYouMean(ctx, target, obj.GetNamespace()))
-		}
-	case "HTTPRoute":
-		if err := r.Get(ctx, client.ObjectKey{Namespace: obj.GetNamespace(), Name: string(target.Name)}, &gatewayv1.HTTPRoute{}); err != nil {
-			return notFound("no HTTPRoute %s in namespace %s%s", target.Name, obj.GetNamespace(), r.didYouMean(ctx, target, obj.GetNamespace()))
-		}
-	}
-	return translate.Verdict{OK: true, Reason: string(gatewayv1.PolicyReasonAccepted)}
 }
 
 func (r *PolicyReconciler) SetupWithManager(mgr ctrl.Manager) error {

@@ -39,6 +39,9 @@ type placement struct {
 type targetPlacement struct {
 	// Target is Kind/Name, as the policy's status names it.
 	Target string `json:"target"`
+	// Accepted is the condition the controller writes for this target when the target is
+	// not accepted (it does not exist, or may not be targeted); omitted otherwise.
+	Accepted *enforcedCondition `json:"accepted,omitempty"`
 	// Enforced is the condition the controller writes for this target.
 	Enforced enforcedCondition `json:"enforced"`
 	// Contexts counts the Gateways, and routes on Gateways, the target reaches.
@@ -101,7 +104,14 @@ func (p placer) place(ctx context.Context, source values.Source, targets []gatew
 // placeTarget explains one target: its contexts grouped by outcome, and the verdict
 // over them. The fates are worked out once per computed chain, which many contexts share.
 func (p placer) placeTarget(ctx context.Context, source values.Source, sets []values.SetValue, target gatewayv1.LocalPolicyTargetReference) (targetPlacement, error) {
-	tp := targetPlacement{Target: targetName(target)}
+	tp := targetPlacement{Target: targetName(target), Outcomes: []outcome{}}
+	// As the controller: a target that is not accepted has nothing enforced. A read the
+	// caller may not make leaves the check to the contexts, as before.
+	if accepted, err := snapshot.TargetAccepted(ctx, p.reach.Reader, source.Namespace, target); err == nil && !accepted.OK {
+		tp.Accepted = &enforcedCondition{Status: metav1.ConditionFalse, Reason: accepted.Reason, Message: accepted.Message}
+		tp.Enforced = enforcedCondition{Status: metav1.ConditionFalse, Reason: translate.NotAccepted.Reason, Message: translate.NotAccepted.Message}
+		return tp, nil
+	}
 	contexts, err := p.reach.ContextsReached(ctx, source.Namespace, target)
 	if err != nil {
 		return tp, err

@@ -40,6 +40,9 @@ func (p *placement) print(out io.Writer, format string) error {
 	}
 	for _, t := range p.Targets {
 		fmt.Fprintf(out, "\nTarget %s: Enforced=%s %s: %s\n", t.Target, t.Enforced.Status, t.Enforced.Reason, t.Enforced.Message)
+		if a := t.Accepted; a != nil {
+			fmt.Fprintf(out, "Accepted=%s %s: %s\n", a.Status, a.Reason, a.Message)
+		}
 		fmt.Fprintf(out, "It reaches %d context(s)", t.Contexts)
 		if t.Contexts > 0 {
 			fmt.Fprintf(out, ", with %d outcome(s)", len(t.Outcomes))

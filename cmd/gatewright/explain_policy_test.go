@@ -197,3 +197,42 @@ spec:
 		}
 	}
 }
+
+// A target that is not accepted has nothing enforced, as the controller says: explain
+// names why (with the name it was probably meant to be) rather than "nothing reached yet".
+func TestPolicyPlacementOfATargetNotAccepted(t *testing.T) {
+	set := &offline.Set{}
+	if err := set.Add([]byte(`
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: web, namespace: team-a}
+spec:
+  gatewayClassName: internet
+  listeners: [{name: http, protocol: HTTP, port: 80}]
+---
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayConfig
+metadata: {name: typo, namespace: team-a}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: wbe}, {group: "", kind: Namespace, name: team-b}]
+  default: {timeout: 30s}
+`)); err != nil {
+		t.Fatal(err)
+	}
+	pl := placeOffline(t, set, gatewrightv1alpha1.KindGatewayConfig, "team-a", "typo")
+	want := map[string]string{
+		"Gateway/wbe":      "TargetNotFound: no Gateway wbe in namespace team-a (did you mean web?)",
+		"Namespace/team-b": "Invalid: a Namespace target must name the policy's own namespace team-a, not team-b",
+	}
+	if len(pl.Targets) != len(want) {
+		t.Fatalf("%d targets, want %d", len(pl.Targets), len(want))
+	}
+	for _, target := range pl.Targets {
+		if target.Accepted == nil || target.Accepted.Reason+": "+target.Accepted.Message != want[target.Target] {
+			t.Errorf("%s: Accepted %+v, want %s", target.Target, target.Accepted, want[target.Target])
+		}
+		if got := target.Enforced; got.Reason != "Pending" || got.Message != "the target is not accepted" || len(target.Outcomes) != 0 {
+			t.Errorf("%s: Enforced %+v with %d outcomes, want Pending: the target is not accepted, and none", target.Target, got, len(target.Outcomes))
+		}
+	}
+}

@@ -164,3 +164,7 @@ func orItself(by []string) string {
 	}
 	return strings.Join(by, ", ")
 }
+
+// NotAccepted is the Enforced verdict on a policy's target that is not accepted: nothing
+// is computed for it.
+var NotAccepted = Verdict{Reason: ReasonPending, Message: "the target is not accepted"}

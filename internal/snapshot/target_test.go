@@ -1,4 +1,4 @@
-package controllers
+package snapshot
 
 import (
 	"testing"
@@ -21,7 +21,6 @@ func TestDidYouMean(t *testing.T) {
 		&gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "team", Name: "web"}},
 		&gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "team", Name: "shop"}},
 	).Build()
-	r := &PolicyReconciler{Client: c}
 	for _, tc := range []struct {
 		name      string
 		kind      gatewayv1.Kind
@@ -38,7 +37,7 @@ func TestDidYouMean(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			target := gatewayv1.LocalPolicyTargetReference{Kind: tc.kind, Name: tc.target}
-			if got := r.didYouMean(t.Context(), target, tc.namespace); got != tc.want {
+			if got := didYouMean(t.Context(), c, target, tc.namespace); got != tc.want {
 				t.Errorf("%q, want %q", got, tc.want)
 			}
 		})
