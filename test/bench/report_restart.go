@@ -25,7 +25,7 @@ func restartRows() []row {
 		{"restart: lists", "%.0f", total(func(x *restartResult) int { return x.Window.Lists }), false},
 		{"restart: watches started", "%.0f", total(func(x *restartResult) int { return x.Window.Watches }), false},
 		{"restart: GETs", "%.0f", total(func(x *restartResult) int { return x.Window.Gets }), false},
-		{"restart: all requests", "%.0f", total(func(x *restartResult) int { return x.Window.Requests }), true},
+		{"restart: all requests", "%.0f", total(func(x *restartResult) int { return x.Window.Requests }), false},
 		{"restart: controller CPU (s)", "%.2f", seconds(func(x *restartResult) float64 { return x.ControllerCPUSeconds }), true},
 		{"restart: API server CPU (s)", "%.2f", seconds(func(x *restartResult) float64 { return x.APIServerCPUSeconds }), true},
 	}
