@@ -47,4 +47,9 @@ func (rep *report) printRestart(w io.Writer, header []string) {
 		byKind = append(byKind, cells)
 	}
 	writeTable(w, byKind)
+	for _, r := range rep.Results {
+		if r.Restart.AllReconciledSeconds == 0 || !r.Restart.Settled {
+			fmt.Fprintf(w, "note: %s had not reconciled every Gateway or was still busy when the restart window was closed (-settle-max)\n", r.Controller)
+		}
+	}
 }
