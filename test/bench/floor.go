@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	"strings"
 	"sync"
 
 	"go.uber.org/zap/zapcore"
@@ -22,6 +21,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
@@ -47,13 +47,15 @@ const (
 )
 
 // runFloor runs the floor against the cluster of $KUBECONFIG until ctx ends; args may
-// give the address of its metrics endpoint (metricsFlag).
+// give the addresses of its metrics endpoint (metricsFlag) and of its /readyz, a ping as
+// Gatewright's is (probeFlag).
 func runFloor(ctx context.Context, args []string) error {
-	metrics := "0"
-	for _, arg := range args {
-		if strings.HasPrefix(arg, metricsFlag) {
-			metrics = strings.TrimPrefix(arg, metricsFlag)
-		}
+	metrics, probes := "0", "0"
+	if address := flagValue(args, metricsFlag); address != "" {
+		metrics = address
+	}
+	if address := flagValue(args, probeFlag); address != "" {
+		probes = address
 	}
 	ctrl.SetLogger(zap.New(zap.Level(zapcore.ErrorLevel), zap.WriteTo(os.Stderr)))
 	cfg, err := ctrl.GetConfig()
@@ -64,7 +66,7 @@ func runFloor(ctx context.Context, args []string) error {
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                 scheme.New(),
 		Metrics:                metricsserver.Options{BindAddress: metrics},
-		HealthProbeBindAddress: "0",
+		HealthProbeBindAddress: probes,
 		Cache: cache.Options{ByObject: map[client.Object]cache.ByObject{
 			&gatewayv1.Gateway{}: {},
 			// Only the change (floor_change.go), not the children.
@@ -80,6 +82,9 @@ func runFloor(ctx context.Context, args []string) error {
 	ofBenchClass := predicate.NewPredicateFuncs(func(obj client.Object) bool {
 		return obj.(*gatewayv1.Gateway).Spec.GatewayClassName == benchClass
 	})
+	if err := mgr.AddReadyzCheck("readyz", healthz.Ping); err != nil {
+		return err
+	}
 	f := &floor{Client: mgr.GetClient()}
 	err = ctrl.NewControllerManagedBy(mgr).
 		Named(floorControllerName).

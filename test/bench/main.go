@@ -8,6 +8,7 @@
 // and the CPU time of the controller and of the API server. With -change, once the
 // Gateways have settled it makes one change (change.go) that the floor makes too, and
 // prints what it cost until every changed object was applied and the controller quiet.
+// With -restart, it then restarts the controller over the settled fleet (restart.go).
 //
 //	go run ./test/bench -gateways 100 -steady 60s    # make bench N=100
 //	go run ./test/bench -gateways 1000 -change blueprint -rollout waves
@@ -54,6 +55,7 @@ func main() {
 	flag.BoolVar(&s.keep, "keep", false, "keep each run's folder (audit log, controller log, kubeconfig)")
 	flag.StringVar(&s.profileDir, "apiserver-profile", "", "write CPU profiles of the API server, from the first Gateway created until all are Programmed, into this folder (read a run's with go tool pprof -top DIR/round1-gatewright-apiserver-*.pprof)")
 	changeFlag := flag.String("change", "", "once the Gateways have settled, make one change and measure it until every changed object is applied and the controller is quiet: blueprint (a key added to one ConfigMap template), classconfig (a default of the global GatewayClassConfig that changes one ConfigMap) or gatewayconfig (one namespace's GatewayConfig, the same way)")
+	flag.BoolVar(&s.restart, "restart", false, "once the Gateways have settled (and after the change, if any), stop the controller (SIGTERM) and start it again with the same flags, and measure until it has reconciled every Gateway and is quiet")
 	rolloutFlag := flag.String("rollout", string(rolloutAllAtOnce), "with -change, the blueprint's rollout strategy: allatonce or waves (the controller's default: 1, 10%, 50%, 100%, 30 s soaks)")
 	timeout := flag.Duration("timeout", time.Hour, "give up after this long")
 	binary := flag.String("gatewright", "", "the gatewright binary to measure (default: build ./cmd/gatewright as the Dockerfile does)")
@@ -144,7 +146,7 @@ func bench(s settings, timeout time.Duration, binary, only, output string, round
 // measureRound measures each contender (or only the one named) once, one after the other.
 func measureRound(ctx context.Context, s settings, contenders []contender, only string, round int) (*report, error) {
 	rep := &report{Machine: machine(), Gateways: s.gateways, Namespaces: s.namespaces, Parallel: s.parallel,
-		SettleSeconds: s.settle.Seconds(), SteadySeconds: s.steady.Seconds(), Change: s.change, Rollout: s.rollout}
+		SettleSeconds: s.settle.Seconds(), SteadySeconds: s.steady.Seconds(), Change: s.change, Rollout: s.rollout, Restart: s.restart}
 	for _, c := range contenders {
 		if only != "" && only != c.name {
 			continue
@@ -200,7 +202,7 @@ func gatewrightContender(binary string) contender {
 			if err1 != nil || err2 != nil {
 				return nil, fmt.Errorf("finding free ports: %v %v", err1, err2)
 			}
-			return []string{binary, "controller", metricsFlag + metrics, "--health-probe-bind-address=" + probes}, nil
+			return []string{binary, "controller", metricsFlag + metrics, probeFlag + probes}, nil
 		},
 		gatewayController: "gateway",
 	}
@@ -222,11 +224,12 @@ func floorContender(binary string) contender {
 			return applyYAML(ctx, admin, edit)
 		},
 		command: func() ([]string, error) {
-			metrics, err := freeAddress()
-			if err != nil {
-				return nil, fmt.Errorf("finding a free port: %w", err)
+			metrics, err1 := freeAddress()
+			probes, err2 := freeAddress()
+			if err1 != nil || err2 != nil {
+				return nil, fmt.Errorf("finding free ports: %v %v", err1, err2)
 			}
-			return []string{binary, floorCommand, metricsFlag + metrics}, nil
+			return []string{binary, floorCommand, metricsFlag + metrics, probeFlag + probes}, nil
 		},
 		gatewayController: floorControllerName,
 	}

@@ -20,12 +20,7 @@ const reconcileMetric = "controller_runtime_reconcile_total"
 // controller of Gateways (named gatewayController) reconciled, whatever the result:
 // once per Gateway is the least a controller that reacts to each new Gateway can do.
 func gatewayReconciles(ctx context.Context, command []string, gatewayController string) (int, error) {
-	address := ""
-	for _, arg := range command {
-		if strings.HasPrefix(arg, metricsFlag) {
-			address = strings.TrimPrefix(arg, metricsFlag)
-		}
-	}
+	address := flagValue(command, metricsFlag)
 	if address == "" {
 		return 0, fmt.Errorf("%s has no %s", command[0], metricsFlag)
 	}

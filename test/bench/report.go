@@ -18,6 +18,7 @@ type report struct {
 	SteadySeconds float64   `json:"steadySeconds"`
 	Change        change    `json:"change,omitempty"`
 	Rollout       rollout   `json:"rollout,omitempty"`
+	Restart       bool      `json:"restart,omitempty"`
 	Results       []*result `json:"results"`
 }
 
@@ -58,10 +59,13 @@ func (rep *report) rows() []row {
 		{"API server CPU, creation → settled (s)", "%.2f", func(r *result) float64 { return r.APIServerCPUSeconds }, true},
 		{"API server CPU, steady (s)", "%.2f", func(r *result) float64 { return r.APIServerSteadyCPUSeconds }, false},
 	}
-	if rep.Change == noChange {
-		return rows
+	if rep.Change != noChange {
+		rows = append(rows, changeRows()...)
 	}
-	return append(rows, changeRows()...)
+	if rep.Restart {
+		rows = append(rows, restartRows()...)
+	}
+	return rows
 }
 
 // print writes the report as tables: the figures, then the requests by verb and
@@ -119,6 +123,9 @@ func (rep *report) print(w io.Writer) {
 	writeTable(w, byKind)
 	if rep.Change != noChange {
 		rep.printChange(w, header)
+	}
+	if rep.Restart {
+		rep.printRestart(w, header)
 	}
 }
 

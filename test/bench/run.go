@@ -27,6 +27,7 @@ type settings struct {
 	profileDir string        // where to write CPU profiles of the API server; none if empty
 	change     change        // made once the fleet has settled, before the steady window
 	rollout    rollout       // the blueprint's strategy in a run with a change
+	restart    bool          // restart the controller once the fleet has settled, after the change
 }
 
 // contender is a controller the harness measures.
@@ -63,10 +64,11 @@ type result struct {
 	AfterProgrammed tally   `json:"afterProgrammed"`
 	Steady          tally   `json:"steady"`
 	SteadySeconds   float64 `json:"steadySeconds"`
-	// PeakRSSBytes is the controller process's VmHWM at the end of the run.
+	// PeakRSSBytes is the controller process's VmHWM at the end of the run (with
+	// -restart, the higher of the two processes').
 	PeakRSSBytes int64 `json:"peakRSSBytes"`
 	// GatewayReconciles is how many reconciles of Gateways the controller ran, by its
-	// metrics, until the end of the steady window.
+	// metrics, until the end of the steady window (with -restart, both processes').
 	GatewayReconciles         int     `json:"gatewayReconciles"`
 	ControllerCPUSeconds      float64 `json:"controllerCPUSeconds"`
 	ControllerSteadyCPU       float64 `json:"controllerSteadyCPUSeconds"`
@@ -74,6 +76,8 @@ type result struct {
 	APIServerSteadyCPUSeconds float64 `json:"apiServerSteadyCPUSeconds"`
 	// Change is what the change cost; nil without one.
 	Change *changeResult `json:"change,omitempty"`
+	// Restart is what a restart over the settled fleet cost; nil without -restart.
+	Restart *restartResult `json:"restart,omitempty"`
 	// Children counts the objects of the bench class in the cluster at the end, by kind.
 	Children map[string]int `json:"children"`
 	Folder   string         `json:"folder,omitempty"`
@@ -130,9 +134,9 @@ func measure(ctx context.Context, s settings, c contender, round int) (res *resu
 	if err != nil {
 		return nil, err
 	}
-	defer proc.stop()
 	r := &run{settings: s, round: round, name: c.name, gatewayController: c.gatewayController, makeChange: c.makeChange,
-		cluster: cl, watch: watch, audit: &auditLog{path: cl.auditPath}, proc: proc, logPath: logPath}
+		cluster: cl, watch: watch, audit: &auditLog{path: cl.auditPath}, proc: proc, logPath: logPath, kubeconfig: kubeconfig}
+	defer func() { r.proc.stop() }()
 	if res, err = r.measure(ctx); err != nil {
 		return nil, err
 	}
@@ -148,9 +152,8 @@ func (r *run) measure(ctx context.Context) (*result, error) {
 	if err := r.awaitIdle(ctx); err != nil {
 		return nil, err
 	}
-	pid := r.proc.cmd.Process.Pid
 	start := time.Now()
-	cpu := newCPUMeter(pid, r.cluster.apiServer)
+	cpu := newCPUMeter(r.proc.cmd.Process.Pid, r.cluster.apiServer)
 	var profiler *apiServerProfiler
 	if r.profileDir != "" {
 		profiler = startAPIServerProfile(r.cluster.debugSocket, filepath.Join(r.profileDir, fmt.Sprintf("round%d-%s-apiserver", r.round, r.name)), profilePiece)
@@ -186,6 +189,14 @@ func (r *run) measure(ctx context.Context) (*result, error) {
 			return nil, err
 		}
 	}
+	if r.restart {
+		if res.PeakRSSBytes, res.GatewayReconciles, err = r.processFigures(ctx); err != nil {
+			return nil, err
+		}
+		if res.Restart, steadyStart, err = r.measureRestart(ctx, cpu); err != nil {
+			return nil, err
+		}
+	}
 	progress(r.name, "settled; counting the steady state for %s", r.steady)
 	if err := r.sleep(ctx, r.steady); err != nil {
 		return nil, err
@@ -194,12 +205,11 @@ func (r *run) measure(ctx context.Context) (*result, error) {
 	if res.ControllerSteadyCPU, res.APIServerSteadyCPUSeconds, err = cpu.sample(); err != nil {
 		return nil, err
 	}
-	if res.PeakRSSBytes, err = peakRSS(pid); err != nil {
+	peak, reconciles, err := r.processFigures(ctx)
+	if err != nil {
 		return nil, err
 	}
-	if res.GatewayReconciles, err = gatewayReconciles(ctx, r.proc.cmd.Args, r.gatewayController); err != nil {
-		return nil, err
-	}
+	res.PeakRSSBytes, res.GatewayReconciles = max(res.PeakRSSBytes, peak), res.GatewayReconciles+reconciles
 	if err := r.audit.read(); err != nil {
 		return nil, err
 	}
@@ -211,6 +221,16 @@ func (r *run) measure(ctx context.Context) (*result, error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// processFigures are the running controller's peak RSS and its count of reconciles of
+// Gateways.
+func (r *run) processFigures(ctx context.Context) (peak int64, reconciles int, err error) {
+	if peak, err = peakRSS(r.proc.cmd.Process.Pid); err != nil {
+		return 0, 0, err
+	}
+	reconciles, err = gatewayReconciles(ctx, r.proc.cmd.Args, r.gatewayController)
+	return peak, reconciles, err
 }
 
 // run is one contender's run in progress.
@@ -225,6 +245,7 @@ type run struct {
 	audit             *auditLog
 	proc              *controllerProcess
 	logPath           string
+	kubeconfig        string
 }
 
 // awaitIdle waits until the controller has sent its first request and then nothing but
@@ -359,6 +380,12 @@ func countChildren(ctx context.Context, admin client.Client) (map[string]int, er
 type cpuMeter struct {
 	pids []int
 	last []float64
+}
+
+// follow measures the controller process pid from now on, from its start: a restarted
+// controller's CPU time counts from zero.
+func (m *cpuMeter) follow(pid int) {
+	m.pids[0], m.last[0] = pid, 0
 }
 
 func newCPUMeter(pids ...int) *cpuMeter {
