@@ -98,6 +98,8 @@ var _ = Describe("Rendering", func() {
 	})
 
 	It("moves a legacy entry of a cluster-scoped object only when the blueprint allows its kind", func(ctx SpecContext) {
+		// The edit below must be revision 2: the first spec is revision 1 first.
+		Eventually(w.blueprintStatus(ctx)).Should(HaveField("CurrentRevision", int64(1)))
 		w.classAndBlueprint(ctx, "rollout: {strategy: AllAtOnce}\nclusterScopedKinds: [{group: rbac.authorization.k8s.io, kind: ClusterRole}]\n"+configBlueprint)
 		// Gateways run the edit once it is a revision: one that renders it says they do.
 		// It is in a namespace of its own: a Rendering here would make web's annotation
