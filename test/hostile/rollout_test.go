@@ -67,6 +67,7 @@ var _ = Describe("A blueprint's rollout under the controller's own rights", func
 		}
 		greetings := greetingsIn(ctx, alice.namespace, names)
 		Eventually(greetings).WithTimeout(60 * time.Second).Should(Equal(map[string]int{"one": 10}))
+		Eventually(rolloutOf(ctx, class)).Should(HaveField("Revision", int64(1)))
 
 		setBlueprint(ctx, class, wavesBlueprint("two", rollout))
 		// The 50% wave (the 10% one adds no Gateway to the first), its Gateways healthy
@@ -124,6 +125,7 @@ spec:
 		greetings := greetingsIn(ctx, alice.namespace, names)
 		Eventually(greetings).WithTimeout(30 * time.Second).Should(Equal(map[string]int{"one": 2}))
 		Eventually(alice.condition(ctx, "a-broken", "Programmed")).Should(HavePrefix("True/"))
+		Eventually(rolloutOf(ctx, class)).Should(HaveField("Revision", int64(1)))
 
 		rendering := &gatewrightv1alpha1.Rendering{}
 		Expect(alice.Get(ctx, types.NamespacedName{Namespace: alice.namespace, Name: "gateway.b-web"}, rendering)).To(Succeed())
