@@ -90,14 +90,24 @@ func gatewayUnhealthy(gw *gatewayv1.Gateway, rendering *gatewrightv1alpha1.Rende
 	return ""
 }
 
+// routesUnhealthy judges the routes of gw's own namespace that attach to gw. A route of
+// another namespace does not gate: its tenant could otherwise hold or roll back another
+// tenant's wave with a route of its own. Nor does a parent the listeners refuse, a verdict
+// no revision changes.
 func routesUnhealthy(gw *gatewayv1.Gateway, routes []*gatewayv1.HTTPRoute, latest *latestTransition) string {
 	for _, route := range routes {
+		if route.Namespace != gw.Namespace {
+			continue
+		}
 		seen := false
 		for _, parent := range route.Status.Parents {
 			if parent.ControllerName != gatewrightv1alpha1.ControllerName || !refersTo(parent.ParentRef, route.Namespace, gw) {
 				continue
 			}
 			seen = true
+			if notAttached(parent.Conditions) {
+				continue
+			}
 			for _, condition := range []gatewayv1.RouteConditionType{gatewayv1.RouteConditionAccepted, gatewayv1.RouteConditionResolvedRefs} {
 				if why := notTrue(parent.Conditions, string(condition), 0, latest); why != "" {
 					return fmt.Sprintf("HTTPRoute %s/%s %s", route.Namespace, route.Name, why)
@@ -109,6 +119,19 @@ func routesUnhealthy(gw *gatewayv1.Gateway, routes []*gatewayv1.HTTPRoute, lates
 		}
 	}
 	return ""
+}
+
+// notAttached says whether a route's parent status says the Gateway's listeners refuse it.
+func notAttached(conditions []metav1.Condition) bool {
+	c := meta.FindStatusCondition(conditions, string(gatewayv1.RouteConditionAccepted))
+	if c == nil || c.Status != metav1.ConditionFalse {
+		return false
+	}
+	switch gatewayv1.RouteConditionReason(c.Reason) {
+	case gatewayv1.RouteReasonNotAllowedByListeners, gatewayv1.RouteReasonNoMatchingListenerHostname, gatewayv1.RouteReasonNoMatchingParent:
+		return true
+	}
+	return false
 }
 
 // refersTo says whether ref, in a route of namespace routeNamespace, names gw.

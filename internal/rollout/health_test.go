@@ -6,6 +6,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/yaml"
 
@@ -100,10 +101,21 @@ func TestHealthy(t *testing.T) {
 			gw.Spec.Listeners = append(gw.Spec.Listeners, gatewayv1.Listener{Name: "https"})
 			return r
 		}, "listener https has no status"},
-		{"a route that Gatewright did not accept on this Gateway is not healthy", func(_ *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, r *gatewrightv1alpha1.Rendering) *gatewrightv1alpha1.Rendering {
-			setCondition(route.Status.Parents[2].Conditions, "Accepted", metav1.ConditionFalse, "NotAllowedByListeners", "")
+		{"a route that Gatewright could not render on this Gateway is not healthy", func(_ *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, r *gatewrightv1alpha1.Rendering) *gatewrightv1alpha1.Rendering {
+			setCondition(route.Status.Parents[2].Conditions, "Accepted", metav1.ConditionFalse, "UnsupportedValue", "template failed")
 			return r
-		}, "HTTPRoute shop/cart Accepted is False (NotAllowedByListeners): "},
+		}, "HTTPRoute shop/cart Accepted is False (UnsupportedValue): template failed"},
+		{"a route the listeners refuse is not attached, and does not count", func(_ *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, r *gatewrightv1alpha1.Rendering) *gatewrightv1alpha1.Rendering {
+			setCondition(route.Status.Parents[2].Conditions, "Accepted", metav1.ConditionFalse, "NotAllowedByListeners", "")
+			setCondition(route.Status.Parents[2].Conditions, "ResolvedRefs", metav1.ConditionFalse, "BackendNotFound", "")
+			return r
+		}, ""},
+		{"a route of another namespace does not count, whatever its state: its tenant cannot hold this Gateway's wave", func(_ *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, r *gatewrightv1alpha1.Rendering) *gatewrightv1alpha1.Rendering {
+			route.Namespace = "mallory"
+			route.Status.Parents[2].ParentRef.Namespace = ptr.To(gatewayv1.Namespace("shop"))
+			setCondition(route.Status.Parents[2].Conditions, "ResolvedRefs", metav1.ConditionFalse, "BackendNotFound", "")
+			return r
+		}, ""},
 		{"a route without Gatewright's status for this Gateway is not healthy", func(_ *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, r *gatewrightv1alpha1.Rendering) *gatewrightv1alpha1.Rendering {
 			route.Status.Parents = route.Status.Parents[:2]
 			return r

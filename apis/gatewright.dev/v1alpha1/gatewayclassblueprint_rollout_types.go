@@ -61,11 +61,11 @@ type BlueprintRollout struct {
 
 	// SoakSeconds is how long every Gateway of a wave must stay healthy before the next
 	// wave starts: Accepted and Programmed, its listeners Accepted, Programmed and
-	// ResolvedRefs, its routes Accepted and ResolvedRefs, its objects ready. It counts
-	// from the latest of the wave's start, each Gateway's first render of the revision
-	// and the last turn to True of each of those conditions (their lastTransitionTime),
-	// all recorded on the objects themselves, so a controller that restarts counts the
-	// same soak.
+	// ResolvedRefs, the routes of its own namespace attached to it Accepted and
+	// ResolvedRefs, its objects ready. It counts from the latest of the wave's start,
+	// each Gateway's first render of the revision and the last turn to True of each of
+	// those conditions (their lastTransitionTime), all recorded on the objects
+	// themselves, so a controller that restarts counts the same soak.
 	// +optional
 	// +kubebuilder:default=30
 	// +kubebuilder:validation:Minimum=0
