@@ -87,7 +87,8 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	if bp.Status.FailingGateways, err = r.setRendered(ctx, bp, &bp.Status.Conditions, original.Conditions, gateways); err != nil {
 		return ctrl.Result{}, err
 	}
-	step, err := r.stepRollout(ctx, bp, gateways, renderings)
+	records := gatewayRecords(renderings)
+	step, err := r.stepRollout(ctx, bp, gateways, records)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
@@ -105,7 +106,7 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 		return ctrl.Result{}, err
 	}
 	r.recordRolloutEvents(bp, original.Rollout, bp.Status.Rollout)
-	return ctrl.Result{RequeueAfter: step.RequeueAfter}, r.assign(ctx, bp, step, renderings)
+	return ctrl.Result{RequeueAfter: step.RequeueAfter}, r.assign(ctx, bp, step, records)
 }
 
 // judge is the blueprint's Accepted and Linted verdicts: whether it parses, and what

@@ -29,10 +29,10 @@ const rolloutPoll = 2 * time.Second
 // first, with optimistic concurrency, then makes the assignments: the status is the
 // commit point, so a controller killed in between, or a new leader, steps the written
 // status again and makes the same assignments.
-func (r *BlueprintReconciler) stepRollout(ctx context.Context, bp *gatewrightv1alpha1.GatewayClassBlueprint, gateways []gatewayv1.Gateway, renderings []gatewrightv1alpha1.Rendering) (rollout.Result, error) {
+func (r *BlueprintReconciler) stepRollout(ctx context.Context, bp *gatewrightv1alpha1.GatewayClassBlueprint, gateways []gatewayv1.Gateway, records map[client.ObjectKey]*gatewrightv1alpha1.Rendering) (rollout.Result, error) {
 	cfg := rollout.ConfigOf(bp)
 	stable := bp.Status.CurrentRevision
-	members, err := r.members(ctx, cfg, stable, gateways, renderings)
+	members, err := r.members(ctx, cfg, stable, gateways, records)
 	if err != nil {
 		return rollout.Result{}, err
 	}
@@ -82,13 +82,7 @@ func active(st *gatewrightv1alpha1.BlueprintRolloutStatus) bool {
 // members are the Gateways of the rollout: those of gateways that have a record, each
 // with what it runs, what it was assigned, and its health on the revision it should run.
 // A Gateway without a record yet joins once it has rendered the current revision.
-func (r *BlueprintReconciler) members(ctx context.Context, cfg rollout.Config, stable int64, gateways []gatewayv1.Gateway, renderings []gatewrightv1alpha1.Rendering) ([]rollout.Member, error) {
-	records := map[client.ObjectKey]*gatewrightv1alpha1.Rendering{}
-	for i := range renderings {
-		if key, ok := apply.GatewayOf(&renderings[i]); ok {
-			records[key] = &renderings[i]
-		}
-	}
+func (r *BlueprintReconciler) members(ctx context.Context, cfg rollout.Config, stable int64, gateways []gatewayv1.Gateway, records map[client.ObjectKey]*gatewrightv1alpha1.Rendering) ([]rollout.Member, error) {
 	members := make([]rollout.Member, 0, len(gateways))
 	for i := range gateways {
 		gw := &gateways[i]
@@ -117,11 +111,23 @@ func (r *BlueprintReconciler) members(ctx context.Context, cfg rollout.Config, s
 	return members, nil
 }
 
-// routesNaming are the HTTPRoutes whose parentRefs name gw, uncopied from the cache:
-// their status is only read.
+// gatewayRecords are, of renderings, the Gateways' part 0, by Gateway.
+func gatewayRecords(renderings []gatewrightv1alpha1.Rendering) map[client.ObjectKey]*gatewrightv1alpha1.Rendering {
+	records := map[client.ObjectKey]*gatewrightv1alpha1.Rendering{}
+	for i := range renderings {
+		if key, ok := apply.GatewayOf(&renderings[i]); ok {
+			records[key] = &renderings[i]
+		}
+	}
+	return records
+}
+
+// routesNaming are the HTTPRoutes of gw's namespace whose parentRefs name gw, the only
+// ones that gate it (rollout.Healthy), uncopied from the cache: their status is only read.
+// Routes other tenants point at gw cost no work here.
 func (r *BlueprintReconciler) routesNaming(ctx context.Context, gw *gatewayv1.Gateway) ([]*gatewayv1.HTTPRoute, error) {
 	var list gatewayv1.HTTPRouteList
-	if err := r.List(ctx, &list, client.MatchingFields{indexRouteParent: client.ObjectKeyFromObject(gw).String()}, client.UnsafeDisableDeepCopy); err != nil {
+	if err := r.List(ctx, &list, client.InNamespace(gw.Namespace), client.MatchingFields{indexRouteParent: client.ObjectKeyFromObject(gw).String()}, client.UnsafeDisableDeepCopy); err != nil {
 		return nil, err
 	}
 	routes := make([]*gatewayv1.HTTPRoute, len(list.Items))
@@ -138,15 +144,9 @@ const assignmentsInFlight = 16
 
 // assign makes a step's assignments: each Gateway's record says the revision it is to
 // run, which its reconciler (watching the record) then renders.
-func (r *BlueprintReconciler) assign(ctx context.Context, bp *gatewrightv1alpha1.GatewayClassBlueprint, step rollout.Result, renderings []gatewrightv1alpha1.Rendering) error {
+func (r *BlueprintReconciler) assign(ctx context.Context, bp *gatewrightv1alpha1.GatewayClassBlueprint, step rollout.Result, records map[client.ObjectKey]*gatewrightv1alpha1.Rendering) error {
 	if len(step.Assignments) == 0 {
 		return nil
-	}
-	records := map[client.ObjectKey]*gatewrightv1alpha1.Rendering{}
-	for i := range renderings {
-		if key, ok := apply.GatewayOf(&renderings[i]); ok {
-			records[key] = &renderings[i]
-		}
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(assignmentsInFlight)
