@@ -61,7 +61,7 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	riding, err := r.ridingConfigs(ctx, bp.Name)
+	riding, err := r.ridingConfigs(ctx, bp)
 	if err != nil {
 		return ctrl.Result{}, err
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -71,8 +72,11 @@ func (r *BlueprintReconciler) revise(ctx context.Context, bp *gatewrightv1alpha1
 		}
 		rev := newRevision(bp, next, hash, riding)
 		if err := r.Create(ctx, rev); err != nil {
-			// AlreadyExists: the cache had not seen it; retried as a stale read.
-			return fmt.Errorf("writing revision %d of GatewayClassBlueprint %s: %w", next, bp.Name, err)
+			err = fmt.Errorf("writing revision %d of GatewayClassBlueprint %s: %w", next, bp.Name, err)
+			if !apierrors.IsAlreadyExists(err) { // else the cache had not seen it; retried as a stale read
+				r.noRevision(bp, err)
+			}
+			return err
 		}
 		h = append(h, rev)
 	}
@@ -161,16 +165,20 @@ func (r *BlueprintReconciler) prune(ctx context.Context, h history, inUse map[in
 
 // ridingConfigs are the class-wide GatewayClassConfigs that ride the rollouts of
 // blueprint, as its next revision holds them.
-func (r *BlueprintReconciler) ridingConfigs(ctx context.Context, blueprint string) ([]gatewrightv1alpha1.RevisionClassConfig, error) {
+func (r *BlueprintReconciler) ridingConfigs(ctx context.Context, bp *gatewrightv1alpha1.GatewayClassBlueprint) ([]gatewrightv1alpha1.RevisionClassConfig, error) {
 	var list gatewrightv1alpha1.GatewayClassConfigList
 	if err := r.List(ctx, &list, client.InNamespace(r.ControllerNamespace), client.UnsafeDisableDeepCopy); err != nil {
 		return nil, err
 	}
 	var classes []string
-	for _, class := range classesUsing(ctx, r.Client, blueprint) {
+	for _, class := range classesUsing(ctx, r.Client, bp.Name) {
 		classes = append(classes, class.Name)
 	}
-	return revisions.ClassConfigs(list.Items, r.ControllerNamespace, classes)
+	riding, err := revisions.ClassConfigs(list.Items, r.ControllerNamespace, classes)
+	if err != nil {
+		r.noRevision(bp, err)
+	}
+	return riding, err
 }
 
 // blueprintsOfClassConfig maps a class-wide GatewayClassConfig that rides (or rode, or
@@ -192,4 +200,11 @@ func (r *BlueprintReconciler) blueprintsOfClassConfig(ctx context.Context, obj c
 		}
 	}
 	return requests
+}
+
+// noRevision tells the provider, on the blueprint, that its change makes no revision
+// (more riding GatewayClassConfigs than a revision holds, a revision the API server
+// refuses as too large): the Gateways keep the revision they run until it is mended.
+func (r *BlueprintReconciler) noRevision(bp *gatewrightv1alpha1.GatewayClassBlueprint, err error) {
+	r.Recorder.Event(bp, "Warning", "RevisionNotWritten", err.Error()+"; the Gateways keep the revision they run")
 }

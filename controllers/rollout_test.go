@@ -8,6 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
@@ -215,6 +216,36 @@ spec:
 		Consistently(w.greetings(ctx), "1s").Should(Equal(map[string]int{"one": fleetSize - 1, "two": 1}), "the config reached a second Gateway before the first wave's soak")
 		Eventually(w.greetings(ctx)).Should(Equal(map[string]int{"two": fleetSize}))
 		Eventually(w.rolloutStatus(ctx)).Should(HaveField("Phase", gatewrightv1alpha1.RolloutComplete))
+	})
+
+	It("makes no revision while more riding GatewayClassConfigs target its classes than a revision holds, and says so on the blueprint", func(ctx SpecContext) {
+		setUp(ctx, fastRollout)
+		for i := range gatewrightv1alpha1.MaxRevisionClassConfigs + 1 {
+			w.apply(ctx, fmt.Sprintf(`
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayClassConfig
+metadata: {name: CLASS-fleet-%02d, namespace: %s}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: GatewayClass, name: CLASS}]
+  rolloutWithBlueprint: true
+  default: {greeting: riding}
+`, i, controllerNamespace))
+		}
+		Eventually(clusterEvents(ctx, "GatewayClassBlueprint", w.blueprint)).Should(ContainElement(
+			And(HavePrefix("RevisionNotWritten: "), ContainSubstring("a revision holds at most 32"), HaveSuffix("the Gateways keep the revision they run"))))
+		// Configs up to the bound made revisions as they came; past it none is made, and
+		// with one config fewer the next revision holds them all.
+		numbers := w.revisionNumbers(ctx)()
+		Consistently(w.revisionNumbers(ctx), "2s").Should(Equal(numbers))
+		Expect(k8s.Delete(ctx, &gatewrightv1alpha1.GatewayClassConfig{ObjectMeta: metav1.ObjectMeta{
+			Namespace: controllerNamespace, Name: fmt.Sprintf("%s-fleet-%02d", w.class, gatewrightv1alpha1.MaxRevisionClassConfigs),
+		}})).To(Succeed())
+		Eventually(func() []gatewrightv1alpha1.RevisionClassConfig {
+			numbers := w.revisionNumbers(ctx)()
+			newest := &gatewrightv1alpha1.GatewayClassBlueprintRevision{}
+			Expect(k8s.Get(ctx, client.ObjectKey{Name: fmt.Sprintf("%s-%d", w.blueprint, numbers[len(numbers)-1])}, newest)).To(Succeed())
+			return newest.ClassConfigs
+		}).Should(HaveLen(gatewrightv1alpha1.MaxRevisionClassConfigs))
 	})
 
 	It("sends a wave back at once when the provider aborts", func(ctx SpecContext) {
