@@ -13,13 +13,20 @@ import (
 	"github.com/gatewright/gatewright/internal/translate"
 )
 
-// recordChanges tells in events on obj what an apply changed and pruned. An owner's
-// first apply, which creates everything it renders, sends none: its conditions and its
-// Rendering say what was made, and an event there would cost the API server a write
-// per Gateway for what the status already says. Events are for what changes later:
-// drift corrected, a new blueprint or values applied, objects pruned.
-func recordChanges(recorder record.EventRecorder, obj runtime.Object, first bool, applied *apply.Result) {
-	if len(applied.Changed) > 0 && !first {
+// recordChanges tells in events on obj what an apply changed and pruned, when obj
+// itself is why: drift corrected, or an edit of obj. An owner's first apply, which
+// creates everything it renders, sends none: its conditions and its Rendering say what
+// was made. Nor does a change that a new blueprint revision or new values brought
+// (rec.NewInputs): that edit was of a blueprint or a policy, shared by many owners, and
+// one event per owner would cost the API server a write per Gateway of the fleet for
+// one edit. The edited object says it instead (the blueprint's rollout events, the
+// policy's Enforced condition), and each owner's Rendering records the revision and the
+// values it now runs, and since when.
+func recordChanges(recorder record.EventRecorder, obj runtime.Object, rec *apply.Record, first bool, applied *apply.Result) {
+	if first || rec.NewInputs() {
+		return
+	}
+	if len(applied.Changed) > 0 {
 		recorder.Event(obj, "Normal", "Applied", "applied "+strings.Join(applied.Changed, ", "))
 	}
 	if len(applied.Pruned) > 0 {

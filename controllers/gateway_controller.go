@@ -115,7 +115,7 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 		}
 		return result, err
 	}
-	recordChanges(r.Recorder, gw, first, applied)
+	recordChanges(r.Recorder, gw, rec, first, applied)
 	if err := r.watches.ensure(ctx, out.Objects); err != nil {
 		return ctrl.Result{}, err
 	}

@@ -184,7 +184,7 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 			return statuses, false, err // retried by ctrlutil.RetryingConflicts; the status keeps its last verdict
 		}
 		if err == nil {
-			recordChanges(r.Recorder, route, first, applied)
+			recordChanges(r.Recorder, route, rec, first, applied)
 			again := len(applied.Changed) > 0 && res.Blueprint.RouteObjectsMayChange(out)
 			return statuses, again, r.watches.ensure(ctx, out.Objects)
 		}

@@ -47,10 +47,25 @@ type Record struct {
 	// keeps them as read.
 	TargetRevision int64
 	GatesRollout   bool
+	// read is what part 0 recorded when read; nil without one.
+	read *readInputs
 }
 
 // Exists tells whether the owner has a Rendering.
 func (r *Record) Exists() bool { return len(r.parts) > 0 }
+
+// NewInputs tells whether the revision or the values the caller set differ from those
+// part 0 recorded when read: the owner's objects then change because a blueprint
+// revision or a policy did, not by drift or by an edit of the owner itself.
+func (r *Record) NewInputs() bool {
+	return r.read != nil && (r.read.revision != r.Revision || r.read.valuesHash != r.ValuesHash)
+}
+
+// readInputs are the revision and the values hash part 0 recorded when it was read.
+type readInputs struct {
+	revision   int64
+	valuesHash string
+}
 
 // ValuesRendering names the Rendering that records the values, part 0; "" when there is none.
 func (r *Record) ValuesRendering() string {
@@ -85,6 +100,7 @@ func (r *Record) add(part *gatewrightv1alpha1.Rendering) {
 	if part.Part == 0 {
 		r.Values, r.Revision, r.ValuesHash = part.Values, part.Revision, part.ValuesHash
 		r.TargetRevision, r.GatesRollout = part.TargetRevision, part.GatesRollout
+		r.read = &readInputs{revision: part.Revision, valuesHash: part.ValuesHash}
 	}
 	r.Deleting = r.Deleting || !part.DeletionTimestamp.IsZero()
 	r.Inventory = append(r.Inventory, checkedEntries(r.owner, part)...)

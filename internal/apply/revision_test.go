@@ -72,3 +72,54 @@ func TestTargetRevisionOfAGatewayWithoutRecordIsNone(t *testing.T) {
 		t.Errorf("TargetRevision is %d (%v), want 0", target, err)
 	}
 }
+
+func TestNewInputsTellsARenderFromAnotherRevisionOrOtherValues(t *testing.T) {
+	ctx := context.Background()
+	c := fake.NewClientBuilder().WithScheme(scheme.New()).Build()
+	a := New(c, c)
+	gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "web", UID: "u1"}}
+	bp := &gatewrightv1alpha1.GatewayClassBlueprint{ObjectMeta: metav1.ObjectMeta{Name: "envoy"}}
+	render := func(replicas int, revision int64) *Record {
+		t.Helper()
+		rec, err := a.LoadRecord(ctx, GatewayOwner(gw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rec.Rendered(&values.Result{Values: map[string]any{"replicas": replicas}}, "envoy", bp, revision); err != nil {
+			t.Fatal(err)
+		}
+		return rec
+	}
+
+	first := render(2, 3)
+	if first.NewInputs() {
+		t.Fatal("an owner's first render has nothing to differ from")
+	}
+	if err := a.SaveRecord(ctx, first, configMaps(1)); err != nil {
+		t.Fatal(err)
+	}
+	if first.NewInputs() {
+		t.Fatal("saving a record must not make it differ from itself")
+	}
+	for _, tc := range []struct {
+		name     string
+		replicas int
+		revision int64
+		want     bool
+	}{
+		{"the same revision and values", 2, 3, false},
+		{"another revision", 2, 4, true},
+		{"other values", 3, 3, true},
+	} {
+		rec := render(tc.replicas, tc.revision)
+		if err := a.SaveRecord(ctx, rec, configMaps(1)); err != nil {
+			t.Fatal(err)
+		}
+		if got := rec.NewInputs(); got != tc.want {
+			t.Errorf("%s: NewInputs after the save = %v, want %v", tc.name, got, tc.want)
+		}
+		if err := a.SaveRecord(ctx, render(2, 3), configMaps(1)); err != nil { // back as it was
+			t.Fatal(err)
+		}
+	}
+}
