@@ -10,6 +10,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/ctrlutil"
 )
@@ -22,6 +23,27 @@ func (r *GatewayReconciler) gatewaysOfBlueprint(ctx context.Context, obj client.
 	var requests []reconcile.Request
 	for _, class := range classesUsing(ctx, r.Client, obj.GetName()) {
 		requests = append(requests, ctrlutil.RequestsFor(r.gatewayNames(ctx, client.MatchingFields{indexGatewayClassName: class.Name}))...)
+	}
+	return requests
+}
+
+// gatewaysOnCurrentRevision maps a blueprint whose currentRevision moved to the Gateways
+// of its classes that run it: those a rollout assigned no revision. The others run the
+// one assigned them (after a rollout, every Gateway has the revision that just became
+// current), and a reconcile each would render a fleet again for nothing.
+func (r *GatewayReconciler) gatewaysOnCurrentRevision(ctx context.Context, obj client.Object) []reconcile.Request {
+	var requests []reconcile.Request
+	for _, class := range classesUsing(ctx, r.Client, obj.GetName()) {
+		var gateways gatewayv1.GatewayList
+		if err := r.List(ctx, &gateways, client.MatchingFields{indexGatewayClassName: class.Name}); err != nil {
+			return r.gatewaysOfBlueprint(ctx, obj)
+		}
+		for i := range gateways.Items {
+			gw := &gateways.Items[i]
+			if target, err := apply.TargetRevision(ctx, r.Client, gw); err != nil || target == 0 {
+				requests = append(requests, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(gw)})
+			}
+		}
 	}
 	return requests
 }

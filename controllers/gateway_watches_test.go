@@ -3,6 +3,7 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -14,6 +15,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/ctrlutil"
 	"github.com/gatewright/gatewright/internal/scheme"
 )
@@ -109,5 +112,55 @@ func TestGatewaysOfGrant(t *testing.T) {
 				t.Errorf("enqueued %s, want %s", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestANewCurrentRevisionReachesOnlyTheGatewaysNoRolloutAssignedARevision(t *testing.T) {
+	ctx := context.Background()
+	class := &gatewayv1.GatewayClass{ObjectMeta: metav1.ObjectMeta{Name: "envoy"}, Spec: gatewayv1.GatewayClassSpec{
+		ControllerName: gatewrightv1alpha1.ControllerName,
+		ParametersRef:  &gatewayv1.ParametersReference{Group: gatewayv1.Group(gatewrightv1alpha1.GroupVersion.Group), Kind: gatewrightv1alpha1.KindGatewayClassBlueprint, Name: "bp"},
+	}}
+	c := fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(class).
+		WithIndex(&gatewayv1.Gateway{}, indexGatewayClassName, gatewayClassName).Build()
+	applier := apply.New(c, c)
+	for _, name := range []string{"assigned", "unassigned", "unrendered"} {
+		gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: name}, Spec: gatewayv1.GatewaySpec{GatewayClassName: "envoy"}}
+		if err := c.Create(ctx, gw); err != nil {
+			t.Fatal(err)
+		}
+		if name == "unrendered" {
+			continue
+		}
+		rec, err := applier.LoadRecord(ctx, apply.GatewayOwner(gw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := applier.SaveRecord(ctx, rec, apply.Inventory{{APIVersion: "v1", Kind: "ConfigMap", Namespace: "team-a", Name: name, Template: "config"}}); err != nil {
+			t.Fatal(err)
+		}
+		if name == "assigned" {
+			part := &gatewrightv1alpha1.Rendering{}
+			if err := c.Get(ctx, client.ObjectKey{Namespace: "team-a", Name: rec.ValuesRendering()}, part); err != nil {
+				t.Fatal(err)
+			}
+			if err := apply.AssignRevision(ctx, c, part, 2, true); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	r := &GatewayReconciler{programmer: programmer{Client: c}}
+	bp := &gatewrightv1alpha1.GatewayClassBlueprint{ObjectMeta: metav1.ObjectMeta{Name: "bp"}}
+
+	var got []string
+	for _, req := range r.gatewaysOnCurrentRevision(ctx, bp) {
+		got = append(got, req.Name)
+	}
+	slices.Sort(got)
+	if want := []string{"unassigned", "unrendered"}; !slices.Equal(got, want) {
+		t.Errorf("a new currentRevision reaches %v, want %v: a Gateway a rollout assigned a revision runs that one", got, want)
+	}
+	if n := len(r.gatewaysOfBlueprint(ctx, bp)); n != 3 {
+		t.Errorf("the blueprint's coming or going reaches %d Gateways, want all 3", n)
 	}
 }

@@ -19,15 +19,26 @@ import (
 // may render something else: a creation or deletion, a new currentRevision, and a spec
 // edit of a blueprint that has no revision yet. A blueprint with revisions renders them,
 // whatever its spec says now: its edit reaches the Gateways as the revision it makes.
-var blueprintRunsOtherwise = builder.WithPredicates(predicate.Funcs{
+var blueprintRunsOtherwise = builder.WithPredicates(predicate.Or(blueprintComesOrGoes, currentRevisionMoved))
+
+// blueprintComesOrGoes is blueprintRunsOtherwise without the new currentRevision: what
+// reaches every Gateway of the blueprint's classes, whatever revision it runs.
+var blueprintComesOrGoes = predicate.Funcs{
 	UpdateFunc: func(e event.UpdateEvent) bool {
 		old, updated := e.ObjectOld.(*gatewrightv1alpha1.GatewayClassBlueprint), e.ObjectNew.(*gatewrightv1alpha1.GatewayClassBlueprint)
-		if old.Status.CurrentRevision != updated.Status.CurrentRevision {
-			return true
-		}
 		return updated.Status.CurrentRevision == 0 && old.Generation != updated.Generation
 	},
-})
+}
+
+// currentRevisionMoved passes the blueprint updates that change its currentRevision.
+var currentRevisionMoved = predicate.Funcs{
+	CreateFunc:  func(event.CreateEvent) bool { return false },
+	DeleteFunc:  func(event.DeleteEvent) bool { return false },
+	GenericFunc: func(event.GenericEvent) bool { return false },
+	UpdateFunc: func(e event.UpdateEvent) bool {
+		return e.ObjectOld.(*gatewrightv1alpha1.GatewayClassBlueprint).Status.CurrentRevision != e.ObjectNew.(*gatewrightv1alpha1.GatewayClassBlueprint).Status.CurrentRevision
+	},
+}
 
 // targetRevisionChanged passes the Rendering updates that assign its Gateway another
 // revision (the rollout engine's one write per Gateway).
