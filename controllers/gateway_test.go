@@ -227,6 +227,8 @@ spec:
 	It("applies a blueprint edit without an event on the Gateway, which drift still gets", func(ctx SpecContext) {
 		w.gateway(ctx, "web")
 		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("hello")))
+		// The edit is revision 2 only once the spec as created is revision 1.
+		Eventually(func() int64 { return w.rendering(ctx, "gateway.web").Revision }).Should(Equal(int64(1)))
 		w.classAndBlueprint(ctx, strings.Replace(configBlueprint, "greeting: {{ .Values.greeting | quote }}", "greeting: {{ .Values.greeting | upper | quote }}", 1))
 		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("HELLO")))
 		// Deleted by hand, the ConfigMap is made again: drift, an event. Events of one

@@ -56,9 +56,14 @@ func (r *Record) Exists() bool { return len(r.parts) > 0 }
 
 // NewInputs tells whether the revision or the values the caller set differ from those
 // part 0 recorded when read: the owner's objects then change because a blueprint
-// revision or a policy did, not by drift or by an edit of the owner itself.
+// revision or a policy did, not by drift or by an edit of the owner itself. Revision 0,
+// the live spec of a blueprint not given revisions yet, to its first revision is no new
+// input: that revision is the same spec.
 func (r *Record) NewInputs() bool {
-	return r.read != nil && (r.read.revision != r.Revision || r.read.valuesHash != r.ValuesHash)
+	if r.read == nil {
+		return false
+	}
+	return (r.read.revision != 0 && r.read.revision != r.Revision) || r.read.valuesHash != r.ValuesHash
 }
 
 // readInputs are the revision and the values hash part 0 recorded when it was read.

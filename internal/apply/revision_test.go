@@ -101,25 +101,30 @@ func TestNewInputsTellsARenderFromAnotherRevisionOrOtherValues(t *testing.T) {
 	if first.NewInputs() {
 		t.Fatal("saving a record must not make it differ from itself")
 	}
-	for _, tc := range []struct {
-		name     string
+	type rendered struct {
 		replicas int
 		revision int64
+	}
+	for _, tc := range []struct {
+		name     string
+		from, to rendered
 		want     bool
 	}{
-		{"the same revision and values", 2, 3, false},
-		{"another revision", 2, 4, true},
-		{"other values", 3, 3, true},
+		{"the same revision and values", rendered{2, 3}, rendered{2, 3}, false},
+		{"another revision", rendered{2, 3}, rendered{2, 4}, true},
+		{"other values", rendered{2, 3}, rendered{3, 3}, true},
+		{"revision 0, a blueprint's live spec, to its first revision", rendered{2, 0}, rendered{2, 1}, false},
+		{"revision 0 to its first revision, with other values", rendered{2, 0}, rendered{3, 1}, true},
 	} {
-		rec := render(tc.replicas, tc.revision)
+		if err := a.SaveRecord(ctx, render(tc.from.replicas, tc.from.revision), configMaps(1)); err != nil {
+			t.Fatal(err)
+		}
+		rec := render(tc.to.replicas, tc.to.revision)
 		if err := a.SaveRecord(ctx, rec, configMaps(1)); err != nil {
 			t.Fatal(err)
 		}
 		if got := rec.NewInputs(); got != tc.want {
 			t.Errorf("%s: NewInputs after the save = %v, want %v", tc.name, got, tc.want)
-		}
-		if err := a.SaveRecord(ctx, render(2, 3), configMaps(1)); err != nil { // back as it was
-			t.Fatal(err)
 		}
 	}
 }
