@@ -91,16 +91,15 @@ func (r *BlueprintReconciler) members(ctx context.Context, cfg rollout.Config, s
 		if rec == nil || rec.Owner.UID != gw.UID || !gw.DeletionTimestamp.IsZero() {
 			continue
 		}
-		m := rollout.Member{Key: key, Created: gw.CreationTimestamp.Time, Running: rec.Revision, Target: rec.TargetRevision, Gates: rec.GatesRollout}
+		m := rollout.Member{
+			Key: key, Created: gw.CreationTimestamp.Time, Recorded: rec.CreationTimestamp.Time,
+			Running: rec.Revision, Target: rec.TargetRevision, Gates: rec.GatesRollout,
+		}
 		routes, err := r.routesNaming(ctx, gw)
 		if err != nil {
 			return nil, err
 		}
-		runs := m.Target
-		if runs == 0 {
-			runs = stable
-		}
-		m.Healthy, m.Reason, m.HealthySince = rollout.Healthy(gw, routes, rec, runs)
+		m.Healthy, m.Reason, m.HealthySince = rollout.Healthy(gw, routes, rec, max(m.Target, stable))
 		if cfg.OrderLabel != "" {
 			if m.NamespaceLabels, err = snapshot.NamespaceLabels(ctx, r.Client, gw.Namespace); err != nil {
 				return nil, err

@@ -28,10 +28,13 @@ func (r *GatewayReconciler) gatewaysOfBlueprint(ctx context.Context, obj client.
 }
 
 // gatewaysOnCurrentRevision maps a blueprint whose currentRevision moved to the Gateways
-// of its classes that run it: those a rollout assigned no revision. The others run the
-// one assigned them (after a rollout, every Gateway has the revision that just became
-// current), and a reconcile each would render a fleet again for nothing.
+// of its classes that run it (snapshot.RunningNumber): those a rollout assigned no
+// newer revision. A Gateway assigned a newer one runs that, and a reconcile each would
+// render a fleet again for nothing. An update is mapped with the blueprint before and
+// after it, so a currentRevision that moves back (a rollback) reaches the Gateways
+// that ran the newer one.
 func (r *GatewayReconciler) gatewaysOnCurrentRevision(ctx context.Context, obj client.Object) []reconcile.Request {
+	current := obj.(*gatewrightv1alpha1.GatewayClassBlueprint).Status.CurrentRevision
 	var requests []reconcile.Request
 	for _, class := range classesUsing(ctx, r.Client, obj.GetName()) {
 		var gateways gatewayv1.GatewayList
@@ -40,7 +43,7 @@ func (r *GatewayReconciler) gatewaysOnCurrentRevision(ctx context.Context, obj c
 		}
 		for i := range gateways.Items {
 			gw := &gateways.Items[i]
-			if target, err := apply.TargetRevision(ctx, r.Client, gw); err != nil || target == 0 {
+			if target, err := apply.TargetRevision(ctx, r.Client, gw); err != nil || target < current {
 				requests = append(requests, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(gw)})
 			}
 		}

@@ -115,7 +115,7 @@ func TestGatewaysOfGrant(t *testing.T) {
 	}
 }
 
-func TestANewCurrentRevisionReachesOnlyTheGatewaysNoRolloutAssignedARevision(t *testing.T) {
+func TestANewCurrentRevisionReachesOnlyTheGatewaysThatRunIt(t *testing.T) {
 	ctx := context.Background()
 	class := &gatewayv1.GatewayClass{ObjectMeta: metav1.ObjectMeta{Name: "envoy"}, Spec: gatewayv1.GatewayClassSpec{
 		ControllerName: gatewrightv1alpha1.ControllerName,
@@ -124,7 +124,8 @@ func TestANewCurrentRevisionReachesOnlyTheGatewaysNoRolloutAssignedARevision(t *
 	c := fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(class).
 		WithIndex(&gatewayv1.Gateway{}, indexGatewayClassName, gatewayClassName).Build()
 	applier := apply.New(c, c)
-	for _, name := range []string{"assigned", "unassigned", "unrendered"} {
+	targets := map[string]int64{"assigned-newer": 3, "assigned-older": 1, "unassigned": 0}
+	for _, name := range []string{"assigned-newer", "assigned-older", "unassigned", "unrendered"} {
 		gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: name}, Spec: gatewayv1.GatewaySpec{GatewayClassName: "envoy"}}
 		if err := c.Create(ctx, gw); err != nil {
 			t.Fatal(err)
@@ -139,28 +140,29 @@ func TestANewCurrentRevisionReachesOnlyTheGatewaysNoRolloutAssignedARevision(t *
 		if err := applier.SaveRecord(ctx, rec, apply.Inventory{{APIVersion: "v1", Kind: "ConfigMap", Namespace: "team-a", Name: name, Template: "config"}}); err != nil {
 			t.Fatal(err)
 		}
-		if name == "assigned" {
+		if targets[name] > 0 {
 			part := &gatewrightv1alpha1.Rendering{}
 			if err := c.Get(ctx, client.ObjectKey{Namespace: "team-a", Name: rec.ValuesRendering()}, part); err != nil {
 				t.Fatal(err)
 			}
-			if err := apply.AssignRevision(ctx, c, part, 2, true); err != nil {
+			if err := apply.AssignRevision(ctx, c, part, targets[name], true); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	r := &GatewayReconciler{programmer: programmer{Client: c}}
 	bp := &gatewrightv1alpha1.GatewayClassBlueprint{ObjectMeta: metav1.ObjectMeta{Name: "bp"}}
+	bp.Status.CurrentRevision = 2
 
 	var got []string
 	for _, req := range r.gatewaysOnCurrentRevision(ctx, bp) {
 		got = append(got, req.Name)
 	}
 	slices.Sort(got)
-	if want := []string{"unassigned", "unrendered"}; !slices.Equal(got, want) {
-		t.Errorf("a new currentRevision reaches %v, want %v: a Gateway a rollout assigned a revision runs that one", got, want)
+	if want := []string{"assigned-older", "unassigned", "unrendered"}; !slices.Equal(got, want) {
+		t.Errorf("currentRevision 2 reaches %v, want %v: a Gateway assigned a newer revision runs that one", got, want)
 	}
-	if n := len(r.gatewaysOfBlueprint(ctx, bp)); n != 3 {
-		t.Errorf("the blueprint's coming or going reaches %d Gateways, want all 3", n)
+	if n := len(r.gatewaysOfBlueprint(ctx, bp)); n != 4 {
+		t.Errorf("the blueprint's coming or going reaches %d Gateways, want all 4", n)
 	}
 }

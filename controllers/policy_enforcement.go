@@ -76,8 +76,8 @@ func (cache *valueInputsCache) of(ctx context.Context, c snapshot.Context) (*tra
 	return cache.values.Of(ctx, c)
 }
 
-// running is the blueprint revision gw runs, as its reconciler renders it: the one its
-// Rendering's targetRevision names, else the blueprint's currentRevision. Each is read
+// running is the blueprint revision gw runs, as its reconciler renders it
+// (snapshot.RunningNumber). Each is read
 // once per judgement, however many Gateways run it.
 func (cache *valueInputsCache) running(ctx context.Context, gw *gatewayv1.Gateway, live *gatewrightv1alpha1.GatewayClassBlueprint) (*gatewrightv1alpha1.GatewayClassBlueprintRevision, error) {
 	target, assigned := cache.targets[client.ObjectKeyFromObject(gw)]

@@ -9,27 +9,25 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 )
 
-// portCapped is configBlueprint, rolled out all at once, with a valuesSchema that caps
-// the port.
-func portCapped(maximum int) string {
+// portCapped is configBlueprint, rolled out all at once (or paused), with a
+// valuesSchema that caps the port.
+func portCapped(maximum int, paused bool) string {
 	return configBlueprint + fmt.Sprintf(`
-rollout: {strategy: AllAtOnce}
+rollout: {strategy: AllAtOnce, paused: %t}
 valuesSchema:
   type: object
   properties:
     port: {type: integer, maximum: %d}
-`, maximum)
+`, paused, maximum)
 }
 
 var _ = Describe("Policy status with blueprint revisions", func() {
 	It("judges each Gateway with the blueprint revision it runs, not the blueprint's newest spec", func(ctx SpecContext) {
 		w := newWorld(ctx)
-		w.classAndBlueprint(ctx, portCapped(9999))
+		w.classAndBlueprint(ctx, portCapped(99999, false))
 		Eventually(w.blueprintStatus(ctx)).Should(HaveField("CurrentRevision", int64(1)))
 		w.gateway(ctx, "web")
 		w.gateway(ctx, "api")
-		w.classAndBlueprint(ctx, portCapped(99999))
-		Eventually(w.blueprintStatus(ctx)).Should(HaveField("CurrentRevision", int64(2)))
 		w.apply(ctx, `
 apiVersion: gatewright.dev/v1alpha1
 kind: GatewayConfig
@@ -43,8 +41,13 @@ spec:
 		Eventually(ancestors(ctx, port)).Should(ContainElement(
 			"Namespace/" + w.namespace + " Enforced=True/Enforced: in effect on every Gateway and route it reaches"))
 
-		// web goes back to revision 1, whose valuesSchema refuses the port; api stays on 2.
-		w.assignRevision(ctx, "web", 1)
+		// Revision 2 refuses the port; paused, it reaches no Gateway, and the port stays in effect.
+		w.classAndBlueprint(ctx, portCapped(9999, true))
+		Eventually(w.blueprintStatus(ctx)).Should(And(HaveField("TargetRevision", int64(2)), HaveField("CurrentRevision", int64(1))))
+		Consistently(ancestors(ctx, port), "2s").Should(ContainElement(
+			"Namespace/" + w.namespace + " Enforced=True/Enforced: in effect on every Gateway and route it reaches"))
+		// web is assigned revision 2; api stays on 1.
+		w.assignRevision(ctx, "web", 2)
 		Eventually(ancestors(ctx, port)).Should(ContainElement(
 			"Namespace/" + w.namespace + " Enforced=False/Invalid: refused by the blueprint's valuesSchema: port: should be less than or equal to 9999, got 80000 (Gateway " + w.namespace + "/web)"))
 	})

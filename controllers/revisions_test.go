@@ -96,6 +96,14 @@ func (w world) editGreeting(ctx context.Context, greeting string, revision int64
 		HaveField("TargetRevision", revision), HaveField("CurrentRevision", revision)))
 }
 
+// editPaused edits the greeting with the rollout paused: revision becomes the target,
+// and reaches no Gateway until one is assigned it.
+func (w world) editPaused(ctx context.Context, greeting string, revision int64) {
+	w.classAndBlueprint(ctx, greetingRolledOut(greeting, "{strategy: AllAtOnce, paused: true}"))
+	Eventually(w.blueprintStatus(ctx)).Should(And(
+		HaveField("TargetRevision", revision), HaveField("CurrentRevision", revision-1)))
+}
+
 // assignRevision writes what the rollout engine will: a Gateway's targetRevision.
 func (w world) assignRevision(ctx context.Context, gateway string, revision int64) {
 	Eventually(func() error {
@@ -167,19 +175,17 @@ var _ = Describe("GatewayClassBlueprint revisions", func() {
 		Expect(w.renderedRevision(ctx, "late")()).To(BeEquivalentTo(1))
 	})
 
-	It("renders a Gateway with the targetRevision its Rendering names, while the others run currentRevision", func(ctx SpecContext) {
+	It("renders a Gateway with the newer targetRevision its Rendering names, while the others run currentRevision", func(ctx SpecContext) {
 		w.gateway(ctx, "api")
 		Eventually(w.configMap(ctx, "api-config")).Should(WithTransform(configMapData("greeting"), Equal("one")))
-		w.editGreeting(ctx, "two", 2)
-		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("two")))
-		Eventually(w.configMap(ctx, "api-config")).Should(WithTransform(configMapData("greeting"), Equal("two")))
+		w.editPaused(ctx, "two", 2)
 
-		w.assignRevision(ctx, "web", 1)
-		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("one")))
-		Eventually(w.renderedRevision(ctx, "web")).Should(BeEquivalentTo(1))
-		Expect(w.rendering(ctx, "gateway.web").TargetRevision).To(BeEquivalentTo(1))
-		Expect(w.renderedRevision(ctx, "api")()).To(BeEquivalentTo(2))
-		Expect(w.configMap(ctx, "api-config")()).To(WithTransform(configMapData("greeting"), Equal("two")))
+		w.assignRevision(ctx, "web", 2)
+		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("two")))
+		Eventually(w.renderedRevision(ctx, "web")).Should(BeEquivalentTo(2))
+		Expect(w.rendering(ctx, "gateway.web").TargetRevision).To(BeEquivalentTo(2))
+		Expect(w.renderedRevision(ctx, "api")()).To(BeEquivalentTo(1))
+		Expect(w.configMap(ctx, "api-config")()).To(WithTransform(configMapData("greeting"), Equal("one")))
 		Eventually(w.blueprintStatus(ctx)).Should(HaveField("Revisions", Equal([]gatewrightv1alpha1.RevisionGateways{
 			{Revision: 1, Gateways: 1}, {Revision: 2, Gateways: 1},
 		})))
@@ -190,13 +196,12 @@ var _ = Describe("GatewayClassBlueprint revisions", func() {
 		Eventually(w.configMap(ctx, "shop-on-web")).Should(WithTransform(configMapData("greeting"), Equal("one")))
 		Eventually(w.routeRenderedRevision(ctx, "shop")).Should(BeEquivalentTo(1))
 
-		w.editGreeting(ctx, "two", 2)
+		w.editPaused(ctx, "two", 2)
+		Consistently(w.configMap(ctx, "shop-on-web"), "1s").Should(WithTransform(configMapData("greeting"), Equal("one")))
+
+		w.assignRevision(ctx, "web", 2)
 		Eventually(w.configMap(ctx, "shop-on-web")).Should(WithTransform(configMapData("greeting"), Equal("two")))
 		Eventually(w.routeRenderedRevision(ctx, "shop")).Should(BeEquivalentTo(2))
-
-		w.assignRevision(ctx, "web", 1)
-		Eventually(w.configMap(ctx, "shop-on-web")).Should(WithTransform(configMapData("greeting"), Equal("one")))
-		Eventually(w.routeRenderedRevision(ctx, "shop")).Should(BeEquivalentTo(1))
 	})
 
 	It("keeps the newest 10 revisions and any older one a Gateway runs", func(ctx SpecContext) {

@@ -168,6 +168,25 @@ var _ = Describe("A blueprint's rollout", func() {
 		Eventually(w.rolloutStatus(ctx)).Should(And(HaveField("Revision", int64(2)), HaveField("Updated", int32(fleetSize))))
 		Eventually(w.greetings(ctx)).Should(Equal(map[string]int{"two": fleetSize}))
 		Eventually(w.rolloutStatus(ctx)).Should(HaveField("Phase", gatewrightv1alpha1.RolloutComplete))
+		for i := range fleetSize {
+			Expect(w.rendering(ctx, "gateway."+gatewayName(i)).TargetRevision).To(BeZero(), "all at once made the revision current: no Gateway is assigned it")
+		}
+	})
+
+	It("rolls all at once back by making the revision it started from current again", func(ctx SpecContext) {
+		allAtOnce := "{strategy: AllAtOnce, gateDeadlineSeconds: 12}"
+		setUp(ctx, allAtOnce)
+		w.classAndBlueprint(ctx, proxyBlueprint("two", true, allAtOnce))
+		Eventually(w.greetings(ctx)).Should(Equal(map[string]int{"two": fleetSize}))
+		Expect(w.blueprintStatus(ctx)().CurrentRevision).To(BeEquivalentTo(2))
+
+		Eventually(w.rolloutStatus(ctx), "30s").Should(HaveField("Phase", gatewrightv1alpha1.RolloutRolledBack))
+		Expect(w.rolloutStatus(ctx)().Failure.MoreGateways + int32(len(w.rolloutStatus(ctx)().Failure.Gateways))).To(BeEquivalentTo(fleetSize))
+		Eventually(w.greetings(ctx)).Should(Equal(map[string]int{"one": fleetSize}))
+		Expect(w.blueprintStatus(ctx)().CurrentRevision).To(BeEquivalentTo(1))
+		for i := range fleetSize {
+			Expect(w.rendering(ctx, "gateway."+gatewayName(i)).TargetRevision).To(BeZero(), "the rollback wrote no Gateway's Rendering")
+		}
 	})
 
 	It("starts no wave while paused, then goes on when resumed, and promotes on request", func(ctx SpecContext) {

@@ -52,10 +52,7 @@ func (r *runningRevisions) running(ctx context.Context, gw *gatewayv1.Gateway, l
 	if !ok {
 		run.revision, run.err = snapshot.RunningRevision(ctx, r.client, live, target)
 		if apierrors.IsForbidden(run.err) {
-			n := target
-			if n == 0 {
-				n = live.Status.CurrentRevision
-			}
+			n := snapshot.RunningNumber(live, target)
 			r.denied.add("GatewayClassBlueprintRevision "+revisions.Name(live.Name, n), fmt.Sprintf(
 				"computed with the live spec of GatewayClassBlueprint %s instead of revision %d", live.Name, n))
 			run = runningBlueprint{}

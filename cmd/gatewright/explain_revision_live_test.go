@@ -15,8 +15,8 @@ import (
 
 // A blueprint mid-rollout: revision 1 defaults timeout to 10s and caps retries at 1,
 // revision 2, its live spec, defaults timeout to 20s and caps nothing. team-a's Gateway
-// web runs revision 1 (its Rendering's targetRevision), and team-a's policy sets retries
-// to 2. team-a-owner may read the Rendering, not the revisions.
+// web runs revision 1, the current one (revision 2 is the target, not assigned to it
+// yet), and team-a's policy sets retries to 2. team-a-owner may read the Rendering, not the revisions.
 const revisionFixture = `
 apiVersion: v1
 kind: Namespace
@@ -53,7 +53,6 @@ apiVersion: gatewright.dev/v1alpha1
 kind: Rendering
 metadata: {name: gateway.web, namespace: team-a}
 owner: {kind: Gateway, name: web, gatewayNamespace: team-a, gatewayName: web}
-targetRevision: 1
 ---
 apiVersion: gatewright.dev/v1alpha1
 kind: GatewayConfig
@@ -167,7 +166,7 @@ func TestExplainLiveRunsTheGatewaysRevision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeRevisionSpecs(t, admin, "internet", 2, revisionOne, string(liveSpec))
+	writeRevisionSpecs(t, admin, "internet", 1, revisionOne, string(liveSpec))
 	tests := []struct {
 		name          string
 		kubeconfig    string

@@ -20,8 +20,8 @@ func newRolloutStatusCommand(opts *clusterOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "status BLUEPRINT [-o json]",
 		Short: "Show the rollout of a blueprint's newest revision, and its revisions",
-		Long: `status shows the blueprint's current revision (what Gateways without a rollout assignment
-run, new Gateways included) and target revision (the newest), how many Gateways run each,
+		Long: `status shows the blueprint's current revision (what Gateways run unless a rollout
+assigned them a newer one, new Gateways included) and target revision (the newest), how many Gateways run each,
 the rollout settings, and the newest rollout: its phase, the wave ("k of N", with the
 wave sizes for today's number of Gateways), how many Gateways have the revision, when the
 wave started and how long its gate deadline has left, and why it was rolled back. (The

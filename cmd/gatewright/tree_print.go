@@ -117,7 +117,7 @@ func (t *gatewayTree) blueprintLine() treeLine {
 	if t.Revision > 0 {
 		revisions = append(revisions, fmt.Sprintf("Revision=%d", t.Revision))
 	}
-	if t.TargetRevision > 0 && t.TargetRevision != t.Revision {
+	if t.TargetRevision > t.Revision { // an older target yields to the current revision
 		revisions = append(revisions, fmt.Sprintf("Target=%d", t.TargetRevision))
 	}
 	l.status = strings.TrimSpace(l.status + " " + strings.Join(revisions, " "))

@@ -16,8 +16,7 @@ import (
 )
 
 // atRevision makes snap, gw's, compute with the blueprint revision gw runs, as the
-// controller does: the one its Rendering's targetRevision names, else the blueprint's
-// currentRevision. A set that does not hold that revision (files without revisions, a
+// controller does (snapshot.RunningNumber). A set that does not hold that revision (files without revisions, a
 // caller who may not read them) computes with the live spec, as before revisions. A
 // blueprint whose spec the set proposes (With) computes with that spec: it is the new
 // revision, which its Gateways run once the rollout reaches them.

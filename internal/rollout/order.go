@@ -17,10 +17,14 @@ type Member struct {
 	// Created is the Gateway's creation time: one created after a wave started waits
 	// for the next wave.
 	Created time.Time
+	// Recorded is when its record (its Rendering) was made: it was a member, and its
+	// health seen, from then on.
+	Recorded time.Time
 	// Running is the revision its objects were rendered from (its Rendering's revision).
 	Running int64
 	// Target is the revision a rollout assigned it (its Rendering's targetRevision), 0
-	// for none: it then runs the blueprint's current revision.
+	// for none: it runs Target when that is newer than the blueprint's current
+	// revision, else the current revision.
 	Target int64
 	// Gates says whether it was healthy when it was assigned Target (its Rendering's
 	// gatesRollout): only then does its health hold its wave's gate.

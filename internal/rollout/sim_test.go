@@ -27,7 +27,7 @@ type fleet struct {
 func newFleet(n int, stable, target int64, cfg Config) *fleet {
 	f := &fleet{stable: stable, target: target, broken: map[int64]bool{}, brokenGateways: map[types.NamespacedName]bool{}, now: t0, cfg: cfg}
 	for i := range n {
-		f.members = append(f.members, Member{Key: key(i), Created: t0.Add(-time.Hour)})
+		f.members = append(f.members, Member{Key: key(i), Created: t0.Add(-time.Hour), Recorded: t0.Add(-time.Hour)})
 	}
 	f.render()
 	return f
@@ -39,13 +39,14 @@ func key(i int) types.NamespacedName {
 
 // render brings every member to the revision it should run; one that runs another
 // revision, or turns healthy, is healthy since now, as its Rendering and conditions say.
+// A member rendered for the first time has its record made now.
 func (f *fleet) render() {
 	for i := range f.members {
 		m := &f.members[i]
-		running := f.stable
-		if m.Target != 0 {
-			running = m.Target
+		if m.Recorded.IsZero() {
+			m.Recorded = f.now
 		}
+		running := max(m.Target, f.stable)
 		healthy := !f.broken[running] && !f.brokenGateways[m.Key]
 		switch {
 		case !healthy:
@@ -84,6 +85,17 @@ func (f *fleet) apply(assignments []Assignment) {
 		}
 	}
 	f.render()
+}
+
+// assigned counts the members a rollout assigned revision.
+func (f *fleet) assigned(revision int64) int {
+	n := 0
+	for _, m := range f.members {
+		if m.Target == revision {
+			n++
+		}
+	}
+	return n
 }
 
 // running counts the members that run revision.

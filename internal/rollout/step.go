@@ -59,9 +59,9 @@ func Step(recorded *Status, cfg Config, obs Observation) Result {
 		return Result{Status: recorded, Stable: obs.Stable}
 	}
 	if recorded == nil || recorded.Revision != obs.Target {
-		return start(cfg, obs)
+		return start(cfg, obs, settled(recorded, obs.Stable))
 	}
-	s := &stepper{st: recorded.DeepCopy(), cfg: cfg, obs: obs, pending: map[types.NamespacedName]assigned{}}
+	s := &stepper{st: recorded.DeepCopy(), cfg: cfg, obs: obs, pending: map[types.NamespacedName]assigned{}, stable: obs.Stable}
 	switch {
 	case s.st.Phase == gatewrightv1alpha1.RolloutComplete:
 		return Result{Status: s.st, Stable: s.st.Revision}
@@ -85,21 +85,34 @@ type stepper struct {
 	cfg Config
 	obs Observation
 	// pending are the targetRevisions this step sets, by Gateway.
-	pending  map[types.NamespacedName]assigned
+	pending map[types.NamespacedName]assigned
+	// stable is the blueprint's currentRevision after this step: the rollout's revision
+	// once its last wave covers every Gateway (coverAll), else the one it started from.
+	stable   int64
 	requeue  time.Duration
 	complete bool
 }
 
-// start begins a rollout of obs.Target from the stable revision; one in progress for an
-// older revision is abandoned, its Gateways going back to the stable revision.
-func start(cfg Config, obs Observation) Result {
+// settled is the revision the Gateways ran before the recorded rollout: its From while
+// its last wave has made its revision current but not passed the gate yet.
+func settled(recorded *Status, current int64) int64 {
+	if recorded != nil && recorded.Phase != gatewrightv1alpha1.RolloutComplete && recorded.Revision == current {
+		return recorded.From
+	}
+	return current
+}
+
+// start begins a rollout of obs.Target from stable; one in progress for an older
+// revision is abandoned, its Gateways going back to stable.
+func start(cfg Config, obs Observation, stable int64) Result {
 	s := &stepper{
-		st:      &Status{Revision: obs.Target, From: obs.Stable},
+		st:      &Status{Revision: obs.Target, From: stable},
 		cfg:     cfg,
 		obs:     obs,
 		pending: map[types.NamespacedName]assigned{},
+		stable:  stable,
 	}
-	if obs.Stable == 0 || obs.Stable == obs.Target {
+	if stable == 0 || stable == obs.Target {
 		// A blueprint's first revision has nothing to roll from or back to, and the stable
 		// revision has nothing to roll out.
 		s.finish()
@@ -158,7 +171,7 @@ func (s *stepper) progress() Result {
 func (s *stepper) healthySince() time.Time {
 	since := s.st.WaveStarted.Time
 	for _, m := range s.assigned() {
-		if m.Gates && m.HealthySince.After(since) {
+		if s.gates(m) && m.HealthySince.After(since) {
 			since = m.HealthySince
 		}
 	}
@@ -166,7 +179,7 @@ func (s *stepper) healthySince() time.Time {
 }
 
 func (s *stepper) result() Result {
-	stable := s.obs.Stable
+	stable := s.stable
 	if s.complete {
 		stable = s.st.Revision
 	}

@@ -31,7 +31,36 @@ func (s *stepper) assignWave(k int32) {
 	s.st.WaveStarted = s.now()
 	s.st.Updated = int32(sizes[wave])
 	s.requeue = s.cfg.GateDeadline
+	if sizes[wave] >= n {
+		s.coverAll()
+		return
+	}
 	s.fill()
+}
+
+// coverAll starts a wave that takes every Gateway (the last, or all at once) by making
+// the revision the blueprint's currentRevision, which every Gateway not assigned a newer
+// one runs: no write per Gateway. A Gateway that is not healthy now is assigned the
+// revision all the same, as not gating: its tenant's breakage must neither hold nor
+// roll back the provider's change. The others gate if they were members when the wave
+// started (gates), as a Gateway a wave takes does.
+func (s *stepper) coverAll() {
+	for _, m := range Order(s.obs.Members, "") {
+		if !s.hasRevision(m) && !m.Healthy {
+			s.pending[m.Key] = assigned{revision: s.st.Revision}
+		}
+	}
+	s.stable = s.st.Revision
+}
+
+// gates says whether m, which has the revision, holds the wave's gate: by what its
+// assignment recorded, or, when the revision came to it as the current one (coverAll),
+// whether it was a member, and so healthy, when the wave started.
+func (s *stepper) gates(m Member) bool {
+	if m.Target == s.st.Revision {
+		return m.Gates
+	}
+	return m.Recorded.Before(s.st.WaveStarted.Time)
 }
 
 // fill assigns the revision to the next Gateways in order until the wave has status.updated
@@ -76,11 +105,14 @@ func (s *stepper) hasRevision(m Member) bool {
 	return s.targetOf(m) == s.st.Revision
 }
 
+// targetOf is the revision m runs once this step's assignments are made and the
+// blueprint's currentRevision is s.stable: its target when newer, else s.stable.
 func (s *stepper) targetOf(m Member) int64 {
+	target := m.Target
 	if a, ok := s.pending[m.Key]; ok {
-		return a.revision
+		target = a.revision
 	}
-	return m.Target
+	return max(target, s.stable)
 }
 
 // unhealthy are the wave's gating members that do not yet run the revision healthily, in
@@ -96,7 +128,7 @@ func (s *stepper) unhealthy() []Member {
 			}
 			continue
 		}
-		if !m.Gates {
+		if !s.gates(m) {
 			continue
 		}
 		if m.Running != s.st.Revision {
@@ -120,12 +152,16 @@ func (s *stepper) revert(match func(Member) bool) {
 	}
 }
 
-// revertStray sends back Gateways assigned a revision that is neither this rollout's nor
-// the one it started from: those of a rollout a newer revision abandoned.
+// revertStray sends back Gateways assigned a revision newer than the one the rollout
+// started from that is not this rollout's: those of a rollout a newer revision
+// abandoned. An older target is no stray: the current revision overrides it.
 func (s *stepper) revertStray() {
 	s.revert(func(m Member) bool {
-		target := s.targetOf(m)
-		return target != 0 && target != s.st.From && target != s.st.Revision
+		target := m.Target
+		if a, ok := s.pending[m.Key]; ok {
+			target = a.revision
+		}
+		return target > s.st.From && target != s.st.Revision
 	})
 }
 
@@ -168,6 +204,7 @@ func (s *stepper) goBack(failure *gatewrightv1alpha1.RolloutFailure) {
 	}
 	s.st.Phase = gatewrightv1alpha1.RolloutRolledBack
 	s.st.Failure = failure
+	s.stable = s.st.From // a wave that covered every Gateway ends with it
 	s.revert(s.hasRevision)
 }
 

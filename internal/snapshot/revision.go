@@ -40,11 +40,9 @@ func UseRevision(in *values.Inputs, rev *gatewrightv1alpha1.GatewayClassBlueprin
 	return rev.Revision
 }
 
-// Running is live, a blueprint, as a Gateway renders it, and the revision that is:
-// target, the revision a rollout assigned the Gateway (its Rendering's targetRevision),
-// when set, else the blueprint's currentRevision. A blueprint with no revision yet (one
-// made before revisions, or not yet reconciled) is its live spec, revision 0, as it was
-// before revisions.
+// Running is live, a blueprint, as a Gateway renders it, and the revision that is
+// (RunningNumber). A blueprint with no revision yet (one made before revisions, or not
+// yet reconciled) is its live spec, revision 0, as it was before revisions.
 func Running(ctx context.Context, r client.Reader, live *gatewrightv1alpha1.GatewayClassBlueprint, target int64) (*gatewrightv1alpha1.GatewayClassBlueprint, int64, error) {
 	rev, err := RunningRevision(ctx, r, live, target)
 	switch {
@@ -56,12 +54,18 @@ func Running(ctx context.Context, r client.Reader, live *gatewrightv1alpha1.Gate
 	return AsRevision(live, rev), rev.Revision, nil
 }
 
+// RunningNumber is the revision of live a Gateway runs: target, the revision a rollout
+// assigned it (its Rendering's targetRevision), when that is newer than the blueprint's
+// currentRevision, else currentRevision. A rollout's last wave moves currentRevision to
+// the new revision for every Gateway at once, so the targets earlier rollouts left,
+// never newer than currentRevision, need no write to be forgotten.
+func RunningNumber(live *gatewrightv1alpha1.GatewayClassBlueprint, target int64) int64 {
+	return max(live.Status.CurrentRevision, target)
+}
+
 // RunningRevision reads the revision Running names; nil for revision 0.
 func RunningRevision(ctx context.Context, r client.Reader, live *gatewrightv1alpha1.GatewayClassBlueprint, target int64) (*gatewrightv1alpha1.GatewayClassBlueprintRevision, error) {
-	n := live.Status.CurrentRevision
-	if target > 0 {
-		n = target
-	}
+	n := RunningNumber(live, target)
 	if n == 0 {
 		return nil, nil
 	}

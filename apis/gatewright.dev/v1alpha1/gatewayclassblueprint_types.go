@@ -160,7 +160,10 @@ type GatewayClassBlueprintStatus struct {
 	// +optional
 	FailingGateways int32 `json:"failingGateways,omitempty"`
 
-	// CurrentRevision is the revision that Gateways without a rollout assignment run.
+	// CurrentRevision is the revision that Gateways run unless a rollout assigned them a
+	// newer one. A rollout's wave that takes every Gateway (the last, or all at once)
+	// makes its revision current at once, before its gate has passed; a rollback makes
+	// the revision it started from current again.
 	// +optional
 	CurrentRevision int64 `json:"currentRevision,omitempty"`
 	// TargetRevision is the newest accepted revision.

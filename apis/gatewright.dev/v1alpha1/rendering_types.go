@@ -107,7 +107,8 @@ type Rendering struct {
 	// +optional
 	ValuesHash string `json:"valuesHash,omitempty"`
 	// TargetRevision, on a Gateway's part 0, is the revision a rollout assigned the
-	// Gateway; without it the Gateway runs the blueprint's currentRevision.
+	// Gateway; the Gateway runs it while it is newer than the blueprint's
+	// currentRevision, else currentRevision.
 	// +optional
 	// +kubebuilder:validation:Minimum=1
 	TargetRevision int64 `json:"targetRevision,omitempty"`
