@@ -37,7 +37,8 @@ func TestRunningPicksTheRevisionAGatewayRuns(t *testing.T) {
 	}{
 		{"a blueprint without revisions renders its live spec", 0, 0, "live", 0, false},
 		{"a Gateway without a target runs the current revision", 2, 0, "two", 2, false},
-		{"a Gateway with a target runs it whatever is current", 2, 1, "one", 1, false},
+		{"a Gateway with a target newer than the current revision runs it", 1, 2, "two", 2, false},
+		{"a target older than the current revision yields to it", 2, 1, "two", 2, false},
 		{"a revision not read yet is an error to retry, never the live spec", 3, 0, "", 0, true},
 		{"a revision of an earlier blueprint of the same name is never run", 4, 0, "", 0, true},
 	}
