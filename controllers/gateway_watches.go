@@ -38,7 +38,8 @@ func (r *GatewayReconciler) gatewaysOnCurrentRevision(ctx context.Context, obj c
 	var requests []reconcile.Request
 	for _, class := range classesUsing(ctx, r.Client, obj.GetName()) {
 		var gateways gatewayv1.GatewayList
-		if err := r.List(ctx, &gateways, client.MatchingFields{indexGatewayClassName: class.Name}); err != nil {
+		// Only read: the cache's own objects, not a copy of each.
+		if err := r.List(ctx, &gateways, client.MatchingFields{indexGatewayClassName: class.Name}, client.UnsafeDisableDeepCopy); err != nil {
 			return r.gatewaysOfBlueprint(ctx, obj)
 		}
 		for i := range gateways.Items {
@@ -91,7 +92,8 @@ func (r *GatewayReconciler) gatewaysOfRoute(_ context.Context, obj client.Object
 
 func (r *GatewayReconciler) gatewayNames(ctx context.Context, opts ...client.ListOption) []types.NamespacedName {
 	var gateways gatewayv1.GatewayList
-	if err := r.List(ctx, &gateways, opts...); err != nil {
+	// Only their names are read: the cache's own objects, not a copy of each.
+	if err := r.List(ctx, &gateways, append(opts, client.UnsafeDisableDeepCopy)...); err != nil {
 		return nil
 	}
 	names := make([]types.NamespacedName, len(gateways.Items))
