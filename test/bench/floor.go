@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 
 	"go.uber.org/zap/zapcore"
@@ -15,6 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -44,6 +46,9 @@ const (
 	floorCommand = "floor-controller"
 	// floorControllerName names the floor's controller in its metrics.
 	floorControllerName = "floor"
+	// cacheChildrenFlag makes the floor cache the children it applies
+	// (-floor-caches-children).
+	cacheChildrenFlag = "--cache-children"
 )
 
 // runFloor runs the floor against the cluster of $KUBECONFIG until ctx ends; args may
@@ -97,7 +102,32 @@ func runFloor(ctx context.Context, args []string) error {
 	if err := watchFloorChanges(mgr, f); err != nil {
 		return err
 	}
+	if slices.Contains(args, cacheChildrenFlag) {
+		if err := cacheFloorChildren(ctx, mgr); err != nil {
+			return err
+		}
+	}
 	return mgr.Start(ctx)
+}
+
+// cacheFloorChildren has the floor hold in a cache of its own (the manager's caches only
+// one ConfigMap, the change's) every ConfigMap, Secret and Service with Gatewright's
+// managed-by label, as Gatewright's cache does: the same objects, the same memory.
+func cacheFloorChildren(ctx context.Context, mgr ctrl.Manager) error {
+	managed, err := labels.Parse(gatewrightv1alpha1.LabelManagedBy + "=" + gatewrightv1alpha1.ManagedByValue)
+	if err != nil {
+		return err
+	}
+	children, err := cache.New(mgr.GetConfig(), cache.Options{Scheme: mgr.GetScheme(), Mapper: mgr.GetRESTMapper(), DefaultLabelSelector: managed})
+	if err != nil {
+		return err
+	}
+	for _, kind := range []client.Object{&corev1.ConfigMap{}, &corev1.Secret{}, &corev1.Service{}} {
+		if _, err := children.GetInformer(ctx, kind); err != nil {
+			return err
+		}
+	}
+	return mgr.Add(children)
 }
 
 type floor struct {

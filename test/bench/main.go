@@ -55,6 +55,7 @@ func main() {
 	flag.BoolVar(&s.keep, "keep", false, "keep each run's folder (audit log, controller log, kubeconfig)")
 	flag.StringVar(&s.profileDir, "apiserver-profile", "", "write CPU profiles of the API server, from the first Gateway created until all are Programmed, into this folder (read a run's with go tool pprof -top DIR/round1-gatewright-apiserver-*.pprof)")
 	changeFlag := flag.String("change", "", "once the Gateways have settled, make one change and measure it until every changed object is applied and the controller is quiet: blueprint (a key added to one ConfigMap template), classconfig (a default of the global GatewayClassConfig that changes one ConfigMap) or gatewayconfig (one namespace's GatewayConfig, the same way)")
+	flag.BoolVar(&s.floorCachesChildren, "floor-caches-children", false, "the floor caches the children it applies (by Gatewright's managed-by label, as Gatewright does), to compare memory with a controller that holds the same objects; it then receives their watch events too")
 	flag.BoolVar(&s.restart, "restart", false, "once the Gateways have settled (and after the change, if any), stop the controller (SIGTERM) and start it again with the same flags, and measure until it has reconciled every Gateway and is quiet")
 	rolloutFlag := flag.String("rollout", string(rolloutAllAtOnce), "with -change, the blueprint's rollout strategy: allatonce or waves (the controller's default: 1, 10%, 50%, 100%, 30 s soaks)")
 	timeout := flag.Duration("timeout", time.Hour, "give up after this long")
@@ -113,7 +114,7 @@ func bench(s settings, timeout time.Duration, binary, only, output string, round
 			return err
 		}
 	}
-	contenders := []contender{floorContender(floorBinary), gatewrightContender(binary)}
+	contenders := []contender{floorContender(floorBinary, s.floorCachesChildren), gatewrightContender(binary)}
 	var ratios []float64
 	for round := 1; round <= rounds; round++ {
 		rep, err := measureRound(ctx, s, contenders, only, round)
@@ -209,7 +210,7 @@ func gatewrightContender(binary string) contender {
 }
 
 // floorContender is the floor (floor.go), this binary run as its own process.
-func floorContender(binary string) contender {
+func floorContender(binary string, cachesChildren bool) contender {
 	return contender{
 		name: "floor",
 		user: floorUser,
@@ -229,7 +230,11 @@ func floorContender(binary string) contender {
 			if err1 != nil || err2 != nil {
 				return nil, fmt.Errorf("finding free ports: %v %v", err1, err2)
 			}
-			return []string{binary, floorCommand, metricsFlag + metrics, probeFlag + probes}, nil
+			command := []string{binary, floorCommand, metricsFlag + metrics, probeFlag + probes}
+			if cachesChildren {
+				command = append(command, cacheChildrenFlag)
+			}
+			return command, nil
 		},
 		gatewayController: floorControllerName,
 	}

@@ -28,6 +28,8 @@ type settings struct {
 	change     change        // made once the fleet has settled, before the steady window
 	rollout    rollout       // the blueprint's strategy in a run with a change
 	restart    bool          // restart the controller once the fleet has settled, after the change
+	// floorCachesChildren makes the floor cache the children it applies.
+	floorCachesChildren bool
 }
 
 // contender is a controller the harness measures.

@@ -208,7 +208,7 @@ rules:
   resources: [configmaps, secrets, services]
   verbs: [create, patch]
 - apiGroups: [""]
-  resources: [configmaps]
+  resources: [configmaps, secrets, services]
   verbs: [get, list, watch]
 ---
 apiVersion: rbac.authorization.k8s.io/v1
