@@ -108,5 +108,5 @@ func (r *NamespaceReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		})).
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, handler.EnqueueRequestsFromMapFunc(namespaceOfPolicy)).
 		Watches(&gatewrightv1alpha1.GatewayConfig{}, handler.EnqueueRequestsFromMapFunc(namespaceOfPolicy)).
-		Complete(r)
+		Complete(ctrlutil.RetryingConflicts(r, staleRecord))
 }

@@ -2,6 +2,7 @@ package ctrlutil
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -23,12 +24,18 @@ const QuietConflicts = 5
 // that a write refused for a conflict (stale says which errors are: a newer version, or
 // an object the cache has not seen yet), without reporting it as an error: a cache a few
 // milliseconds behind the controller's own last write is routine, and an operator who
-// reads "Reconciler error" for it would look for a fault that is not there.
+// reads "Reconciler error" for it would look for a fault that is not there. Nor is a
+// round the controller's own stop cut short an error (a write in flight when the
+// process is told to end): nothing is wrong with the object, and the next process
+// reconciles it again.
 func RetryingConflicts(r reconcile.Reconciler, stale func(error) bool) reconcile.Reconciler {
 	var mu sync.Mutex
 	inARow := map[reconcile.Request]int{}
 	return reconcile.Func(func(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 		result, err := r.Reconcile(ctx, req)
+		if errors.Is(err, context.Canceled) && errors.Is(ctx.Err(), context.Canceled) {
+			return reconcile.Result{}, nil
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		if err == nil || !stale(err) {

@@ -87,3 +87,20 @@ func TestRetryingConflictsReportsAConflictThatStays(t *testing.T) {
 		t.Fatalf("the first conflict after a success reported: %v", err)
 	}
 }
+
+// A round the controller's stop cuts short is not reported; a cancellation while the
+// controller runs (a call of its own that gave up) still is.
+func TestRetryingConflictsLetsAStopCutARoundShortQuietly(t *testing.T) {
+	cancelled := fmt.Errorf("patch status: %w", context.Canceled)
+	r := RetryingConflicts(reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) {
+		return reconcile.Result{}, cancelled
+	}), apierrors.IsConflict)
+	if _, err := r.Reconcile(t.Context(), reconcile.Request{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancellation while running = %v, want it reported", err)
+	}
+	stopping, stop := context.WithCancel(t.Context())
+	stop()
+	if _, err := r.Reconcile(stopping, reconcile.Request{}); err != nil {
+		t.Errorf("a round cut short by the stop = %v, want no error", err)
+	}
+}
