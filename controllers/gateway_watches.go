@@ -10,7 +10,6 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
-	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/ctrlutil"
 )
@@ -35,17 +34,17 @@ func (r *GatewayReconciler) gatewaysOfBlueprint(ctx context.Context, obj client.
 // that ran the newer one.
 func (r *GatewayReconciler) gatewaysOnCurrentRevision(ctx context.Context, obj client.Object) []reconcile.Request {
 	current := obj.(*gatewrightv1alpha1.GatewayClassBlueprint).Status.CurrentRevision
+	// Only read: the cache's own objects, not a copy of each.
+	var renderings gatewrightv1alpha1.RenderingList
+	if err := r.List(ctx, &renderings, client.MatchingFields{indexRenderingBlueprint: obj.GetName()}, client.UnsafeDisableDeepCopy); err != nil {
+		return r.gatewaysOfBlueprint(ctx, obj)
+	}
+	records := gatewayRecords(renderings.Items)
 	var requests []reconcile.Request
 	for _, class := range classesUsing(ctx, r.Client, obj.GetName()) {
-		var gateways gatewayv1.GatewayList
-		// Only read: the cache's own objects, not a copy of each.
-		if err := r.List(ctx, &gateways, client.MatchingFields{indexGatewayClassName: class.Name}, client.UnsafeDisableDeepCopy); err != nil {
-			return r.gatewaysOfBlueprint(ctx, obj)
-		}
-		for i := range gateways.Items {
-			gw := &gateways.Items[i]
-			if target, err := apply.TargetRevision(ctx, r.Client, gw); err != nil || target < current {
-				requests = append(requests, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(gw)})
+		for _, key := range r.gatewayNames(ctx, client.MatchingFields{indexGatewayClassName: class.Name}) {
+			if rec := records[key]; rec == nil || rec.TargetRevision < current {
+				requests = append(requests, reconcile.Request{NamespacedName: key})
 			}
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/ctrlutil"
 	"github.com/gatewright/gatewright/internal/scheme"
+	"github.com/gatewright/gatewright/internal/values"
 )
 
 // countingQueue counts the requests a handler adds, and which.
@@ -122,8 +123,10 @@ func TestANewCurrentRevisionReachesOnlyTheGatewaysThatRunIt(t *testing.T) {
 		ParametersRef:  &gatewayv1.ParametersReference{Group: gatewayv1.Group(gatewrightv1alpha1.GroupVersion.Group), Kind: gatewrightv1alpha1.KindGatewayClassBlueprint, Name: "bp"},
 	}}
 	c := fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(class).
-		WithIndex(&gatewayv1.Gateway{}, indexGatewayClassName, gatewayClassName).Build()
+		WithIndex(&gatewayv1.Gateway{}, indexGatewayClassName, gatewayClassName).
+		WithIndex(&gatewrightv1alpha1.Rendering{}, indexRenderingBlueprint, renderingBlueprint).Build()
 	applier := apply.New(c, c)
+	bp := &gatewrightv1alpha1.GatewayClassBlueprint{ObjectMeta: metav1.ObjectMeta{Name: "bp"}}
 	targets := map[string]int64{"assigned-newer": 3, "assigned-older": 1, "unassigned": 0}
 	for _, name := range []string{"assigned-newer", "assigned-older", "unassigned", "unrendered"} {
 		gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: name}, Spec: gatewayv1.GatewaySpec{GatewayClassName: "envoy"}}
@@ -135,6 +138,9 @@ func TestANewCurrentRevisionReachesOnlyTheGatewaysThatRunIt(t *testing.T) {
 		}
 		rec, err := applier.LoadRecord(ctx, apply.GatewayOwner(gw))
 		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rec.Rendered(&values.Result{Values: map[string]any{}}, "envoy", bp, 1); err != nil {
 			t.Fatal(err)
 		}
 		if err := applier.SaveRecord(ctx, rec, apply.Inventory{{APIVersion: "v1", Kind: "ConfigMap", Namespace: "team-a", Name: name, Template: "config"}}); err != nil {
@@ -151,7 +157,6 @@ func TestANewCurrentRevisionReachesOnlyTheGatewaysThatRunIt(t *testing.T) {
 		}
 	}
 	r := &GatewayReconciler{programmer: programmer{Client: c}}
-	bp := &gatewrightv1alpha1.GatewayClassBlueprint{ObjectMeta: metav1.ObjectMeta{Name: "bp"}}
 	bp.Status.CurrentRevision = 2
 
 	var got []string
