@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
-	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -38,25 +37,8 @@ func watchBootstrap(ctx context.Context, cfg *rest.Config, scheme *runtime.Schem
 		gatewrightv1alpha1.LabelTemplate:   "bootstrap",
 		gatewayv1.GatewayClassNameLabelKey: benchClass,
 	})
-	c, err := cache.New(cfg, cache.Options{Scheme: scheme, ByObject: map[client.Object]cache.ByObject{&corev1.ConfigMap{}: {Label: selector}}})
-	if err != nil {
-		return nil, err
-	}
-	informer, err := c.GetInformer(ctx, &corev1.ConfigMap{})
-	if err != nil {
-		return nil, err
-	}
 	w := &bootstrapWatch{change: change, want: want, all: make(chan struct{}), changed: map[types.NamespacedName]bool{}}
-	_, err = informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-		AddFunc:    func(obj any) { w.observe(obj) },
-		UpdateFunc: func(_, obj any) { w.observe(obj) },
-	})
-	if err != nil {
-		return nil, err
-	}
-	go func() { _ = c.Start(ctx) }()
-	c.WaitForCacheSync(ctx)
-	return w, ctx.Err()
+	return w, follow(ctx, cfg, scheme, &corev1.ConfigMap{}, cache.ByObject{Label: selector}, w.observe)
 }
 
 func (w *bootstrapWatch) observe(obj any) {

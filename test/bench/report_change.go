@@ -41,10 +41,15 @@ func (rep *report) printChange(w io.Writer, header []string) {
 	c := rep.Results[0].Change
 	fmt.Fprintf(w, "\nchange: %s (the blueprint's rollout: %s), reaching %d Gateways; requests by verb and resource from the edit until quiet, in all\n\n",
 		c.Change, c.Rollout, c.ChangedGateways)
+	rep.printWindow(w, header, func(r *result) tally { return r.Change.Window })
+}
+
+// printWindow writes the requests of one window of each result, by verb and resource.
+func (rep *report) printWindow(w io.Writer, header []string, window func(*result) tally) {
 	byKind := [][]string{header}
 	tallies := make([]tally, len(rep.Results))
-	for i, r := range rep.Results {
-		tallies[i] = r.Change.Window
+	for i := range rep.Results {
+		tallies[i] = window(rep.Results[i])
 	}
 	for _, kind := range kinds(tallies...) {
 		cells := []string{kind}

@@ -34,19 +34,7 @@ func restartRows() []row {
 // printRestart writes every request of the restart window by verb and resource, in all.
 func (rep *report) printRestart(w io.Writer, header []string) {
 	fmt.Fprintf(w, "\nrestart over %d settled Gateways: requests by verb and resource from the new process's start until quiet, in all\n\n", rep.Gateways)
-	byKind := [][]string{header}
-	tallies := make([]tally, len(rep.Results))
-	for i, r := range rep.Results {
-		tallies[i] = r.Restart.Window
-	}
-	for _, kind := range kinds(tallies...) {
-		cells := []string{kind}
-		for _, t := range tallies {
-			cells = append(cells, fmt.Sprint(t.ByKind[kind]))
-		}
-		byKind = append(byKind, cells)
-	}
-	writeTable(w, byKind)
+	rep.printWindow(w, header, func(r *result) tally { return r.Restart.Window })
 	for _, r := range rep.Results {
 		if r.Restart.AllReconciledSeconds == 0 || !r.Restart.Settled {
 			fmt.Fprintf(w, "note: %s had not reconciled every Gateway or was still busy when the restart window was closed (-settle-max)\n", r.Controller)

@@ -30,25 +30,32 @@ type gatewayWatch struct {
 }
 
 func watchGateways(ctx context.Context, cfg *rest.Config, scheme *runtime.Scheme, want int) (*gatewayWatch, error) {
-	c, err := cache.New(cfg, cache.Options{Scheme: scheme, ByObject: map[client.Object]cache.ByObject{&gatewayv1.Gateway{}: {}}})
-	if err != nil {
-		return nil, err
-	}
-	informer, err := c.GetInformer(ctx, &gatewayv1.Gateway{})
-	if err != nil {
-		return nil, err
-	}
 	w := &gatewayWatch{want: want, all: make(chan struct{}), programmed: map[types.NamespacedName]bool{}}
+	return w, follow(ctx, cfg, scheme, &gatewayv1.Gateway{}, cache.ByObject{}, w.observe)
+}
+
+// follow calls observe with every object of obj's kind that by selects as it is added
+// or updated, from a cache of its own, until ctx ends; it returns once the cache has
+// synced.
+func follow(ctx context.Context, cfg *rest.Config, scheme *runtime.Scheme, obj client.Object, by cache.ByObject, observe func(any)) error {
+	c, err := cache.New(cfg, cache.Options{Scheme: scheme, ByObject: map[client.Object]cache.ByObject{obj: by}})
+	if err != nil {
+		return err
+	}
+	informer, err := c.GetInformer(ctx, obj)
+	if err != nil {
+		return err
+	}
 	_, err = informer.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-		AddFunc:    func(obj any) { w.observe(obj) },
-		UpdateFunc: func(_, obj any) { w.observe(obj) },
+		AddFunc:    observe,
+		UpdateFunc: func(_, updated any) { observe(updated) },
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	go func() { _ = c.Start(ctx) }()
 	c.WaitForCacheSync(ctx)
-	return w, ctx.Err()
+	return ctx.Err()
 }
 
 // observe records whether a Gateway is Programmed: Programmed=True at its generation,
