@@ -89,7 +89,7 @@ func bindLogFlags(flags *pflag.FlagSet, o *zap.Options) {
 // controller's heap is mostly its caches, which live long; Go's default of 100 lets the
 // heap grow to twice them between collections. At 75, 1,000 Gateways took 85 to 89 MiB
 // and 6.9 to 7.4 CPU seconds, against 82 to 83 MiB and 8.2 to 8.5 s at 50
-// (docs/operations.md, Sizing).
+// (test/bench/RESULTS.md).
 const controllerGCPercent = 75
 
 func collectGarbageSooner() {
