@@ -180,11 +180,13 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 		start, first := time.Now(), !rec.Exists()
 		applied, err = r.Applier.ApplyRecorded(ctx, rec, out.Objects, keepWaiting(out.Waiting))
 		countApply(metrics.KindHTTPRoute, start, applied, err)
+		if applied != nil {
+			recordChanges(r.Recorder, route, rec, first, applied)
+		}
 		if staleRecord(err) {
 			return statuses, false, err // retried by ctrlutil.RetryingConflicts; the status keeps its last verdict
 		}
 		if err == nil {
-			recordChanges(r.Recorder, route, rec, first, applied)
 			again := len(applied.Changed) > 0 && res.Blueprint.RouteObjectsMayChange(out)
 			return statuses, again, r.watches.ensure(ctx, out.Objects)
 		}

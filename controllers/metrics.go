@@ -40,7 +40,9 @@ func countRender(kind, blueprint string, err error) {
 	metrics.RenderErrors.WithLabelValues(blueprint, template).Inc()
 }
 
-// countApply counts one apply round of kind that took since start.
+// countApply counts one apply round of kind that took since start, and the objects it
+// changed and deleted: also those of a round whose last record write failed (res is
+// then not nil), since the next round finds them done.
 func countApply(kind string, start time.Time, res *apply.Result, err error) {
 	metrics.ApplyDuration.WithLabelValues(kind).Observe(time.Since(start).Seconds())
 	var conflict *apply.ConflictError
@@ -51,6 +53,8 @@ func countApply(kind string, start time.Time, res *apply.Result, err error) {
 		metrics.Applies.WithLabelValues(kind, metrics.ResultError).Inc()
 	default:
 		metrics.Applies.WithLabelValues(kind, metrics.ResultSuccess).Inc()
+	}
+	if res != nil {
 		metrics.AppliedObjects.WithLabelValues(kind, metrics.ResultChanged).Add(float64(len(res.Changed)))
 		metrics.AppliedObjects.WithLabelValues(kind, metrics.ResultUnchanged).Add(float64(len(res.Applied) - len(res.Changed)))
 		metrics.DeletedObjects.WithLabelValues(kind, metrics.ReasonPruned).Add(float64(len(res.Pruned)))

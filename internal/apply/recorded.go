@@ -11,7 +11,9 @@ import (
 // without being recorded: the record first lists every object it held and every planned
 // one, then objs are applied, what is no longer rendered is pruned (except what keep
 // keeps), and the record shrinks to what is there, with each object's readiness.
-// When anything fails, the record still lists everything that may exist.
+// When anything fails, the record still lists everything that may exist. When only the
+// last write of the record fails (another writer changed it: a rollout's assignment), the
+// result says all the same what was applied and deleted: those changes were made.
 func (a *Applier) ApplyRecorded(ctx context.Context, rec *Record, objs []*unstructured.Unstructured, keep func(Entry) bool) (*Result, error) {
 	planned := plan(rec.owner, objs, rec.readiness())
 	var kept Inventory
@@ -31,8 +33,11 @@ func (a *Applier) ApplyRecorded(ctx context.Context, rec *Record, objs []*unstru
 	if result.NotReady, err = a.readiness(ctx, rec.owner, rec.readiness(), final, result.Live); err != nil {
 		return nil, err
 	}
+	if err := a.SaveRecord(ctx, rec, final); err != nil {
+		return result, err
+	}
 	result.Recorded = final
-	return result, a.SaveRecord(ctx, rec, final)
+	return result, nil
 }
 
 // readiness returns how the record's objects are judged: by the caller's judge, else by
