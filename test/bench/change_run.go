@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -49,6 +50,11 @@ func (r *run) measureChange(ctx context.Context, cpu *cpuMeter) (*changeResult, 
 		return nil, time.Time{}, err
 	}
 	progress(r.name, "making the %s change (rollout %s), reaching %d Gateways", r.change, r.rollout, res.ChangedGateways)
+	var profiler *apiServerProfiler
+	if r.profileDir != "" {
+		profiler = startAPIServerProfile(r.cluster.debugSocket, filepath.Join(r.profileDir, fmt.Sprintf("round%d-%s-change-apiserver", r.round, r.name)), profilePiece)
+		defer func() { _, _ = profiler.Stop() }()
+	}
 	start := time.Now()
 	if err := r.makeChange(ctx, r.cluster.admin, r.settings); err != nil {
 		return nil, time.Time{}, fmt.Errorf("making the %s change: %w", r.change, err)
@@ -56,6 +62,13 @@ func (r *run) measureChange(ctx context.Context, cpu *cpuMeter) (*changeResult, 
 	applied, err := r.awaitChanged(ctx, watch, start)
 	if err != nil {
 		return nil, time.Time{}, err
+	}
+	if profiler != nil {
+		pieces, err := profiler.Stop()
+		if err != nil {
+			return nil, time.Time{}, err
+		}
+		progress(r.name, "%d CPU profiles of the API server, %s each, until every changed object was applied, in %s", pieces, profilePiece, r.profileDir)
 	}
 	done, err := r.awaitRolloutDone(ctx)
 	if err != nil {
