@@ -106,7 +106,10 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	}
 	shard := newShard(opts.GatewayClasses)
 	blueprints := &render.Cache{}
-	applier := apply.New(mgr.GetClient(), mgr.GetAPIReader())
+	applier, err := apply.NewIndexed(ctx, mgr.GetClient(), mgr.GetAPIReader(), mgr.GetFieldIndexer())
+	if err != nil {
+		return err
+	}
 	recorder := ctrlutil.CappedRecorder{EventRecorder: mgr.GetEventRecorderFor("gatewright")}
 	judge := fleetJudge{Client: mgr.GetClient(), Blueprints: blueprints, Recorder: recorder, shard: shard}
 	if err := (&BlueprintReconciler{fleetJudge: judge, ControllerNamespace: opts.ControllerNamespace}).SetupWithManager(mgr); err != nil {

@@ -29,6 +29,8 @@ type Applier struct {
 	client    client.Client // reads from the cache, which holds the objects Gatewright manages
 	apiReader client.Reader // reads from the API server, for objects the cache does not hold
 	echoes    echoes
+	// indexedRecords says the cache indexes Renderings by owner (NewIndexed).
+	indexedRecords bool
 }
 
 // New returns an Applier. c should read from a cache that holds Gatewright's objects;

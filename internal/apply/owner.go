@@ -9,6 +9,9 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 )
 
+// kindHTTPRoute is the kind of a route owner, as its Renderings record it.
+const kindHTTPRoute = "HTTPRoute"
+
 // Owner is the Gateway, or the HTTPRoute on one parent Gateway, that objects are
 // rendered and applied for.
 type Owner struct {
@@ -34,7 +37,7 @@ func GatewayOwner(gw client.Object) Owner {
 func RouteOwner(route client.Object, gatewayNamespace, gatewayName string) Owner {
 	return Owner{
 		Object: route,
-		GVK:    gatewayv1.SchemeGroupVersion.WithKind("HTTPRoute"),
+		GVK:    gatewayv1.SchemeGroupVersion.WithKind(kindHTTPRoute),
 		Labels: map[string]string{
 			gatewayv1.GatewayNameLabelKey:              gatewayName,
 			gatewrightv1alpha1.LabelGatewayNamespace:   gatewayNamespace,
@@ -48,7 +51,7 @@ func RouteOwner(route client.Object, gatewayNamespace, gatewayName string) Owner
 // may be gone: only its identity is known.
 func OwnerOfRendering(r *gatewrightv1alpha1.Rendering) Owner {
 	stub := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: r.Namespace, Name: r.Owner.Name, UID: r.Owner.UID}}
-	if r.Owner.Kind == "HTTPRoute" {
+	if r.Owner.Kind == kindHTTPRoute {
 		return RouteOwner(stub, r.Owner.GatewayNamespace, r.Owner.GatewayName)
 	}
 	return GatewayOwner(stub)
@@ -78,4 +81,4 @@ func (o Owner) owns(obj client.Object) bool {
 }
 
 // isRoute tells whether the owner is an HTTPRoute.
-func (o Owner) isRoute() bool { return o.GVK.Kind == "HTTPRoute" }
+func (o Owner) isRoute() bool { return o.GVK.Kind == kindHTTPRoute }

@@ -84,8 +84,8 @@ func (r *Record) ValuesRendering() string {
 // still, a Rendering counts only if it names the owner, and an entry only if its
 // namespace is the owner's (or it is cluster-scoped).
 func (a *Applier) LoadRecord(ctx context.Context, owner Owner) (*Record, error) {
-	var list gatewrightv1alpha1.RenderingList
-	if err := a.client.List(ctx, &list, client.InNamespace(owner.Object.GetNamespace()), client.MatchingLabelsSelector{Selector: owner.recordSelector()}); err != nil {
+	list, err := a.listRecords(ctx, owner.Object.GetNamespace(), owner.GVK.Kind, owner.Object.GetName(), client.MatchingLabelsSelector{Selector: owner.recordSelector()})
+	if err != nil {
 		return nil, fmt.Errorf("reading the Renderings of %s: %w", owner, err)
 	}
 	rec := NewRecord(owner)
@@ -395,13 +395,13 @@ func sortedParts(parts map[int32]*gatewrightv1alpha1.Rendering) []int32 {
 // LoadRouteRecords reads the Renderings of an HTTPRoute on every parent Gateway, by
 // the parent's "namespace/name".
 func (a *Applier) LoadRouteRecords(ctx context.Context, route client.Object) (map[string]*Record, error) {
-	var list gatewrightv1alpha1.RenderingList
 	selector := client.MatchingLabels{
 		gatewrightv1alpha1.LabelManagedBy:          gatewrightv1alpha1.ManagedByValue,
 		gatewrightv1alpha1.LabelHTTPRouteName:      route.GetName(),
 		gatewrightv1alpha1.LabelHTTPRouteNamespace: route.GetNamespace(),
 	}
-	if err := a.client.List(ctx, &list, client.InNamespace(route.GetNamespace()), selector); err != nil {
+	list, err := a.listRecords(ctx, route.GetNamespace(), kindHTTPRoute, route.GetName(), selector)
+	if err != nil {
 		return nil, fmt.Errorf("reading the Renderings of HTTPRoute %s/%s: %w", route.GetNamespace(), route.GetName(), err)
 	}
 	records := map[string]*Record{}
