@@ -16,6 +16,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/gatewright/gatewright/controllers"
+	"github.com/gatewright/gatewright/internal/ctrlutil"
 )
 
 type controllerOptions struct {
@@ -122,7 +123,7 @@ func runController(ctx context.Context, cfg *rest.Config, opts controllerOptions
 	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
 		return err
 	}
-	if err := mgr.AddReadyzCheck("readyz", healthz.Ping); err != nil {
+	if err := mgr.AddReadyzCheck("readyz", ctrlutil.CachesSynced(mgr.GetCache())); err != nil {
 		return err
 	}
 	if err := controllers.Setup(ctx, mgr, setup); err != nil {

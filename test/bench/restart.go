@@ -17,8 +17,8 @@ const probeFlag = "--health-probe-bind-address="
 type restartResult struct {
 	// StopSeconds is how long the old process took to exit after SIGTERM.
 	StopSeconds float64 `json:"stopSeconds"`
-	// ReadySeconds is when /readyz first answered 200 (a ping: the probe server is up,
-	// not the caches synced).
+	// ReadySeconds is when /readyz first answered 200: Gatewright's caches had synced
+	// (the floor's is a ping: its probe server was up).
 	ReadySeconds float64 `json:"readySeconds"`
 	// FirstReconcileSeconds is when the metrics first counted a reconcile of a Gateway:
 	// its caches had synced and its workers had started.
