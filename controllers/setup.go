@@ -10,7 +10,6 @@ import (
 	"context"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/selection"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -65,7 +64,7 @@ func cacheOptions() cache.Options {
 	managed, _ := labels.NewRequirement(gatewrightv1alpha1.LabelManagedBy, selection.Equals, []string{gatewrightv1alpha1.ManagedByValue})
 	all := cache.ByObject{Label: labels.Everything()}
 	return cache.Options{
-		DefaultTransform:     withoutBookkeeping,
+		DefaultTransform:     trimForCache,
 		DefaultLabelSelector: labels.NewSelector().Add(*managed),
 		ByObject: map[client.Object]cache.ByObject{
 			&gatewayv1.GatewayClass{}:                   all,
@@ -78,24 +77,6 @@ func cacheOptions() cache.Options {
 			&gatewrightv1alpha1.GatewayConfig{}:         all,
 		},
 	}
-}
-
-// lastAppliedAnnotation is where kubectl apply keeps a copy of the whole object.
-const lastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
-
-// withoutBookkeeping drops from a cached object what Gatewright never reads and what
-// often weighs as much as the rest: the managed fields, and kubectl's copy of the object.
-func withoutBookkeeping(obj any) (any, error) {
-	m, err := meta.Accessor(obj)
-	if err != nil {
-		return obj, nil // a tombstone of a deleted object: nothing cached to trim
-	}
-	m.SetManagedFields(nil)
-	if annotations := m.GetAnnotations(); annotations[lastAppliedAnnotation] != "" {
-		delete(annotations, lastAppliedAnnotation)
-		m.SetAnnotations(annotations)
-	}
-	return obj, nil
 }
 
 // Setup registers every reconciler with mgr, and the collector of the gatewright_gateways
