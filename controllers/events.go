@@ -21,9 +21,11 @@ import (
 // one event per owner would cost the API server a write per Gateway of the fleet for
 // one edit. The edited object says it instead (the blueprint's rollout events, the
 // policy's Enforced condition), and each owner's Rendering records the revision and the
-// values it now runs, and since when.
+// values it now runs, and since when. applied is nil when the apply failed (the
+// ApplyFailed event says so); a round whose last record write failed still tells its
+// changes.
 func recordChanges(recorder record.EventRecorder, obj runtime.Object, rec *apply.Record, first bool, applied *apply.Result) {
-	if first || rec.NewInputs() {
+	if applied == nil || first || rec.NewInputs() {
 		return
 	}
 	if len(applied.Changed) > 0 {

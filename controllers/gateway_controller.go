@@ -99,9 +99,7 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	start, first := time.Now(), !rec.Exists()
 	applied, err := r.Applier.ApplyRecorded(ctx, rec, out.Objects, keepWaiting(out.Waiting))
 	countApply(metrics.KindGateway, start, applied, err)
-	if applied != nil {
-		recordChanges(r.Recorder, gw, rec, first, applied)
-	}
+	recordChanges(r.Recorder, gw, rec, first, applied)
 	if staleRecord(err) {
 		status.unchanged()
 		return ctrl.Result{}, err // retried by ctrlutil.RetryingConflicts; the status keeps its last verdict

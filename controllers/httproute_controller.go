@@ -180,9 +180,7 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 		start, first := time.Now(), !rec.Exists()
 		applied, err = r.Applier.ApplyRecorded(ctx, rec, out.Objects, keepWaiting(out.Waiting))
 		countApply(metrics.KindHTTPRoute, start, applied, err)
-		if applied != nil {
-			recordChanges(r.Recorder, route, rec, first, applied)
-		}
+		recordChanges(r.Recorder, route, rec, first, applied)
 		if staleRecord(err) {
 			return statuses, false, err // retried by ctrlutil.RetryingConflicts; the status keeps its last verdict
 		}
