@@ -168,7 +168,7 @@ func settle(owner apply.Owner, parsed *render.Blueprint, input render.Input, out
 // the Gateway's inventory as .Resources.
 func (r *GatewayReconciler) translate(ctx context.Context, snap *translate.Gateway, rec *apply.Record, status *gatewayStatus) (_ *translate.Result, err error) {
 	defer func() { countRender(metrics.KindGateway, snap.Values.Blueprint.Name, err) }()
-	live, err := r.Applier.Live(ctx, apply.GatewayOwner(snap.Gateway), rec.Inventory)
+	live, err := r.Applier.LiveRecorded(ctx, rec)
 	if err != nil {
 		return nil, err
 	}

@@ -228,7 +228,7 @@ func (r *HTTPRouteReconciler) translate(ctx context.Context, route translate.Rou
 	if snap.Listeners, err = snapshot.Listeners(ctx, r.Client, parent.gateway, r.certificates.check(ctx)); err != nil {
 		return nil, err
 	}
-	live, err := r.Applier.Live(ctx, apply.RouteOwner(route.Route, parent.gateway.Namespace, parent.gateway.Name), rec.Inventory)
+	live, err := r.Applier.LiveRecorded(ctx, rec)
 	if err != nil {
 		return nil, err
 	}

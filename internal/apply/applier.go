@@ -70,13 +70,19 @@ type Result struct {
 // objects are applied before changed ones, so that a round that finds someone else's
 // object changes nothing that existed; what it created is in the owner's record.
 func (a *Applier) Apply(ctx context.Context, owner Owner, objs []*unstructured.Unstructured, previous Inventory, keep func(Entry) bool) (*Result, error) {
-	return a.applyPlanned(ctx, owner, objs, Plan(owner, objs), previous, keep)
+	return a.applyPlanned(ctx, owner, objs, Plan(owner, objs), previous, keep, nil)
 }
 
 // applyPlanned is Apply for objs that Plan made ready, planned being their inventory.
-func (a *Applier) applyPlanned(ctx context.Context, owner Owner, objs []*unstructured.Unstructured, planned Inventory, previous Inventory, keep func(Entry) bool) (*Result, error) {
+// read holds objects of owner read from the cache earlier in the round (LiveRecorded),
+// by entry key: those of objs's version are not read again.
+func (a *Applier) applyPlanned(ctx context.Context, owner Owner, objs []*unstructured.Unstructured, planned Inventory, previous Inventory, keep func(Entry) bool, read map[string]*unstructured.Unstructured) (*Result, error) {
 	existing := make([]*unstructured.Unstructured, len(objs))
 	err := eachConcurrently(ctx, objs, func(ctx context.Context, i int) error {
+		if obj, ok := read[entryOf(objs[i]).key()]; ok && obj.GetAPIVersion() == objs[i].GetAPIVersion() {
+			existing[i] = obj
+			return nil
+		}
 		var err error
 		existing[i], err = a.cached(ctx, owner, objs[i])
 		return err
@@ -224,6 +230,19 @@ func (a *Applier) DeleteAll(ctx context.Context, owner Owner, inv Inventory) ([]
 // or that do not carry owner's labels and the entry's template label, are left out: what
 // a template reads back must be what it rendered for the same owner.
 func (a *Applier) Live(ctx context.Context, owner Owner, inv Inventory) (map[string][]*unstructured.Unstructured, error) {
+	return a.live(ctx, owner, inv, nil)
+}
+
+// LiveRecorded is Live for the record's objects. The record keeps them, by entry, for
+// its next ApplyRecorded, which starts from them rather than read and convert each
+// again.
+func (a *Applier) LiveRecorded(ctx context.Context, rec *Record) (map[string][]*unstructured.Unstructured, error) {
+	rec.live = map[string]*unstructured.Unstructured{}
+	return a.live(ctx, rec.owner, rec.Inventory, rec.live)
+}
+
+// live is Live, which also puts each object it returns into byKey when given.
+func (a *Applier) live(ctx context.Context, owner Owner, inv Inventory, byKey map[string]*unstructured.Unstructured) (map[string][]*unstructured.Unstructured, error) {
 	live := map[string][]*unstructured.Unstructured{}
 	for _, e := range inv {
 		obj := e.object()
@@ -237,6 +256,9 @@ func (a *Applier) Live(ctx context.Context, owner Owner, inv Inventory) (map[str
 			continue
 		}
 		live[e.Template] = append(live[e.Template], obj)
+		if byKey != nil {
+			byKey[e.key()] = obj
+		}
 	}
 	return live, nil
 }

@@ -25,7 +25,9 @@ func (a *Applier) ApplyRecorded(ctx context.Context, rec *Record, objs []*unstru
 	if err := a.SaveRecord(ctx, rec, Planned(rec.Inventory, planned)); err != nil {
 		return nil, err
 	}
-	result, err := a.applyPlanned(ctx, rec.owner, objs, planned, rec.Inventory, keep)
+	read := rec.live
+	rec.live = nil // read once: after this round's writes they are out of date
+	result, err := a.applyPlanned(ctx, rec.owner, objs, planned, rec.Inventory, keep, read)
 	if err != nil {
 		return nil, err
 	}

@@ -47,6 +47,9 @@ type Record struct {
 	// keeps them as read.
 	TargetRevision int64
 	GatesRollout   bool
+	// live holds the owner's objects as LiveRecorded read them, by entry key, for the
+	// next ApplyRecorded.
+	live map[string]*unstructured.Unstructured
 	// read is what part 0 recorded when read; nil without one.
 	read *readInputs
 }

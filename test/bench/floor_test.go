@@ -8,6 +8,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/offline"
 )
 
@@ -96,4 +97,37 @@ func byName(t *testing.T, objs []*unstructured.Unstructured) map[string]string {
 		out[obj.GetKind()+" "+obj.GetName()] = string(data)
 	}
 	return out
+}
+
+// The floor writes what the Gateway API asks of a Gateway's status as Gatewright judges
+// a bench Gateway's listeners: the same route kinds and the listener conditions of a
+// listener without conflicts, so that both write a status of the same size.
+func TestFloorStatusIsTheListenersGatewrightReports(t *testing.T) {
+	gw := gateway(1, 10)
+	gw.Generation = 1
+	floorStatus(gw, "10.0.0.1")
+	rules := listeners.Evaluate(gw.Spec.Listeners, nil)
+	if len(gw.Status.Listeners) != len(rules) {
+		t.Fatalf("the floor reports %d listeners, want %d", len(gw.Status.Listeners), len(rules))
+	}
+	for i, l := range gw.Status.Listeners {
+		if diff := cmp.Diff(rules[i].SupportedKinds, l.SupportedKinds); l.Name != rules[i].Name || diff != "" {
+			t.Errorf("listener %d: %s, kinds (-Gatewright +floor):\n%s", i, l.Name, diff)
+		}
+		if rules[i].Conflicted != gatewayv1.ListenerReasonNoConflicts {
+			t.Fatalf("listener %s conflicts; the bench Gateway's should not", l.Name)
+		}
+		var types []string
+		for _, c := range l.Conditions {
+			types = append(types, c.Type)
+		}
+		want := []string{string(gatewayv1.ListenerConditionAccepted), string(gatewayv1.ListenerConditionResolvedRefs), string(gatewayv1.ListenerConditionProgrammed)}
+		if diff := cmp.Diff(want, types); diff != "" {
+			t.Errorf("listener %s conditions (-want +floor):\n%s", l.Name, diff)
+		}
+	}
+	floorStatus(gw, "10.0.0.1")
+	if n := len(gw.Status.Listeners[0].Conditions); n != 3 {
+		t.Errorf("a second status has %d conditions on a listener, want 3", n)
+	}
 }
