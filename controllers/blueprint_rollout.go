@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"golang.org/x/sync/errgroup"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/log"
@@ -15,6 +16,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
+	"github.com/gatewright/gatewright/internal/conditions"
 	"github.com/gatewright/gatewright/internal/rollout"
 	"github.com/gatewright/gatewright/internal/snapshot"
 )
@@ -44,6 +46,18 @@ func (r *BlueprintReconciler) stepRollout(ctx context.Context, bp *gatewrightv1a
 		step.RequeueAfter = rolloutPoll
 	}
 	return step, nil
+}
+
+// setRolloutHeld says on bp that its rollout is held because a promote or abort
+// annotation cannot be read (rollout.ConfigOf), and drops the condition once it can.
+func setRolloutHeld(bp *gatewrightv1alpha1.GatewayClassBlueprint) {
+	unreadable := rollout.ConfigOf(bp).Unreadable
+	if unreadable == "" {
+		meta.RemoveStatusCondition(&bp.Status.Conditions, gatewrightv1alpha1.ConditionRolloutHeld)
+		return
+	}
+	conditions.Set(&bp.Status.Conditions, gatewrightv1alpha1.ConditionRolloutHeld, true, gatewrightv1alpha1.ReasonUnreadableAnnotation,
+		unreadable+": no wave starts and none is rolled back until it names a revision or is removed", bp.Generation)
 }
 
 // recordRolloutEvents tells, on the blueprint, of a step that started a wave, completed

@@ -108,6 +108,9 @@ func (s rolloutSettings) describe() string {
 	if s.Paused {
 		parts = append(parts, "paused")
 	}
+	if s.Held != "" {
+		parts = append(parts, "held: "+s.Held)
+	}
 	return strings.Join(parts, "; ")
 }
 

@@ -78,6 +78,9 @@ type rolloutSettings struct {
 	GateDeadlineSeconds int64                              `json:"gateDeadlineSeconds"`
 	OrderNamespaceLabel string                             `json:"orderNamespaceLabel,omitempty"`
 	Paused              bool                               `json:"paused"`
+	// Held says which promote or abort annotation is not a revision number: the
+	// controller holds the rollout as if paused until it is fixed or removed.
+	Held string `json:"held,omitempty"`
 }
 
 // rolloutState is status.rollout with what follows from it now.
@@ -140,7 +143,7 @@ func newRolloutReport(bp *gatewrightv1alpha1.GatewayClassBlueprint, history []ga
 		Settings: rolloutSettings{
 			Strategy: gatewrightv1alpha1.RolloutWaves, Waves: cfg.Waves,
 			SoakSeconds: int64(cfg.Soak / time.Second), GateDeadlineSeconds: int64(cfg.GateDeadline / time.Second),
-			OrderNamespaceLabel: cfg.OrderLabel, Paused: cfg.Paused,
+			OrderNamespaceLabel: cfg.OrderLabel, Paused: cfg.Paused, Held: rollout.ConfigOf(bp).Unreadable,
 		},
 		History: []revisionReport{},
 		now:     now,

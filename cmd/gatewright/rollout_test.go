@@ -102,6 +102,18 @@ status:
 				"Wave: 3 of 4; 5 of 10 Gateways updated (wave sizes 1, 1, 5, 10)\n",
 			},
 			absent: []string{"Gate deadline:"}},
+		{name: "a rollout held by an abort annotation that is not a revision says which",
+			blueprint: `
+metadata: {name: internet, annotations: {gatewright.dev/rollout-abort: "yes"}}
+status:
+  currentRevision: 3
+  targetRevision: 4
+  revisions: [{revision: 3, gateways: 9}, {revision: 4, gateways: 1}]
+  rollout: {revision: 4, from: 3, phase: Paused, wave: 0, updated: 1, waveStarted: "@-40"}`,
+			want: []string{
+				`; held: annotation gatewright.dev/rollout-abort is "yes", not a revision number` + "\n",
+				"Rollout: revision 4 from revision 3: Paused",
+			}},
 		{name: "a rolled-back rollout names the wave, the Gateways and the error",
 			blueprint: `
 metadata: {name: internet}

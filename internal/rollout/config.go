@@ -1,7 +1,9 @@
 package rollout
 
 import (
+	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
@@ -28,6 +30,9 @@ type Config struct {
 	// Promote and Abort are the revisions the provider asked to promote or abort
 	// (the blueprint's annotations), 0 for none.
 	Promote, Abort int64
+	// Unreadable says which of those annotations is not a revision number; such an
+	// annotation holds the rollout as Paused does.
+	Unreadable string
 }
 
 // ConfigFrom applies the API's defaults to spec (nil for a blueprint without a rollout
@@ -60,18 +65,37 @@ func ConfigFrom(spec *gatewrightv1alpha1.BlueprintRollout) Config {
 }
 
 // ConfigOf is bp's rollout configuration: its spec.rollout with the defaults, and the
-// promote and abort its annotations ask for. An annotation that is not a revision
-// number asks for nothing.
+// promote and abort its annotations ask for. An annotation that is not a revision number
+// holds the rollout (Unreadable): the provider asked to stop or to hurry, and which
+// revision is meant cannot be told, so neither a next wave nor a rollback is guessed.
 func ConfigOf(bp *gatewrightv1alpha1.GatewayClassBlueprint) Config {
 	cfg := ConfigFrom(bp.Spec.Rollout)
-	cfg.Promote = annotatedRevision(bp.Annotations[gatewrightv1alpha1.AnnotationRolloutPromote])
-	cfg.Abort = annotatedRevision(bp.Annotations[gatewrightv1alpha1.AnnotationRolloutAbort])
+	var unreadable []string
+	cfg.Promote = annotatedRevision(bp.Annotations, gatewrightv1alpha1.AnnotationRolloutPromote, &unreadable)
+	cfg.Abort = annotatedRevision(bp.Annotations, gatewrightv1alpha1.AnnotationRolloutAbort, &unreadable)
+	if len(unreadable) > 0 {
+		cfg.Unreadable = strings.Join(unreadable, "; ")
+		cfg.Paused = true
+	}
 	return cfg
 }
 
-func annotatedRevision(value string) int64 {
+// maxQuotedAnnotation bounds how much of an unreadable annotation a message repeats.
+const maxQuotedAnnotation = 64
+
+// annotatedRevision is the revision annotation key names, 0 when it is absent; a value
+// that is not a revision number gives 0 and a line in unreadable.
+func annotatedRevision(annotations map[string]string, key string, unreadable *[]string) int64 {
+	value := annotations[key]
+	if value == "" {
+		return 0
+	}
 	n, err := strconv.ParseInt(value, 10, 64)
 	if err != nil || n < 1 {
+		if len(value) > maxQuotedAnnotation {
+			value = value[:maxQuotedAnnotation] + "..."
+		}
+		*unreadable = append(*unreadable, fmt.Sprintf("annotation %s is %q, not a revision number", key, value))
 		return 0
 	}
 	return n

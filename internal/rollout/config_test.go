@@ -2,6 +2,7 @@ package rollout
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -28,6 +29,42 @@ func TestConfigFrom(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			if got := ConfigFrom(c.spec); !reflect.DeepEqual(got, c.want) {
 				t.Errorf("ConfigFrom = %+v, want %+v", got, c.want)
+			}
+		})
+	}
+}
+
+// A promote or abort annotation that is not a revision number holds the rollout, and
+// says which; a number asks for that revision, and no annotation asks for nothing.
+func TestConfigOfReadsTheRolloutAnnotations(t *testing.T) {
+	cases := []struct {
+		name        string
+		annotations map[string]string
+		wantPromote int64
+		wantAbort   int64
+		wantHeld    bool
+		unreadable  string
+	}{
+		{name: "none", annotations: nil},
+		{name: "an empty value asks for nothing", annotations: map[string]string{gatewrightv1alpha1.AnnotationRolloutAbort: ""}},
+		{name: "revision numbers", annotations: map[string]string{gatewrightv1alpha1.AnnotationRolloutPromote: "4", gatewrightv1alpha1.AnnotationRolloutAbort: "3"},
+			wantPromote: 4, wantAbort: 3},
+		{name: "an abort that is not a number holds the rollout", annotations: map[string]string{gatewrightv1alpha1.AnnotationRolloutAbort: "yes"},
+			wantHeld: true, unreadable: `annotation gatewright.dev/rollout-abort is "yes", not a revision number`},
+		{name: "a revision below 1 holds it too, and a readable abort still counts",
+			annotations: map[string]string{gatewrightv1alpha1.AnnotationRolloutPromote: "0", gatewrightv1alpha1.AnnotationRolloutAbort: "2"},
+			wantAbort:   2, wantHeld: true, unreadable: `annotation gatewright.dev/rollout-promote is "0", not a revision number`},
+		{name: "a long value is cut in the message", annotations: map[string]string{gatewrightv1alpha1.AnnotationRolloutPromote: strings.Repeat("x", 1000)},
+			wantHeld: true, unreadable: `annotation gatewright.dev/rollout-promote is "` + strings.Repeat("x", 64) + `...", not a revision number`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			bp := &gatewrightv1alpha1.GatewayClassBlueprint{}
+			bp.Annotations = c.annotations
+			cfg := ConfigOf(bp)
+			if cfg.Promote != c.wantPromote || cfg.Abort != c.wantAbort || cfg.Paused != c.wantHeld || cfg.Unreadable != c.unreadable {
+				t.Errorf("ConfigOf = promote %d, abort %d, paused %v, unreadable %q; want %d, %d, %v, %q",
+					cfg.Promote, cfg.Abort, cfg.Paused, cfg.Unreadable, c.wantPromote, c.wantAbort, c.wantHeld, c.unreadable)
 			}
 		})
 	}

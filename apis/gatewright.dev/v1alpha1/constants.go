@@ -37,6 +37,13 @@ const (
 	ConditionRendered  = "gatewright.dev/Rendered"
 	ReasonRendered     = "Rendered"
 	ReasonRenderFailed = "RenderFailed"
+
+	// ConditionRolloutHeld is True, with reason ReasonUnreadableAnnotation, on a blueprint
+	// whose rollout-promote or rollout-abort annotation is not a revision number: its
+	// rollout is held as if paused until the annotation is fixed or removed. It is absent
+	// otherwise.
+	ConditionRolloutHeld       = "gatewright.dev/RolloutHeld"
+	ReasonUnreadableAnnotation = "UnreadableAnnotation"
 )
 
 // Labels Gatewright puts on every object it renders, besides Gateway API's
