@@ -268,14 +268,14 @@ spec:
 	})
 
 	It("holds the rollout while an abort annotation is not a revision number, and says so on the blueprint", func(ctx SpecContext) {
-		setUp(ctx, "{soakSeconds: 5}")
-		w.classAndBlueprint(ctx, proxyBlueprint("two", false, "{soakSeconds: 5}"))
+		setUp(ctx, "{soakSeconds: 10}")
+		w.classAndBlueprint(ctx, proxyBlueprint("two", false, "{soakSeconds: 10}"))
 		Eventually(w.greetings(ctx)).Should(Equal(map[string]int{"one": fleetSize - 1, "two": 1}))
 		w.annotateBlueprint(ctx, gatewrightv1alpha1.AnnotationRolloutAbort, "yes")
 		held := And(HaveField("Type", gatewrightv1alpha1.ConditionRolloutHeld), HaveField("Status", metav1.ConditionTrue),
 			HaveField("Message", ContainSubstring(`annotation gatewright.dev/rollout-abort is "yes", not a revision number`)))
 		Eventually(w.blueprintStatus(ctx)).Should(And(HaveField("Rollout.Phase", gatewrightv1alpha1.RolloutPaused), HaveField("Conditions", ContainElement(held))))
-		Consistently(w.greetings(ctx), "7s").Should(Equal(map[string]int{"one": fleetSize - 1, "two": 1}), "a wave started past its soak though the abort could not be read")
+		Consistently(w.greetings(ctx), "12s").Should(Equal(map[string]int{"one": fleetSize - 1, "two": 1}), "a wave started past its soak though the abort could not be read")
 
 		w.annotateBlueprint(ctx, gatewrightv1alpha1.AnnotationRolloutAbort, "2")
 		Eventually(w.greetings(ctx)).Should(Equal(map[string]int{"one": fleetSize}))
