@@ -92,7 +92,6 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	setRolloutHeld(bp)
 	if active(bp.Status.Rollout) && equality.Semantic.DeepEqual(original.Rollout, bp.Status.Rollout) {
 		// While a gate is open the counts ride the rollout's own writes, one as each
 		// wave starts, rather than adding writes of their own.

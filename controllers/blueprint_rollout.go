@@ -27,10 +27,10 @@ import (
 const rolloutPoll = 2 * time.Second
 
 // stepRollout advances bp's rollout by one step (internal/rollout) over the Gateways of its
-// classes, and sets the status's rollout and currentRevision. The caller writes the status
-// first, with optimistic concurrency, then makes the assignments: the status is the
-// commit point, so a controller killed in between, or a new leader, steps the written
-// status again and makes the same assignments.
+// classes, and sets the status's rollout, currentRevision and RolloutHeld condition. The
+// caller writes the status first, with optimistic concurrency, then makes the
+// assignments: the status is the commit point, so a controller killed in between, or a
+// new leader, steps the written status again and makes the same assignments.
 func (r *BlueprintReconciler) stepRollout(ctx context.Context, bp *gatewrightv1alpha1.GatewayClassBlueprint, gateways []gatewayv1.Gateway, records map[client.ObjectKey]*gatewrightv1alpha1.Rendering) (rollout.Result, error) {
 	cfg := rollout.ConfigOf(bp)
 	stable := bp.Status.CurrentRevision
@@ -42,6 +42,7 @@ func (r *BlueprintReconciler) stepRollout(ctx context.Context, bp *gatewrightv1a
 		Stable: stable, Target: bp.Status.TargetRevision, Members: members, Now: time.Now(),
 	})
 	bp.Status.Rollout, bp.Status.CurrentRevision = step.Status, step.Stable
+	setRolloutHeld(bp, cfg.Unreadable)
 	if active(step.Status) && (step.RequeueAfter <= 0 || step.RequeueAfter > rolloutPoll) {
 		step.RequeueAfter = rolloutPoll
 	}
@@ -49,9 +50,9 @@ func (r *BlueprintReconciler) stepRollout(ctx context.Context, bp *gatewrightv1a
 }
 
 // setRolloutHeld says on bp that its rollout is held because a promote or abort
-// annotation cannot be read (rollout.ConfigOf), and drops the condition once it can.
-func setRolloutHeld(bp *gatewrightv1alpha1.GatewayClassBlueprint) {
-	unreadable := rollout.ConfigOf(bp).Unreadable
+// annotation cannot be read (rollout.Config's Unreadable), and drops the condition once
+// it can.
+func setRolloutHeld(bp *gatewrightv1alpha1.GatewayClassBlueprint, unreadable string) {
 	if unreadable == "" {
 		meta.RemoveStatusCondition(&bp.Status.Conditions, gatewrightv1alpha1.ConditionRolloutHeld)
 		return

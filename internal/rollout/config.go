@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 )
@@ -93,7 +94,11 @@ func annotatedRevision(annotations map[string]string, key string, unreadable *[]
 	n, err := strconv.ParseInt(value, 10, 64)
 	if err != nil || n < 1 {
 		if len(value) > maxQuotedAnnotation {
-			value = value[:maxQuotedAnnotation] + "..."
+			cut := maxQuotedAnnotation
+			for cut > 0 && !utf8.RuneStart(value[cut]) { // not inside a character
+				cut--
+			}
+			value = value[:cut] + "..."
 		}
 		*unreadable = append(*unreadable, fmt.Sprintf("annotation %s is %q, not a revision number", key, value))
 		return 0

@@ -54,6 +54,8 @@ func TestConfigOfReadsTheRolloutAnnotations(t *testing.T) {
 		{name: "a revision below 1 holds it too, and a readable abort still counts",
 			annotations: map[string]string{gatewrightv1alpha1.AnnotationRolloutPromote: "0", gatewrightv1alpha1.AnnotationRolloutAbort: "2"},
 			wantAbort:   2, wantHeld: true, unreadable: `annotation gatewright.dev/rollout-promote is "0", not a revision number`},
+		{name: "a long value is cut between characters", annotations: map[string]string{gatewrightv1alpha1.AnnotationRolloutAbort: "x" + strings.Repeat("é", 40)},
+			wantHeld: true, unreadable: `annotation gatewright.dev/rollout-abort is "x` + strings.Repeat("é", 31) + `...", not a revision number`},
 		{name: "a long value is cut in the message", annotations: map[string]string{gatewrightv1alpha1.AnnotationRolloutPromote: strings.Repeat("x", 1000)},
 			wantHeld: true, unreadable: `annotation gatewright.dev/rollout-promote is "` + strings.Repeat("x", 64) + `...", not a revision number`},
 	}
