@@ -18,12 +18,15 @@ func revisionNotes(base, changed *offline.Set) []string {
 		if was == nil || was.Status.TargetRevision == 0 {
 			continue // a blueprint's first revision reaches every Gateway at once
 		}
-		cfg := rollout.ConfigFrom(changed.Blueprint(name).Spec.Rollout)
+		cfg := rollout.ConfigOf(changed.Blueprint(name))
 		how := fmt.Sprintf("in waves (%s), each held until its Gateways are healthy", strings.Join(cfg.Waves, ", "))
 		if len(cfg.Waves) == 1 && cfg.Waves[0] == "100%" {
 			how = "all at once"
 		}
-		if cfg.Paused {
+		switch {
+		case cfg.Unreadable != "":
+			how += fmt.Sprintf(", once the rollout is no longer held (%s)", cfg.Unreadable)
+		case cfg.Paused:
 			how += ", once the paused rollout resumes"
 		}
 		notes = append(notes, fmt.Sprintf("GatewayClassBlueprint %s: the change is revision %d, which its Gateways get %s (spec.rollout); after is what they run once it reaches them",
