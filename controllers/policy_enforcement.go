@@ -53,19 +53,9 @@ type valueInputsCache struct {
 	// however many of its routes are judged; revisions the blueprints they run, by
 	// blueprint and assigned revision.
 	targets   map[client.ObjectKey]int64
-	revisions map[revisionKey]runningBlueprint
+	revisions snapshot.RevisionReads
 	// behind is set when a revision was not in the cache.
 	behind error
-}
-
-type revisionKey struct {
-	blueprint string
-	target    int64
-}
-
-type runningBlueprint struct {
-	revision *gatewrightv1alpha1.GatewayClassBlueprintRevision
-	err      error
 }
 
 func (cache *valueInputsCache) of(ctx context.Context, c snapshot.Context) (*translate.Result, error) {
@@ -77,8 +67,7 @@ func (cache *valueInputsCache) of(ctx context.Context, c snapshot.Context) (*tra
 }
 
 // running is the blueprint revision gw runs, as its reconciler renders it
-// (snapshot.RunningNumber). Each is read
-// once per judgement, however many Gateways run it.
+// (snapshot.RunningNumber). Each is read once per judgement, however many Gateways run it.
 func (cache *valueInputsCache) running(ctx context.Context, gw *gatewayv1.Gateway, live *gatewrightv1alpha1.GatewayClassBlueprint) (*gatewrightv1alpha1.GatewayClassBlueprintRevision, error) {
 	target, assigned := cache.targets[client.ObjectKeyFromObject(gw)]
 	if !assigned {
@@ -91,17 +80,9 @@ func (cache *valueInputsCache) running(ctx context.Context, gw *gatewayv1.Gatewa
 		}
 		cache.targets[client.ObjectKeyFromObject(gw)] = target
 	}
-	key := revisionKey{blueprint: live.Name, target: target}
-	run, ok := cache.revisions[key]
-	if !ok {
-		run.revision, run.err = snapshot.RunningRevision(ctx, cache.reader, live, target)
-		if apierrors.IsNotFound(run.err) {
-			cache.behind = run.err
-		}
-		if cache.revisions == nil {
-			cache.revisions = map[revisionKey]runningBlueprint{}
-		}
-		cache.revisions[key] = run
+	rev, err := cache.revisions.Running(ctx, cache.reader, live, target)
+	if apierrors.IsNotFound(err) {
+		cache.behind = err
 	}
-	return run.revision, run.err
+	return rev, err
 }

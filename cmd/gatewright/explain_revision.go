@@ -25,19 +25,9 @@ type runningRevisions struct {
 	client  client.Reader
 	denied  *deniedReads
 	targets map[string]map[string]int64 // by namespace and Gateway name
-	read    map[revisionKey]runningBlueprint
+	read    snapshot.RevisionReads
 	// ran is the revision each Gateway was last found to run, 0 for the live spec.
 	ran map[client.ObjectKey]int64
-}
-
-type revisionKey struct {
-	blueprint string
-	target    int64
-}
-
-type runningBlueprint struct {
-	revision *gatewrightv1alpha1.GatewayClassBlueprintRevision
-	err      error
 }
 
 // running is the revision of live, the blueprint, that gw runs; nil for the live spec.
@@ -47,28 +37,20 @@ func (r *runningRevisions) running(ctx context.Context, gw *gatewayv1.Gateway, l
 		return nil, err
 	}
 	target := targets[gw.Name]
-	key := revisionKey{blueprint: live.Name, target: target}
-	run, ok := r.read[key]
-	if !ok {
-		run.revision, run.err = snapshot.RunningRevision(ctx, r.client, live, target)
-		if apierrors.IsForbidden(run.err) {
-			n := snapshot.RunningNumber(live, target)
-			r.denied.add("GatewayClassBlueprintRevision "+revisions.Name(live.Name, n), fmt.Sprintf(
-				"computed with the live spec of GatewayClassBlueprint %s instead of revision %d", live.Name, n))
-			run = runningBlueprint{}
-		}
-		if r.read == nil {
-			r.read = map[revisionKey]runningBlueprint{}
-		}
-		r.read[key] = run
+	rev, err := r.read.Running(ctx, r.client, live, target)
+	if apierrors.IsForbidden(err) {
+		n := snapshot.RunningNumber(live, target)
+		r.denied.add("GatewayClassBlueprintRevision "+revisions.Name(live.Name, n), fmt.Sprintf(
+			"computed with the live spec of GatewayClassBlueprint %s instead of revision %d", live.Name, n))
+		rev, err = nil, nil
 	}
 	if r.ran == nil {
 		r.ran = map[client.ObjectKey]int64{}
 	}
-	if run.revision != nil {
-		r.ran[client.ObjectKeyFromObject(gw)] = run.revision.Revision
+	if rev != nil {
+		r.ran[client.ObjectKeyFromObject(gw)] = rev.Revision
 	}
-	return run.revision, run.err
+	return rev, err
 }
 
 // of is the revision gw was last found to run; 0 for the live spec, or with no r.
