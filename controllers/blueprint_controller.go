@@ -61,7 +61,13 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	riding, err := r.ridingConfigs(ctx, bp)
+	// One list for the revision's riding configs and the Gateways counted: a class
+	// missed by one read must not be seen by the other.
+	classes, err := classesUsing(ctx, r.Client, bp.Name)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	riding, err := r.ridingConfigs(ctx, bp, classes)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
@@ -80,7 +86,7 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	}
 	conditions.Set(&bp.Status.Conditions, "Accepted", accepted.OK, accepted.Reason, accepted.Message, bp.Generation)
 	conditions.Set(&bp.Status.Conditions, gatewrightv1alpha1.ConditionLinted, linted.OK, linted.Reason, linted.Message, bp.Generation)
-	gateways, err := r.gatewaysOf(ctx, bp.Name)
+	gateways, err := r.gatewaysOf(ctx, classes)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
@@ -129,11 +135,11 @@ func (r *BlueprintReconciler) judge(bp *gatewrightv1alpha1.GatewayClassBlueprint
 	return accepted, translate.Verdict{Reason: gatewrightv1alpha1.ReasonWarnings, Message: fmt.Sprintf("%d warning(s), as gatewright lint prints them: %s", len(warnings), strings.Join(lines, "; "))}
 }
 
-// gatewaysOf lists the Gateways of every Gatewright GatewayClass that uses blueprint,
-// uncopied from the cache: their status is only read.
-func (r *BlueprintReconciler) gatewaysOf(ctx context.Context, blueprint string) ([]gatewayv1.Gateway, error) {
+// gatewaysOf lists the Gateways of classes, uncopied from the cache: their status is
+// only read.
+func (r *BlueprintReconciler) gatewaysOf(ctx context.Context, classes []types.NamespacedName) ([]gatewayv1.Gateway, error) {
 	var out []gatewayv1.Gateway
-	for _, class := range classesUsing(ctx, r.Client, blueprint) {
+	for _, class := range classes {
 		var gateways gatewayv1.GatewayList
 		if err := r.List(ctx, &gateways, client.MatchingFields{indexGatewayClassName: class.Name}, client.UnsafeDisableDeepCopy); err != nil {
 			return nil, err

@@ -164,17 +164,17 @@ func (r *BlueprintReconciler) prune(ctx context.Context, h history, inUse map[in
 }
 
 // ridingConfigs are the class-wide GatewayClassConfigs that ride the rollouts of
-// blueprint, as its next revision holds them.
-func (r *BlueprintReconciler) ridingConfigs(ctx context.Context, bp *gatewrightv1alpha1.GatewayClassBlueprint) ([]gatewrightv1alpha1.RevisionClassConfig, error) {
+// blueprint, as its next revision holds them: those targeting classes, its classes.
+func (r *BlueprintReconciler) ridingConfigs(ctx context.Context, bp *gatewrightv1alpha1.GatewayClassBlueprint, classes []types.NamespacedName) ([]gatewrightv1alpha1.RevisionClassConfig, error) {
 	var list gatewrightv1alpha1.GatewayClassConfigList
 	if err := r.List(ctx, &list, client.InNamespace(r.ControllerNamespace), client.UnsafeDisableDeepCopy); err != nil {
 		return nil, err
 	}
-	var classes []string
-	for _, class := range classesUsing(ctx, r.Client, bp.Name) {
-		classes = append(classes, class.Name)
+	names := make([]string, len(classes))
+	for i, class := range classes {
+		names[i] = class.Name
 	}
-	riding, err := revisions.ClassConfigs(list.Items, r.ControllerNamespace, classes)
+	riding, err := revisions.ClassConfigs(list.Items, r.ControllerNamespace, names)
 	if err != nil {
 		r.noRevision(bp, err)
 	}

@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"context"
+	"fmt"
 
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -20,10 +21,10 @@ func getClass(ctx context.Context, c client.Reader, name string) (*gatewayv1.Gat
 }
 
 // classesUsing lists the names of Gatewright's GatewayClasses that use blueprint.
-func classesUsing(ctx context.Context, c client.Reader, blueprint string) []types.NamespacedName {
+func classesUsing(ctx context.Context, c client.Reader, blueprint string) ([]types.NamespacedName, error) {
 	var classes gatewayv1.GatewayClassList
 	if err := c.List(ctx, &classes); err != nil {
-		return nil
+		return nil, fmt.Errorf("listing the GatewayClasses of GatewayClassBlueprint %s: %w", blueprint, err)
 	}
 	var out []types.NamespacedName
 	for _, class := range classes.Items {
@@ -31,5 +32,5 @@ func classesUsing(ctx context.Context, c client.Reader, blueprint string) []type
 			out = append(out, types.NamespacedName{Name: class.Name})
 		}
 	}
-	return out
+	return out, nil
 }

@@ -19,8 +19,9 @@ func (r *GatewayReconciler) gatewaysOfClass(ctx context.Context, obj client.Obje
 }
 
 func (r *GatewayReconciler) gatewaysOfBlueprint(ctx context.Context, obj client.Object) []reconcile.Request {
+	classes, _ := classesUsing(ctx, r.Client, obj.GetName()) // a map function has nowhere to report it
 	var requests []reconcile.Request
-	for _, class := range classesUsing(ctx, r.Client, obj.GetName()) {
+	for _, class := range classes {
 		requests = append(requests, ctrlutil.RequestsFor(r.gatewayNames(ctx, client.MatchingFields{indexGatewayClassName: class.Name}))...)
 	}
 	return requests
@@ -40,8 +41,9 @@ func (r *GatewayReconciler) gatewaysOnCurrentRevision(ctx context.Context, obj c
 		return r.gatewaysOfBlueprint(ctx, obj)
 	}
 	records := gatewayRecords(renderings.Items)
+	classes, _ := classesUsing(ctx, r.Client, obj.GetName()) // a map function has nowhere to report it
 	var requests []reconcile.Request
-	for _, class := range classesUsing(ctx, r.Client, obj.GetName()) {
+	for _, class := range classes {
 		for _, key := range r.gatewayNames(ctx, client.MatchingFields{indexGatewayClassName: class.Name}) {
 			if rec := records[key]; rec == nil || rec.TargetRevision < current {
 				requests = append(requests, reconcile.Request{NamespacedName: key})

@@ -233,5 +233,6 @@ func (r *GatewayClassReconciler) SetupWithManager(mgr ctrl.Manager) error {
 }
 
 func (r *GatewayClassReconciler) classesOfBlueprint(ctx context.Context, obj client.Object) []reconcile.Request {
-	return ctrlutil.RequestsFor(classesUsing(ctx, r.Client, obj.GetName()))
+	classes, _ := classesUsing(ctx, r.Client, obj.GetName()) // a map function has nowhere to report it
+	return ctrlutil.RequestsFor(classes)
 }

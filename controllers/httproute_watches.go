@@ -90,8 +90,9 @@ func (r *HTTPRouteReconciler) routesOfClass(ctx context.Context, obj client.Obje
 }
 
 func (r *HTTPRouteReconciler) routesOfBlueprint(ctx context.Context, obj client.Object) []reconcile.Request {
+	using, _ := classesUsing(ctx, r.Client, obj.GetName()) // a map function has nowhere to report it
 	classes := map[string]bool{}
-	for _, class := range classesUsing(ctx, r.Client, obj.GetName()) {
+	for _, class := range using {
 		classes[class.Name] = true
 	}
 	return r.routesOfClasses(ctx, classes)

@@ -9,8 +9,11 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 )
 
-// kindHTTPRoute is the kind of a route owner, as its Renderings record it.
-const kindHTTPRoute = "HTTPRoute"
+// kindGateway and kindHTTPRoute are the kinds of owners, as their Renderings record them.
+const (
+	kindGateway   = "Gateway"
+	kindHTTPRoute = "HTTPRoute"
+)
 
 // Owner is the Gateway, or the HTTPRoute on one parent Gateway, that objects are
 // rendered and applied for.
@@ -25,7 +28,7 @@ type Owner struct {
 func GatewayOwner(gw client.Object) Owner {
 	return Owner{
 		Object: gw,
-		GVK:    gatewayv1.SchemeGroupVersion.WithKind("Gateway"),
+		GVK:    gatewayv1.SchemeGroupVersion.WithKind(kindGateway),
 		Labels: map[string]string{
 			gatewayv1.GatewayNameLabelKey:            gw.GetName(),
 			gatewrightv1alpha1.LabelGatewayNamespace: gw.GetNamespace(),

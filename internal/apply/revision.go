@@ -44,7 +44,7 @@ func TargetRevision(ctx context.Context, r client.Reader, gw client.Object) (int
 // GatewayOf is the Gateway whose part 0 r is, by namespace/name; ok is false for any
 // other Rendering, or one that does not carry the name its owner gives it.
 func GatewayOf(r *gatewrightv1alpha1.Rendering) (key client.ObjectKey, ok bool) {
-	if r.Owner.Kind != "Gateway" || r.Part != 0 {
+	if r.Owner.Kind != kindGateway || r.Part != 0 {
 		return key, false
 	}
 	gw := &gatewayv1.Gateway{}
