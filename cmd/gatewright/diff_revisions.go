@@ -23,14 +23,15 @@ func revisionNotes(base, changed *offline.Set) []string {
 		if len(cfg.Waves) == 1 && cfg.Waves[0] == "100%" {
 			how = "all at once"
 		}
+		when := ""
 		switch {
 		case cfg.Unreadable != "":
-			how += fmt.Sprintf(", once the rollout is no longer held (%s)", cfg.Unreadable)
+			when = fmt.Sprintf(", once the rollout is no longer held (%s)", cfg.Unreadable)
 		case cfg.Paused:
-			how += ", once the paused rollout resumes"
+			when = ", once the paused rollout resumes"
 		}
-		notes = append(notes, fmt.Sprintf("GatewayClassBlueprint %s: the change is revision %d, which its Gateways get %s (spec.rollout); after is what they run once it reaches them",
-			name, was.Status.TargetRevision+1, how))
+		notes = append(notes, fmt.Sprintf("GatewayClassBlueprint %s: the change is revision %d, which its Gateways get %s (spec.rollout)%s; after is what they run once it reaches them",
+			name, was.Status.TargetRevision+1, how, when))
 	}
 	return notes
 }

@@ -30,7 +30,7 @@ func TestDiffWithRevisions(t *testing.T) {
 			inStderr: "note: GatewayClassBlueprint bp: the change is revision 3, which its Gateways get in waves (1, 10%, 50%, 100%), each held until its Gateways are healthy (spec.rollout); after is what they run once it reaches them\n"},
 		{name: "a blueprint edit whose abort annotation is not a revision number says the rollout is held",
 			changes: "blueprint-edit-held.yaml", golden: "revision-blueprint-edit.out",
-			inStderr: `note: GatewayClassBlueprint bp: the change is revision 3, which its Gateways get in waves (1, 10%, 50%, 100%), each held until its Gateways are healthy, once the rollout is no longer held (annotation gatewright.dev/rollout-abort is "yes", not a revision number) (spec.rollout); after is what they run once it reaches them` + "\n"},
+			inStderr: `note: GatewayClassBlueprint bp: the change is revision 3, which its Gateways get in waves (1, 10%, 50%, 100%), each held until its Gateways are healthy (spec.rollout), once the rollout is no longer held (annotation gatewright.dev/rollout-abort is "yes", not a revision number); after is what they run once it reaches them` + "\n"},
 		{name: "a policy edit computes both sides with the revision each Gateway runs",
 			changes: "policy-edit.yaml", golden: "revision-policy-edit.out"},
 	}
