@@ -61,8 +61,8 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	// One list for the revision's riding configs and the Gateways counted: a class
-	// missed by one read must not be seen by the other.
+	// Listed once: the revision's riding configs and the Gateways counted are those of
+	// the same classes.
 	classes, err := classesUsing(ctx, r.Client, bp.Name)
 	if err != nil {
 		return ctrl.Result{}, err

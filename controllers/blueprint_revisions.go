@@ -164,7 +164,8 @@ func (r *BlueprintReconciler) prune(ctx context.Context, h history, inUse map[in
 }
 
 // ridingConfigs are the class-wide GatewayClassConfigs that ride the rollouts of
-// blueprint, as its next revision holds them: those targeting classes, its classes.
+// blueprint, as its next revision holds them: those that target classes, the
+// blueprint's GatewayClasses.
 func (r *BlueprintReconciler) ridingConfigs(ctx context.Context, bp *gatewrightv1alpha1.GatewayClassBlueprint, classes []types.NamespacedName) ([]gatewrightv1alpha1.RevisionClassConfig, error) {
 	var list gatewrightv1alpha1.GatewayClassConfigList
 	if err := r.List(ctx, &list, client.InNamespace(r.ControllerNamespace), client.UnsafeDisableDeepCopy); err != nil {
