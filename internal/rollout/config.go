@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/conditions"
 )
 
 // DefaultWaves are the waves of a blueprint that sets none: one Gateway, then 10%, 50%
@@ -93,14 +93,7 @@ func annotatedRevision(annotations map[string]string, key string, unreadable *[]
 	}
 	n, err := strconv.ParseInt(value, 10, 64)
 	if err != nil || n < 1 {
-		if len(value) > maxQuotedAnnotation {
-			cut := maxQuotedAnnotation
-			for cut > 0 && !utf8.RuneStart(value[cut]) { // not inside a character
-				cut--
-			}
-			value = value[:cut] + "..."
-		}
-		*unreadable = append(*unreadable, fmt.Sprintf("annotation %s is %q, not a revision number", key, value))
+		*unreadable = append(*unreadable, fmt.Sprintf("annotation %s is %q, not a revision number", key, conditions.Truncate(value, maxQuotedAnnotation)))
 		return 0
 	}
 	return n

@@ -55,9 +55,9 @@ func TestConfigOfReadsTheRolloutAnnotations(t *testing.T) {
 			annotations: map[string]string{gatewrightv1alpha1.AnnotationRolloutPromote: "0", gatewrightv1alpha1.AnnotationRolloutAbort: "2"},
 			wantAbort:   2, wantHeld: true, unreadable: `annotation gatewright.dev/rollout-promote is "0", not a revision number`},
 		{name: "a long value is cut between characters", annotations: map[string]string{gatewrightv1alpha1.AnnotationRolloutAbort: "x" + strings.Repeat("é", 40)},
-			wantHeld: true, unreadable: `annotation gatewright.dev/rollout-abort is "x` + strings.Repeat("é", 31) + `...", not a revision number`},
+			wantHeld: true, unreadable: `annotation gatewright.dev/rollout-abort is "x` + strings.Repeat("é", 22) + `… (36 bytes cut)", not a revision number`},
 		{name: "a long value is cut in the message", annotations: map[string]string{gatewrightv1alpha1.AnnotationRolloutPromote: strings.Repeat("x", 1000)},
-			wantHeld: true, unreadable: `annotation gatewright.dev/rollout-promote is "` + strings.Repeat("x", 64) + `...", not a revision number`},
+			wantHeld: true, unreadable: `annotation gatewright.dev/rollout-promote is "` + strings.Repeat("x", 44) + `… (956 bytes cut)", not a revision number`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
