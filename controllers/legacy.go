@@ -38,7 +38,10 @@ func (a *legacyAdopter) adopt(ctx context.Context, rec *apply.Record, legacy app
 	if rec.Exists() {
 		return nil
 	}
-	adopted, dropped := a.applier.Adoptable(ctx, owner, legacy, renderableKinds(bp, owner.GVK.Kind), declaredClusterScoped(bp))
+	adopted, dropped, err := a.applier.Adoptable(ctx, owner, legacy, renderableKinds(bp, owner.GVK.Kind), declaredClusterScoped(bp))
+	if err != nil {
+		return err
+	}
 	if dropped > 0 {
 		log.FromContext(ctx).Info("legacy inventory too long: entries dropped unread", "owner", owner.String(), "dropped", dropped, "limit", apply.LegacyEntryLimit)
 		a.recorder.Eventf(owner.Object, "Warning", "LegacyInventoryTruncated",

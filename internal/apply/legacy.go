@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -64,7 +66,10 @@ const LegacyEntryLimit = 256
 // the version the cluster prefers rather than the one the entry names, which a tenant
 // could make up. The cache holds only objects labelled as Gatewright's, the only ones
 // that could check out. It also returns how many entries it dropped over the limit.
-func (a *Applier) Adoptable(ctx context.Context, owner Owner, legacy Inventory, renderable func(schema.GroupKind) bool, clusterScoped func(Entry) bool) (Inventory, int) {
+// An entry whose object is gone, or whose kind the cluster does not serve, is dropped; any
+// other failure to read is returned, so that a passing error does not leave an object out
+// of the Rendering and so never pruned.
+func (a *Applier) Adoptable(ctx context.Context, owner Owner, legacy Inventory, renderable func(schema.GroupKind) bool, clusterScoped func(Entry) bool) (Inventory, int, error) {
 	var candidates Inventory
 	for _, e := range legacy {
 		inPlace := e.Namespace == owner.Object.GetNamespace() || (e.Namespace == "" && clusterScoped(e))
@@ -83,8 +88,12 @@ func (a *Applier) Adoptable(ctx context.Context, owner Owner, legacy Inventory, 
 		gk := e.groupKind()
 		v, known := versions[gk]
 		if !known {
-			if mapping, err := a.client.RESTMapper().RESTMapping(gk); err == nil {
+			mapping, err := a.client.RESTMapper().RESTMapping(gk)
+			switch {
+			case err == nil:
 				v = mapping.GroupVersionKind.Version
+			case !meta.IsNoMatchError(err):
+				return nil, dropped, err
 			}
 			versions[gk] = v
 		}
@@ -93,13 +102,15 @@ func (a *Applier) Adoptable(ctx context.Context, owner Owner, legacy Inventory, 
 		}
 		e.APIVersion = gk.WithVersion(v).GroupVersion().String()
 		obj := e.object()
-		if err := getUnstructured(ctx, a.client, client.ObjectKeyFromObject(obj), obj); err != nil {
+		if err := getUnstructured(ctx, a.client, client.ObjectKeyFromObject(obj), obj); apierrors.IsNotFound(err) {
 			continue
+		} else if err != nil {
+			return nil, dropped, err
 		}
 		if owner.owns(obj) && obj.GetLabels()[templateLabel] == e.Template {
 			e.Hash = obj.GetAnnotations()[RenderedHashAnnotation]
 			out = append(out, e)
 		}
 	}
-	return out, dropped
+	return out, dropped, nil
 }

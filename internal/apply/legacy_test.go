@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -65,7 +66,10 @@ func TestAdoptableReadsABoundedNumberOfObjects(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var cacheReads, apiReads int
 			a := New(countingGets(&cacheReads, stale), countingGets(&apiReads))
-			adopted, dropped := a.Adoptable(context.Background(), owner, tc.legacy, configMaps, func(Entry) bool { return false })
+			adopted, dropped, err := a.Adoptable(context.Background(), owner, tc.legacy, configMaps, func(Entry) bool { return false })
+			if err != nil {
+				t.Fatal(err)
+			}
 			var got []string
 			for _, e := range adopted {
 				got = append(got, e.APIVersion+" "+e.String())
@@ -75,5 +79,26 @@ func TestAdoptableReadsABoundedNumberOfObjects(t *testing.T) {
 					cacheReads, apiReads, dropped, got, tc.wantCacheReads, tc.wantDrop, tc.wantAdopted)
 			}
 		})
+	}
+}
+
+// TestAdoptableReturnsAFailedRead: an object that could not be read is neither adopted nor
+// dropped; the move is tried again rather than saving a Rendering without it, which would
+// leave the object unpruned for good.
+func TestAdoptableReturnsAFailedRead(t *testing.T) {
+	gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "web"}}
+	mapper := meta.NewDefaultRESTMapper([]schema.GroupVersion{corev1.SchemeGroupVersion})
+	mapper.Add(corev1.SchemeGroupVersion.WithKind("ConfigMap"), meta.RESTScopeNamespace)
+	timedOut := apierrors.NewTimeoutError("the cache is not synced", 1)
+	cache := fake.NewClientBuilder().WithScheme(scheme.New()).WithRESTMapper(mapper).WithInterceptorFuncs(interceptor.Funcs{
+		Get: func(context.Context, client.WithWatch, client.ObjectKey, client.Object, ...client.GetOption) error {
+			return timedOut
+		},
+	}).Build()
+	legacy := Inventory{{APIVersion: "v1", Kind: "ConfigMap", Namespace: "team-a", Name: "config", Template: "config"}}
+	configMaps := func(gk schema.GroupKind) bool { return gk == schema.GroupKind{Kind: "ConfigMap"} }
+	adopted, _, err := New(cache, cache).Adoptable(context.Background(), GatewayOwner(gw), legacy, configMaps, func(Entry) bool { return false })
+	if !apierrors.IsTimeout(err) || adopted != nil {
+		t.Errorf("adopted %v, error %v; want nothing and the read's timeout", adopted, err)
 	}
 }
