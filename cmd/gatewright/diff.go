@@ -185,7 +185,7 @@ func (o diffOptions) readBase(ctx context.Context, changes *offline.Set, deletes
 		namespaces = append(namespaces, ref.Namespace)
 	}
 	namespaces = slices.DeleteFunc(namespaces, func(ns string) bool { return ns == "" })
-	return offline.FromCluster(ctx, k8s, offline.ClusterOptions{Namespaces: namespaces})
+	return offline.FromCluster(ctx, k8s, offline.ClusterOptions{Namespaces: namespaces, Changes: changes})
 }
 
 // progressAfter is how long diff runs before it says how far it is.

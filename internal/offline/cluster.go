@@ -23,14 +23,17 @@ type ClusterOptions struct {
 	// Namespaces are read one by one when a kind cannot be listed cluster-wide: the
 	// caller's namespace, the controller namespace, those of the objects a diff changes.
 	Namespaces []string
+	// Changes are the objects a diff would apply: the Secrets and Services that their
+	// certificateRefs and backendRefs name are read as those of the cluster's objects are.
+	Changes *Set
 }
 
 // FromCluster reads into a set what the values and templates of the cluster's Gateways
 // are computed from, with the caller's rights: every kind the set holds, cluster-wide
 // when allowed, else in opts.Namespaces. It returns notes naming what could not be read;
-// only a failure to reach the API server is an error. Of the Secrets, only those of the
-// namespaces that certificateRefs name are read; when they cannot be, SecretsUnread is
-// set.
+// only a failure to reach the API server is an error. Of the Secrets and Services, only
+// those of the namespaces that certificateRefs and backendRefs name are read; when they
+// cannot be, SecretsUnread or ServicesUnread is set.
 func FromCluster(ctx context.Context, r client.Reader, opts ClusterOptions) (*Set, []string, error) {
 	reader := clusterReader{reader: r, namespaces: opts.Namespaces}
 	s := &Set{}
@@ -54,11 +57,11 @@ func FromCluster(ctx context.Context, r client.Reader, opts ClusterOptions) (*Se
 		func() error {
 			return listAll(ctx, &reader, "ReferenceGrants", &gatewayv1.ReferenceGrantList{}, &s.ReferenceGrants, true)
 		},
-		func() error { return listAll(ctx, &reader, "Services", &corev1.ServiceList{}, &s.Services, true) },
 		func() error {
 			return listAll(ctx, &reader, "Namespaces", &corev1.NamespaceList{}, &s.Namespaces, false)
 		},
-		func() error { return reader.readSecrets(ctx, s) },
+		func() error { return reader.readSecrets(ctx, s, opts.Changes) },
+		func() error { return reader.readServices(ctx, s, opts.Changes) },
 		func() error { return reader.readRevisions(ctx, s) },
 	} {
 		if err := read(); err != nil {
@@ -129,26 +132,64 @@ func appendItems[T any](list client.ObjectList, into *[]T) error {
 	return nil
 }
 
-// readSecrets reads the Secrets of the namespaces the Gateways' certificateRefs name.
-func (c *clusterReader) readSecrets(ctx context.Context, s *Set) error {
+// readSecrets reads the Secrets of the namespaces that the certificateRefs of the
+// cluster's Gateways and of the changed ones name.
+func (c *clusterReader) readSecrets(ctx context.Context, s, changes *Set) error {
 	var namespaces []string
-	for i := range s.Gateways {
-		for _, key := range attach.CertificateSecrets(&s.Gateways[i]) {
-			namespaces = append(namespaces, key.Namespace)
+	for _, set := range nonNil(s, changes) {
+		for i := range set.Gateways {
+			for _, key := range attach.CertificateSecrets(&set.Gateways[i]) {
+				namespaces = append(namespaces, key.Namespace)
+			}
 		}
 	}
+	var err error
+	s.SecretsUnread, err = listIn(ctx, c, namespaces, &corev1.SecretList{}, &s.Secrets, "Secrets", "certificateRefs to them count as resolved")
+	return err
+}
+
+// readServices reads the Services of the namespaces that the backendRefs of the
+// cluster's HTTPRoutes and of the changed ones name: all that the set's Services are
+// for, and far fewer than a cluster's.
+func (c *clusterReader) readServices(ctx context.Context, s, changes *Set) error {
+	var namespaces []string
+	for _, set := range nonNil(s, changes) {
+		for i := range set.HTTPRoutes {
+			route := &set.HTTPRoutes[i]
+			for _, rule := range route.Spec.Rules {
+				for _, ref := range rule.BackendRefs {
+					if key, isService := attach.BackendService(route, ref.BackendObjectReference); isService {
+						namespaces = append(namespaces, key.Namespace)
+					}
+				}
+			}
+		}
+	}
+	var err error
+	s.ServicesUnread, err = listIn(ctx, c, namespaces, &corev1.ServiceList{}, &s.Services, "Services", "backendRefs to them count as resolved")
+	return err
+}
+
+func nonNil(sets ...*Set) []*Set {
+	return slices.DeleteFunc(sets, func(s *Set) bool { return s == nil })
+}
+
+// listIn lists a kind in each of namespaces; where the caller may not, it notes so,
+// with what that means, and says some went unread.
+func listIn[T any](ctx context.Context, c *clusterReader, namespaces []string, list client.ObjectList, into *[]T, what, meaning string) (unread bool, err error) {
 	for _, namespace := range uniqueNamespaces(namespaces) {
-		var list corev1.SecretList
-		if err := c.reader.List(ctx, &list, client.InNamespace(namespace)); err != nil {
-			if c.unreadable(err, "Secrets in namespace "+namespace+" (certificateRefs to them count as resolved)") {
-				s.SecretsUnread = true
+		if err := c.reader.List(ctx, list, client.InNamespace(namespace)); err != nil {
+			if c.unreadable(err, fmt.Sprintf("%s in namespace %s (%s)", what, namespace, meaning)) {
+				unread = true
 				continue
 			}
-			return err
+			return unread, err
 		}
-		s.Secrets = append(s.Secrets, list.Items...)
+		if err := appendItems(list, into); err != nil {
+			return unread, err
+		}
 	}
-	return nil
+	return unread, nil
 }
 
 // readRevisions reads what says which blueprint revision each Gateway runs, when a

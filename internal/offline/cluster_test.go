@@ -85,3 +85,65 @@ func TestFromClusterFailsOnWhatIsNotAboutRights(t *testing.T) {
 		t.Errorf("got %v, want the API server's error", err)
 	}
 }
+
+// TestFromClusterReadsTheSecretsAndServicesThatRefsName: Secrets and Services are read
+// only in the namespaces that certificateRefs and backendRefs name, those of the objects
+// a diff changes included (a new route's backend in a namespace no live route names
+// must not show as missing), and never cluster-wide.
+func TestFromClusterReadsTheSecretsAndServicesThatRefsName(t *testing.T) {
+	route := func(namespace, name, backendNamespace string) *gatewayv1.HTTPRoute {
+		ns := gatewayv1.Namespace(backendNamespace)
+		return &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}, Spec: gatewayv1.HTTPRouteSpec{
+			Rules: []gatewayv1.HTTPRouteRule{{BackendRefs: []gatewayv1.HTTPBackendRef{{BackendRef: gatewayv1.BackendRef{
+				BackendObjectReference: gatewayv1.BackendObjectReference{Name: "app", Namespace: &ns}}}}}},
+		}}
+	}
+	certs := gatewayv1.Namespace("certs")
+	changedGateway := gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "new"}, Spec: gatewayv1.GatewaySpec{
+		Listeners: []gatewayv1.Listener{{Name: "https", Port: 443, Protocol: gatewayv1.HTTPSProtocolType, TLS: &gatewayv1.ListenerTLSConfig{
+			CertificateRefs: []gatewayv1.SecretObjectReference{{Name: "wildcard", Namespace: &certs}}}}},
+	}}
+	svc := func(namespace string) *corev1.Service {
+		return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "app"}}
+	}
+	var listed []string
+	r := fake.NewClientBuilder().WithScheme(scheme.New()).
+		WithObjects(route("team-a", "live", "backends"), svc("backends"), svc("elsewhere"), svc("new-backends")).
+		WithInterceptorFuncs(interceptor.Funcs{
+			List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+				var o client.ListOptions
+				o.ApplyOptions(opts)
+				switch list.(type) {
+				case *corev1.ServiceList:
+					listed = append(listed, "Services in "+o.Namespace)
+				case *corev1.SecretList:
+					listed = append(listed, "Secrets in "+o.Namespace)
+					return apierrors.NewForbidden(schema.GroupResource{Resource: "secrets"}, "", nil)
+				}
+				return c.List(ctx, list, opts...)
+			},
+		}).Build()
+	changes := &offline.Set{Gateways: []gatewayv1.Gateway{changedGateway}, HTTPRoutes: []gatewayv1.HTTPRoute{*route("team-a", "added", "new-backends")}}
+
+	set, notes, err := offline.FromCluster(context.Background(), r, offline.ClusterOptions{Namespaces: []string{"team-a"}, Changes: changes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(listed)
+	if want := []string{"Secrets in certs", "Services in backends", "Services in new-backends"}; !slices.Equal(listed, want) {
+		t.Errorf("listed %q, want %q", listed, want)
+	}
+	var services []string
+	for _, s := range set.Services {
+		services = append(services, s.Namespace+"/"+s.Name)
+	}
+	if want := []string{"backends/app", "new-backends/app"}; !slices.Equal(services, want) {
+		t.Errorf("read Services %q, want %q", services, want)
+	}
+	if !set.SecretsUnread || set.ServicesUnread {
+		t.Errorf("SecretsUnread %v, ServicesUnread %v; want true, false", set.SecretsUnread, set.ServicesUnread)
+	}
+	if want := "could not read Secrets in namespace certs"; !slices.ContainsFunc(notes, func(n string) bool { return strings.HasPrefix(n, want) }) {
+		t.Errorf("no note %q in %q", want, notes)
+	}
+}

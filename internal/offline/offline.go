@@ -43,6 +43,10 @@ type Set struct {
 	// certificateRef to a Secret the set does not hold then counts as resolved, so that a
 	// diff shows what would change rather than listeners nobody broke.
 	SecretsUnread bool
+	// ServicesUnread says that the Services of a namespace that backendRefs name could
+	// not be read: a backendRef to a Service the set does not hold then counts as
+	// resolved, for the same reason.
+	ServicesUnread bool
 
 	// Revisions are the blueprints' revisions, and Renderings the records whose part 0
 	// says which revision a rollout assigned a Gateway: together they say which revision

@@ -68,6 +68,7 @@ func (s *Set) With(changed *Set, deletes []Ref, controllerNamespace string) (*Se
 		Renderings:          overlay(s.Renderings, changed.Renderings),
 		Overrides:           s.Overrides,
 		SecretsUnread:       s.SecretsUnread,
+		ServicesUnread:      s.ServicesUnread,
 		places:              maps.Clone(s.places),
 		proposed:            maps.Clone(s.proposed),
 	}

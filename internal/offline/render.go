@@ -94,10 +94,11 @@ func (s *Set) gatewaysToRender(only string) ([]*gatewayv1.Gateway, error) {
 	return gateways, nil
 }
 
-// serviceExists tells whether the input holds the Service.
+// serviceExists tells whether the input holds the Service; one it does not hold exists
+// if the Services could not be read at all.
 func (s *Set) serviceExists(namespace, name string) (bool, error) {
 	_, ok := s.indexed().services.byKey[client.ObjectKey{Namespace: namespace, Name: name}]
-	return ok, nil
+	return ok || s.ServicesUnread, nil
 }
 
 // secretCheck judges a Secret of the input as the controller judges one of the cluster,

@@ -152,6 +152,18 @@ spec:
 	if strings.TrimSpace(got.(string)) != want {
 		t.Errorf("backends = %q, want %q", got, want)
 	}
+
+	// Where the caller could not read the Services, a Service not in the input is not
+	// said to be missing.
+	set.ServicesUnread = true
+	if rendered, err = set.Render("gatewright-system", ""); err != nil {
+		t.Fatal(err)
+	}
+	got = rendered[1].Objects[0].Object["data"].(map[string]any)["backends"]
+	want = "0:team-a/shop:80=true/ResolvedRefs 0:team-a/gone:80=true/ResolvedRefs 1:backends/search:8080=true/ResolvedRefs"
+	if strings.TrimSpace(got.(string)) != want {
+		t.Errorf("with the Services unread, backends = %q, want %q", got, want)
+	}
 }
 
 // Gateway templates see which listeners are valid and which certificateRefs resolve,
