@@ -101,19 +101,8 @@ func listAll[T any](ctx context.Context, c *clusterReader, what string, list cli
 		}
 		return err
 	}
-	for _, namespace := range uniqueNamespaces(c.namespaces) {
-		err := c.reader.List(ctx, list, append(opts, client.InNamespace(namespace))...)
-		if err != nil {
-			if c.unreadable(err, what+" in namespace "+namespace) {
-				continue
-			}
-			return err
-		}
-		if err := appendItems(list, into); err != nil {
-			return err
-		}
-	}
-	return nil
+	_, err = listIn(ctx, c, c.namespaces, list, into, what, "", opts...)
+	return err
 }
 
 // appendItems appends the items of list to into.
@@ -174,18 +163,25 @@ func nonNil(sets ...*Set) []*Set {
 	return slices.DeleteFunc(sets, func(s *Set) bool { return s == nil })
 }
 
-// listIn lists a kind in each of namespaces; where the caller may not, it notes so,
-// with what that means, and says some went unread.
-func listIn[T any](ctx context.Context, c *clusterReader, namespaces []string, list client.ObjectList, into *[]T, what, meaning string) (unread bool, err error) {
+// listIn lists a kind in each of namespaces, each time into an empty copy of list: a
+// list decoded into one that holds items keeps what the new items leave unset (map
+// entries, fields), which would mix one namespace's objects into another's. Where the
+// caller may not list, it notes so, with what that means, and says some went unread.
+func listIn[T any](ctx context.Context, c *clusterReader, namespaces []string, list client.ObjectList, into *[]T, what, meaning string, opts ...client.ListOption) (unread bool, err error) {
 	for _, namespace := range uniqueNamespaces(namespaces) {
-		if err := c.reader.List(ctx, list, client.InNamespace(namespace)); err != nil {
-			if c.unreadable(err, fmt.Sprintf("%s in namespace %s (%s)", what, namespace, meaning)) {
+		page := list.DeepCopyObject().(client.ObjectList)
+		if err := c.reader.List(ctx, page, append(opts, client.InNamespace(namespace))...); err != nil {
+			note := what + " in namespace " + namespace
+			if meaning != "" {
+				note += " (" + meaning + ")"
+			}
+			if c.unreadable(err, note) {
 				unread = true
 				continue
 			}
 			return unread, err
 		}
-		if err := appendItems(list, into); err != nil {
+		if err := appendItems(page, into); err != nil {
 			return unread, err
 		}
 	}

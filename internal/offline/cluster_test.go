@@ -2,6 +2,7 @@ package offline_test
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -145,5 +146,49 @@ func TestFromClusterReadsTheSecretsAndServicesThatRefsName(t *testing.T) {
 	}
 	if want := "could not read Secrets in namespace certs"; !slices.ContainsFunc(notes, func(n string) bool { return strings.HasPrefix(n, want) }) {
 		t.Errorf("no note %q in %q", want, notes)
+	}
+}
+
+// perNamespaceJSONReader answers as the API server answers a caller who may list
+// HTTPRoutes only namespace by namespace, and decodes each answer into the list it is
+// given as the REST client does: JSON unmarshalled over what the list already holds.
+type perNamespaceJSONReader struct {
+	client.Reader
+	routes map[string][]gatewayv1.HTTPRoute
+}
+
+func (r perNamespaceJSONReader) List(_ context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	var o client.ListOptions
+	o.ApplyOptions(opts)
+	routes, ok := list.(*gatewayv1.HTTPRouteList)
+	if !ok || o.Namespace == "" {
+		return apierrors.NewForbidden(schema.GroupResource{Resource: "things"}, "", nil)
+	}
+	data, err := json.Marshal(gatewayv1.HTTPRouteList{Items: r.routes[o.Namespace]})
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, routes)
+}
+
+// TestFromClusterKeepsEachNamespaceOwnObjects: read namespace by namespace, an object
+// of one namespace carries nothing of another's, whatever the decoding leaves in place.
+func TestFromClusterKeepsEachNamespaceOwnObjects(t *testing.T) {
+	platform := gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "gatewright-system", Name: "r", Labels: map[string]string{"tier": "platform"}},
+		Spec: gatewayv1.HTTPRouteSpec{Hostnames: []gatewayv1.Hostname{"platform.example.com"}}}
+	tenant := gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "r"}}
+	r := perNamespaceJSONReader{routes: map[string][]gatewayv1.HTTPRoute{"gatewright-system": {platform}, "team-a": {tenant}}}
+
+	set, _, err := offline.FromCluster(context.Background(), r, offline.ClusterOptions{Namespaces: []string{"team-a", "gatewright-system"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.HTTPRoutes) != 2 {
+		t.Fatalf("read %d HTTPRoutes, want 2", len(set.HTTPRoutes))
+	}
+	for _, got := range set.HTTPRoutes {
+		if got.Namespace == "team-a" && (len(got.Labels) != 0 || len(got.Spec.Hostnames) != 0) {
+			t.Errorf("team-a's route carries labels %v and hostnames %v of another namespace's", got.Labels, got.Spec.Hostnames)
+		}
 	}
 }
