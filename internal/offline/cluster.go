@@ -3,11 +3,13 @@ package offline
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/selection"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -32,8 +34,8 @@ type ClusterOptions struct {
 // are computed from, with the caller's rights: every kind the set holds, cluster-wide
 // when allowed, else in opts.Namespaces. It returns notes naming what could not be read;
 // only a failure to reach the API server is an error. Of the Secrets and Services, only
-// those of the namespaces that certificateRefs and backendRefs name are read; when they
-// cannot be, SecretsUnread or ServicesUnread is set.
+// those of the namespaces that certificateRefs and backendRefs name are kept (Services as
+// metadata); when they cannot be read, SecretsUnread or ServicesUnread is set.
 func FromCluster(ctx context.Context, r client.Reader, opts ClusterOptions) (*Set, []string, error) {
 	reader := clusterReader{reader: r, namespaces: opts.Namespaces}
 	s := &Set{}
@@ -138,25 +140,45 @@ func (c *clusterReader) readSecrets(ctx context.Context, s, changes *Set) error 
 }
 
 // readServices reads the Services of the namespaces that the backendRefs of the
-// cluster's HTTPRoutes and of the changed ones name: all that the set's Services are
-// for, and far fewer than a cluster's.
+// cluster's HTTPRoutes and of the changed ones name, as metadata: whether one exists is
+// all that backendRefs ask, and a cluster's Services are many. They are listed in one
+// request where the caller may, else namespace by namespace.
 func (c *clusterReader) readServices(ctx context.Context, s, changes *Set) error {
-	var namespaces []string
+	wanted := map[string]bool{}
 	for _, set := range nonNil(s, changes) {
 		for i := range set.HTTPRoutes {
 			route := &set.HTTPRoutes[i]
 			for _, rule := range route.Spec.Rules {
 				for _, ref := range rule.BackendRefs {
 					if key, isService := attach.BackendService(route, ref.BackendObjectReference); isService {
-						namespaces = append(namespaces, key.Namespace)
+						wanted[key.Namespace] = true
 					}
 				}
 			}
 		}
 	}
-	var err error
-	s.ServicesUnread, err = listIn(ctx, c, namespaces, &corev1.ServiceList{}, &s.Services, "Services", "backendRefs to them count as resolved")
-	return err
+	if len(wanted) == 0 {
+		return nil
+	}
+	list := &metav1.PartialObjectMetadataList{}
+	list.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("ServiceList"))
+	var found []metav1.PartialObjectMetadata
+	err := c.reader.List(ctx, list)
+	switch {
+	case err == nil:
+		found = list.Items
+	case apierrors.IsForbidden(err):
+		s.ServicesUnread, err = listIn(ctx, c, slices.Collect(maps.Keys(wanted)), list, &found, "Services", "backendRefs to them count as resolved")
+	}
+	if err != nil {
+		return err
+	}
+	for _, m := range found {
+		if wanted[m.Namespace] {
+			s.Services = append(s.Services, corev1.Service{ObjectMeta: m.ObjectMeta})
+		}
+	}
+	return nil
 }
 
 func nonNil(sets ...*Set) []*Set {

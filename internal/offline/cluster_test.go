@@ -87,10 +87,11 @@ func TestFromClusterFailsOnWhatIsNotAboutRights(t *testing.T) {
 	}
 }
 
-// TestFromClusterReadsTheSecretsAndServicesThatRefsName: Secrets and Services are read
-// only in the namespaces that certificateRefs and backendRefs name, those of the objects
+// TestFromClusterReadsTheSecretsAndServicesThatRefsName: Secrets and Services are kept
+// only of the namespaces that certificateRefs and backendRefs name, those of the objects
 // a diff changes included (a new route's backend in a namespace no live route names
-// must not show as missing), and never cluster-wide.
+// must not show as missing); Secrets are read only there, Services as metadata in one
+// request where the caller may list them cluster-wide, else only there too.
 func TestFromClusterReadsTheSecretsAndServicesThatRefsName(t *testing.T) {
 	route := func(namespace, name, backendNamespace string) *gatewayv1.HTTPRoute {
 		ns := gatewayv1.Namespace(backendNamespace)
@@ -105,47 +106,70 @@ func TestFromClusterReadsTheSecretsAndServicesThatRefsName(t *testing.T) {
 			CertificateRefs: []gatewayv1.SecretObjectReference{{Name: "wildcard", Namespace: &certs}}}}},
 	}}
 	svc := func(namespace string) *corev1.Service {
-		return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "app"}}
+		return &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "app"},
+			Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Port: 80}}}}
 	}
-	var listed []string
-	r := fake.NewClientBuilder().WithScheme(scheme.New()).
-		WithObjects(route("team-a", "live", "backends"), svc("backends"), svc("elsewhere"), svc("new-backends")).
-		WithInterceptorFuncs(interceptor.Funcs{
-			List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
-				var o client.ListOptions
-				o.ApplyOptions(opts)
-				switch list.(type) {
-				case *corev1.ServiceList:
-					listed = append(listed, "Services in "+o.Namespace)
-				case *corev1.SecretList:
-					listed = append(listed, "Secrets in "+o.Namespace)
-					return apierrors.NewForbidden(schema.GroupResource{Resource: "secrets"}, "", nil)
-				}
-				return c.List(ctx, list, opts...)
-			},
-		}).Build()
-	changes := &offline.Set{Gateways: []gatewayv1.Gateway{changedGateway}, HTTPRoutes: []gatewayv1.HTTPRoute{*route("team-a", "added", "new-backends")}}
+	for _, tc := range []struct {
+		name             string
+		servicesListable bool
+		wantListed       []string
+	}{
+		{"Services listable cluster-wide", true, []string{"Secrets in certs", "Services (metadata) in all namespaces"}},
+		{"Services listable only namespace by namespace", false, []string{"Secrets in certs", "Services (metadata) in all namespaces", "Services (metadata) in backends", "Services (metadata) in new-backends"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var listed []string
+			r := fake.NewClientBuilder().WithScheme(scheme.New()).
+				WithObjects(route("team-a", "live", "backends"), svc("backends"), svc("elsewhere"), svc("new-backends")).
+				WithInterceptorFuncs(interceptor.Funcs{
+					List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+						var o client.ListOptions
+						o.ApplyOptions(opts)
+						where := "in all namespaces"
+						if o.Namespace != "" {
+							where = "in " + o.Namespace
+						}
+						switch l := list.(type) {
+						case *corev1.ServiceList:
+							t.Error("listed Services in full")
+						case *metav1.PartialObjectMetadataList:
+							if l.GetObjectKind().GroupVersionKind().Kind == "ServiceList" {
+								listed = append(listed, "Services (metadata) "+where)
+								if !tc.servicesListable && o.Namespace == "" {
+									return apierrors.NewForbidden(schema.GroupResource{Resource: "services"}, "", nil)
+								}
+							}
+						case *corev1.SecretList:
+							listed = append(listed, "Secrets "+where)
+							return apierrors.NewForbidden(schema.GroupResource{Resource: "secrets"}, "", nil)
+						}
+						return c.List(ctx, list, opts...)
+					},
+				}).Build()
+			changes := &offline.Set{Gateways: []gatewayv1.Gateway{changedGateway}, HTTPRoutes: []gatewayv1.HTTPRoute{*route("team-a", "added", "new-backends")}}
 
-	set, notes, err := offline.FromCluster(context.Background(), r, offline.ClusterOptions{Namespaces: []string{"team-a"}, Changes: changes})
-	if err != nil {
-		t.Fatal(err)
-	}
-	slices.Sort(listed)
-	if want := []string{"Secrets in certs", "Services in backends", "Services in new-backends"}; !slices.Equal(listed, want) {
-		t.Errorf("listed %q, want %q", listed, want)
-	}
-	var services []string
-	for _, s := range set.Services {
-		services = append(services, s.Namespace+"/"+s.Name)
-	}
-	if want := []string{"backends/app", "new-backends/app"}; !slices.Equal(services, want) {
-		t.Errorf("read Services %q, want %q", services, want)
-	}
-	if !set.SecretsUnread || set.ServicesUnread {
-		t.Errorf("SecretsUnread %v, ServicesUnread %v; want true, false", set.SecretsUnread, set.ServicesUnread)
-	}
-	if want := "could not read Secrets in namespace certs"; !slices.ContainsFunc(notes, func(n string) bool { return strings.HasPrefix(n, want) }) {
-		t.Errorf("no note %q in %q", want, notes)
+			set, notes, err := offline.FromCluster(context.Background(), r, offline.ClusterOptions{Namespaces: []string{"team-a"}, Changes: changes})
+			if err != nil {
+				t.Fatal(err)
+			}
+			slices.Sort(listed)
+			if !slices.Equal(listed, tc.wantListed) {
+				t.Errorf("listed %q, want %q", listed, tc.wantListed)
+			}
+			var services []string
+			for _, s := range set.Services {
+				services = append(services, s.Namespace+"/"+s.Name)
+			}
+			if want := []string{"backends/app", "new-backends/app"}; !slices.Equal(services, want) {
+				t.Errorf("kept Services %q, want %q", services, want)
+			}
+			if !set.SecretsUnread || set.ServicesUnread {
+				t.Errorf("SecretsUnread %v, ServicesUnread %v; want true, false", set.SecretsUnread, set.ServicesUnread)
+			}
+			if want := "could not read Secrets in namespace certs"; !slices.ContainsFunc(notes, func(n string) bool { return strings.HasPrefix(n, want) }) {
+				t.Errorf("no note %q in %q", want, notes)
+			}
+		})
 	}
 }
 
