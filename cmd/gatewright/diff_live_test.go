@@ -8,7 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
 	"github.com/gatewright/gatewright/internal/diff"
+	"github.com/gatewright/gatewright/internal/offline"
 )
 
 // tenantAccess lets team-a-owner do what a tenant of team-a does: the tenant role in
@@ -75,7 +79,7 @@ func TestDiffLive(t *testing.T) {
 	for _, ns := range []string{"gatewright-system", "team-a", "team-b"} {
 		namespaces += "apiVersion: v1\nkind: Namespace\nmetadata: {name: " + ns + "}\n---\n"
 	}
-	_, _, kubeconfigFor := tenantCluster(t, namespaces+tenantAccess+"\n---\n"+string(world))
+	_, admin, kubeconfigFor := tenantCluster(t, namespaces+tenantAccess+"\n---\n"+string(world))
 	adminConfig, tenantConfig := kubeconfigFor(""), kubeconfigFor("team-a-owner")
 
 	tests := []struct {
@@ -132,4 +136,25 @@ func TestDiffLive(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("Services are read as metadata, for the namespaces a changed route's backendRefs name", func(t *testing.T) {
+		createAll(t, admin, "apiVersion: v1\nkind: Service\nmetadata: {name: app, namespace: team-b}\nspec: {ports: [{port: 80}]}\n---\n"+
+			"apiVersion: v1\nkind: Service\nmetadata: {name: unrelated, namespace: gatewright-system}\nspec: {ports: [{port: 80}]}")
+		backends := gatewayv1.Namespace("team-b")
+		route := gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "new"}, Spec: gatewayv1.HTTPRouteSpec{
+			Rules: []gatewayv1.HTTPRouteRule{{BackendRefs: []gatewayv1.HTTPBackendRef{{BackendRef: gatewayv1.BackendRef{
+				BackendObjectReference: gatewayv1.BackendObjectReference{Name: "app", Namespace: &backends}}}}}},
+		}}
+		set, _, err := offline.FromCluster(t.Context(), admin, offline.ClusterOptions{Changes: &offline.Set{HTTPRoutes: []gatewayv1.HTTPRoute{route}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var services []string
+		for _, svc := range set.Services {
+			services = append(services, svc.Namespace+"/"+svc.Name)
+		}
+		if len(services) != 1 || services[0] != "team-b/app" {
+			t.Errorf("read Services %q, want only team-b/app", services)
+		}
+	})
 }
