@@ -3,6 +3,7 @@ package apply
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -105,7 +106,7 @@ func (a *Applier) Adoptable(ctx context.Context, owner Owner, legacy Inventory, 
 		if err := getUnstructured(ctx, a.client, client.ObjectKeyFromObject(obj), obj); apierrors.IsNotFound(err) {
 			continue
 		} else if err != nil {
-			return nil, dropped, err
+			return nil, dropped, fmt.Errorf("reading %s, which the legacy inventory lists: %w", e, err)
 		}
 		if owner.owns(obj) && obj.GetLabels()[templateLabel] == e.Template {
 			e.Hash = obj.GetAnnotations()[RenderedHashAnnotation]

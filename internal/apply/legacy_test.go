@@ -3,6 +3,7 @@ package apply
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -98,7 +99,7 @@ func TestAdoptableReturnsAFailedRead(t *testing.T) {
 	legacy := Inventory{{APIVersion: "v1", Kind: "ConfigMap", Namespace: "team-a", Name: "config", Template: "config"}}
 	configMaps := func(gk schema.GroupKind) bool { return gk == schema.GroupKind{Kind: "ConfigMap"} }
 	adopted, _, err := New(cache, cache).Adoptable(context.Background(), GatewayOwner(gw), legacy, configMaps, func(Entry) bool { return false })
-	if !apierrors.IsTimeout(err) || adopted != nil {
-		t.Errorf("adopted %v, error %v; want nothing and the read's timeout", adopted, err)
+	if !apierrors.IsTimeout(err) || !strings.Contains(fmt.Sprint(err), "ConfigMap team-a/config") || adopted != nil {
+		t.Errorf("adopted %v, error %v; want nothing and the read's timeout, naming the entry", adopted, err)
 	}
 }
