@@ -165,7 +165,7 @@ func bootstrapRoutes(t *testing.T, gateway *translate.Result) map[string]*routev
 }
 
 // badRoute is an HTTPRoute of team-b on team-a's Gateway, with rule as its rule 0 and a
-// rule 1 Envoy can serve.
+// rule 1 Envoy can serve, and the Service both send to.
 func badRoute(rule string) string {
 	return `
 apiVersion: gateway.networking.k8s.io/v1
@@ -175,5 +175,11 @@ spec:
   parentRefs: [{name: web, namespace: team-a, sectionName: http}]
   rules:
   - ` + rule + `
-  - {matches: [{path: {value: /good}}], backendRefs: [{name: shop-web, port: 80}]}`
+  - {matches: [{path: {value: /good}}], backendRefs: [{name: shop-web, port: 80}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: shop-web, namespace: team-b}
+spec:
+  ports: [{port: 80}]`
 }

@@ -82,7 +82,7 @@ func TestEnvoyCheckRefusesWhatEnvoyRefuses(t *testing.T) {
 		},
 		{
 			name: "a route to a cluster that is not defined",
-			old:  `cluster: team-a_shop-api_8080`, new: `cluster: team-a_shop-apj_8080`,
+			old:  `"cluster":"team-a_shop-api_8080"`, new: `"cluster":"team-a_shop-apj_8080"`,
 			want: `cluster "team-a_shop-apj_8080" is not defined`,
 		},
 		{
@@ -107,12 +107,12 @@ func TestEnvoyCheckRefusesWhatEnvoyRefuses(t *testing.T) {
 		},
 		{
 			name: "a regular expression that is not RE2",
-			old:  `regex: /v[0-9]+/.*`, new: `regex: /v[0-9+/.*`,
+			old:  `"regex":"/v[0-9]+/.*"`, new: `"regex":"/v[0-9+/.*"`,
 			want: `regular expression "/v[0-9+/.*": error parsing regexp`,
 		},
 		{
 			name: "a route that sets the Host header",
-			old:  `key: x-forwarded-prefix`, new: `key: host`,
+			old:  `"key":"x-forwarded-prefix"`, new: `"key":"host"`,
 			want: `request header "host": Envoy lets no route modify Host`,
 		},
 	}

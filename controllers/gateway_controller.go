@@ -225,6 +225,8 @@ func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewayv1.HTTPRoute{}, ctrlutil.MapTo(r.gatewaysOfRoute)).
 		Watches(&corev1.Namespace{}, ctrlutil.MapTo(r.allGateways), builder.WithPredicates(predicate.LabelChangedPredicate{})).
 		Watches(&gatewayv1.ReferenceGrant{}, ctrlutil.MapTo(r.gatewaysOfGrant)).
+		Watches(&gatewayv1.ReferenceGrant{}, ctrlutil.MapTo(r.gatewaysOfRoutesOfGrant)).
 		WatchesRawSource(source.Kind(r.certificates.metadata, secretMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.gatewaysOfSecret), ctrlutil.NewVersion)).
+		WatchesRawSource(source.Kind(r.services, serviceMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.gatewaysOfService), ctrlutil.CameOrWent)).
 		Named("gateway"), r, r.gatewayOfObject)
 }

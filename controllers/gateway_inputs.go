@@ -12,13 +12,13 @@ import (
 
 // gather reads what gw's values and templates are computed from: the blueprint at the
 // revision gw runs (target, when a rollout assigned one), the policies that may apply
-// and the routes attached (from the index of their parents).
+// and the routes attached (from the index of their parents), their backendRefs resolved.
 func (r *GatewayReconciler) gather(ctx context.Context, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, judged []listeners.Status, target int64) (*translate.Gateway, error) {
 	candidates, err := routesOf(ctx, r.Client, gw)
 	if err != nil {
 		return nil, err
 	}
-	snap, err := snapshot.ForGatewayAmong(ctx, r.Client, r.ControllerNamespace, gw, class, candidates, judged)
+	snap, err := snapshot.ForGatewayAmong(ctx, r.Client, r.ControllerNamespace, gw, class, candidates, judged, serviceExists(ctx, r.services))
 	if err != nil {
 		return nil, err
 	}

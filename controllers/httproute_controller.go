@@ -8,7 +8,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/source"
@@ -28,8 +27,6 @@ import (
 // Gateway of Gatewright's classes, and writes Gatewright's RouteParentStatus entries.
 type HTTPRouteReconciler struct {
 	programmer
-	// services caches the metadata of every Service, for backendRefs.
-	services cache.Cache
 }
 
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes,verbs=get;list;watch;update;patch
@@ -244,11 +241,6 @@ func (r *HTTPRouteReconciler) translate(ctx context.Context, route translate.Rou
 }
 
 func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	services, err := newServiceMetadataCache(mgr)
-	if err != nil {
-		return err
-	}
-	r.services = services
 	return r.setUp(mgr, ctrl.NewControllerManagedBy(mgr).
 		For(&gatewayv1.HTTPRoute{}, ctrlutil.SpecChanged).
 		Watches(&gatewayv1.Gateway{}, ctrlutil.MapTo(r.routesOfGateway), builder.WithPredicates(gatewayChangedForRoutes)).
@@ -258,6 +250,6 @@ func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, ctrlutil.MapTo(r.routesNearPolicy), ctrlutil.SpecChanged).
 		Watches(&gatewrightv1alpha1.GatewayConfig{}, ctrlutil.MapTo(r.routesNearPolicy), ctrlutil.SpecChanged).
 		Watches(&gatewayv1.ReferenceGrant{}, ctrlutil.MapTo(r.routesOfGrant)).
-		WatchesRawSource(source.Kind(services, serviceMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.routesOfService), ctrlutil.CameOrWent)).
+		WatchesRawSource(source.Kind(r.services, serviceMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.routesOfService), ctrlutil.CameOrWent)).
 		Named("httproute"), r, r.routeOfObject)
 }

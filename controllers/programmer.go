@@ -4,6 +4,7 @@ import (
 	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -28,9 +29,11 @@ type programmer struct {
 
 	shard        shard
 	certificates *certificateSecrets
-	watches      *objectWatches
-	scopes       *ctrlutil.KindScopes
-	legacy       *legacyAdopter
+	// services caches the metadata of every Service, for backendRefs.
+	services cache.Cache
+	watches  *objectWatches
+	scopes   *ctrlutil.KindScopes
+	legacy   *legacyAdopter
 	// contested holds the owners refused a name another owner holds.
 	contested *contestedNames
 }

@@ -117,9 +117,13 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	if err != nil {
 		return err
 	}
+	services, err := newServiceMetadataCache(mgr)
+	if err != nil {
+		return err
+	}
 	programming := programmer{
 		Client: mgr.GetClient(), Applier: applier, Blueprints: blueprints, Recorder: recorder,
-		ControllerNamespace: opts.ControllerNamespace, shard: shard, certificates: certificates,
+		ControllerNamespace: opts.ControllerNamespace, shard: shard, certificates: certificates, services: services,
 	}
 	routes, gateways := &HTTPRouteReconciler{programmer: programming}, &GatewayReconciler{programmer: programming}
 	routes.Workers = orDefault(opts.RouteWorkers, DefaultRouteWorkers)

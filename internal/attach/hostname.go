@@ -33,3 +33,18 @@ func hostnameMatches(pattern, name string) bool {
 	name = strings.TrimPrefix(name, "*")
 	return strings.HasSuffix(name, suffix) && len(name) > len(suffix)
 }
+
+// Intersection is the hostname a request must carry to reach a route on a listener:
+// the more specific of a listener hostname and a route hostname when one covers the
+// other, and false when neither does. An empty listener hostname covers every name.
+func Intersection(listener, route string) (string, bool) {
+	switch {
+	case listener == "" || listener == route:
+		return route, true
+	case hostnameMatches(listener, route):
+		return route, true
+	case hostnameMatches(route, listener):
+		return listener, true
+	}
+	return "", false
+}

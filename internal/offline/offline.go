@@ -192,7 +192,7 @@ func (s *Set) Snapshot(controllerNamespace string, gw *gatewayv1.Gateway) (*tran
 	if err != nil {
 		return nil, err
 	}
-	snap, err := snapshot.ForGatewayAmong(ctx, s, controllerNamespace, gw, class, s.routesNaming(gw), judged)
+	snap, err := snapshot.ForGatewayAmong(ctx, s, controllerNamespace, gw, class, s.routesNaming(gw), judged, s.serviceExists)
 	if err != nil {
 		return nil, fmt.Errorf("GatewayClass %s: %w", class.Name, err)
 	}
@@ -237,5 +237,5 @@ func (s *Set) gatewrightClass(gw *gatewayv1.Gateway) (*gatewayv1.GatewayClass, e
 
 // Routes are the routes of snap, a snapshot of the set, ready to translate on it.
 func (s *Set) Routes(snap *translate.Gateway) ([]translate.Route, error) {
-	return snapshot.RoutesOf(context.Background(), s, snap, s.serviceExists)
+	return snapshot.RoutesOf(context.Background(), s, snap)
 }

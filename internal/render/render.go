@@ -13,6 +13,7 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/listeners"
+	"github.com/gatewright/gatewright/internal/routing"
 )
 
 // Input is what a render needs besides the blueprint.
@@ -23,6 +24,9 @@ type Input struct {
 	GatewayClass *gatewayv1.GatewayClass
 	// HTTPRoutes are the routes attached to the Gateway, .HTTPRoutes in gateway templates.
 	HTTPRoutes []gatewayv1.HTTPRoute
+	// RouteTable is the Gateway's route table (internal/routing), .RouteTable in gateway
+	// templates: what a proxy's configuration is printed from.
+	RouteTable *routing.Table
 	// Listeners are what the Gateway API rules say of each listener of the Gateway, its
 	// certificateRefs resolved: .Listeners in every template, so that a template leaves
 	// out a listener that is not valid.
@@ -150,6 +154,7 @@ func (b *Blueprint) gatewayData(in Input) map[string]any {
 	}
 	data := b.context(in, b.gateway)
 	data["HTTPRoutes"] = routes
+	data["RouteTable"] = routeTableData(in.RouteTable)
 	data["Listeners"] = listenersData(in.Gateway, in.Listeners)
 	return data
 }

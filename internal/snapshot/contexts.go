@@ -57,12 +57,12 @@ func (r Reach) ContextsReached(ctx context.Context, namespace string, target gat
 		for i := range gateways {
 			gw := &gateways[i]
 			out = append(out, Context{Gateway: gw})
-			routes, _, err := AttachedAmong(ctx, r.Reader, gw, all.Items)
+			a, err := AttachedAmong(ctx, r.Reader, gw, all.Items)
 			if err != nil {
 				return nil, err
 			}
-			for j := range routes {
-				out = append(out, Context{Gateway: gw, Route: &routes[j]})
+			for j := range a.Routes {
+				out = append(out, Context{Gateway: gw, Route: &a.Routes[j]})
 			}
 		}
 	}

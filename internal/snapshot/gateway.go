@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -17,10 +18,10 @@ import (
 
 // ForGatewayAmong gathers the snapshot of gw, of class: its blueprint, the policies of
 // the controller's and the Gateway's namespaces, and the routes attached among
-// candidates (those naming it, from an index), with its listeners as Listeners judged
-// them.
-func ForGatewayAmong(ctx context.Context, r client.Reader, controllerNamespace string, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, candidates []gatewayv1.HTTPRoute, judged []listeners.Status) (*translate.Gateway, error) {
-	routes, attached, err := AttachedAmong(ctx, r, gw, candidates)
+// candidates (those naming it, from an index) with their backendRefs resolved (exists
+// says which Services exist), with its listeners as Listeners judged them.
+func ForGatewayAmong(ctx context.Context, r client.Reader, controllerNamespace string, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, candidates []gatewayv1.HTTPRoute, judged []listeners.Status, exists attach.ServiceExists) (*translate.Gateway, error) {
+	a, err := AttachedAmong(ctx, r, gw, candidates)
 	if err != nil {
 		return nil, err
 	}
@@ -28,14 +29,22 @@ func ForGatewayAmong(ctx context.Context, r client.Reader, controllerNamespace s
 	if err != nil {
 		return nil, err
 	}
-	snap.Listeners, snap.Routes, snap.Attached = judged, routes, attached
+	snap.Listeners, snap.Routes, snap.Attached, snap.RouteListeners = judged, a.Routes, a.Counts, a.Listeners
+	snap.RouteBackends = make(map[types.NamespacedName][]attach.BackendRef, len(a.Routes))
+	for i := range a.Routes {
+		route := &a.Routes[i]
+		backends, err := BackendRefs(ctx, r, route, exists)
+		if err != nil {
+			return nil, err
+		}
+		snap.RouteBackends[client.ObjectKeyFromObject(route)] = backends.BackendRefs
+	}
 	return snap, nil
 }
 
-// RoutesOf resolves the backendRefs of the routes of snap, a Gateway's snapshot, and
-// adds to its values inputs the policies of their namespaces, so that each translates on
-// snap as ForRoute's would.
-func RoutesOf(ctx context.Context, r client.Reader, snap *translate.Gateway, exists attach.ServiceExists) ([]translate.Route, error) {
+// RoutesOf adds to the values inputs of snap, a Gateway's snapshot, the policies of
+// its routes' namespaces, so that each route translates on snap as ForRoute's would.
+func RoutesOf(ctx context.Context, r client.Reader, snap *translate.Gateway) ([]translate.Route, error) {
 	seen := map[string]bool{snap.Gateway.Namespace: true, snap.Values.ControllerNamespace: true}
 	out := make([]translate.Route, len(snap.Routes))
 	for i := range snap.Routes {
@@ -46,11 +55,7 @@ func RoutesOf(ctx context.Context, r client.Reader, snap *translate.Gateway, exi
 				return nil, err
 			}
 		}
-		backends, err := BackendRefs(ctx, r, route, exists)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = translate.Route{Route: route, BackendRefs: backends.BackendRefs}
+		out[i] = translate.Route{Route: route, BackendRefs: snap.RouteBackends[client.ObjectKeyFromObject(route)]}
 	}
 	return out, nil
 }
@@ -102,11 +107,20 @@ func addPolicies(ctx context.Context, r client.Reader, in *values.Inputs, namesp
 	return nil
 }
 
-// AttachedAmong lists the HTTPRoutes among routes attached to gw by the Gateway API
-// rules, sorted by namespace/name, and counts them per listener.
-func AttachedAmong(ctx context.Context, r client.Reader, gw *gatewayv1.Gateway, routes []gatewayv1.HTTPRoute) ([]gatewayv1.HTTPRoute, map[gatewayv1.SectionName]int32, error) {
-	attached := map[gatewayv1.SectionName]int32{}
-	var out []gatewayv1.HTTPRoute
+// Attachment is where routes attach on a Gateway.
+type Attachment struct {
+	// Routes are the routes attached to at least one listener, sorted by namespace/name.
+	Routes []gatewayv1.HTTPRoute
+	// Listeners are the listeners each route attaches to, by namespace/name.
+	Listeners map[types.NamespacedName][]gatewayv1.SectionName
+	// Counts are how many routes attach to each listener.
+	Counts map[gatewayv1.SectionName]int32
+}
+
+// AttachedAmong finds the HTTPRoutes among routes attached to gw by the Gateway API
+// rules.
+func AttachedAmong(ctx context.Context, r client.Reader, gw *gatewayv1.Gateway, routes []gatewayv1.HTTPRoute) (Attachment, error) {
+	a := Attachment{Listeners: map[types.NamespacedName][]gatewayv1.SectionName{}, Counts: map[gatewayv1.SectionName]int32{}}
 	namespaceLabels := map[string]map[string]string{}
 	for i := range routes {
 		route := &routes[i]
@@ -117,22 +131,23 @@ func AttachedAmong(ctx context.Context, r client.Reader, gw *gatewayv1.Gateway, 
 		if !ok {
 			var err error
 			if labels, err = NamespaceLabels(ctx, r, route.Namespace); err != nil {
-				return nil, nil, err
+				return Attachment{}, err
 			}
 			namespaceLabels[route.Namespace] = labels
 		}
 		taken := attach.Listeners(gw, route, labels)
 		for _, l := range taken {
-			attached[l]++
+			a.Counts[l]++
 		}
 		if len(taken) > 0 {
-			out = append(out, *route)
+			a.Routes = append(a.Routes, *route)
+			a.Listeners[client.ObjectKeyFromObject(route)] = taken
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		return out[i].Namespace+"/"+out[i].Name < out[j].Namespace+"/"+out[j].Name
+	sort.Slice(a.Routes, func(i, j int) bool {
+		return a.Routes[i].Namespace+"/"+a.Routes[i].Name < a.Routes[j].Namespace+"/"+a.Routes[j].Name
 	})
-	return out, attached, nil
+	return a, nil
 }
 
 // NamespaceLabels are the labels of a namespace, which listeners select routes by; a

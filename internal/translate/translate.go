@@ -5,12 +5,14 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/routing"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -34,6 +36,11 @@ type Gateway struct {
 	// Attached counts them per listener.
 	Routes   []gatewayv1.HTTPRoute
 	Attached map[gatewayv1.SectionName]int32
+	// RouteListeners and RouteBackends are, by namespace/name, the listeners each of
+	// Routes attaches to and its backendRefs as they resolved: what the route table is
+	// built from besides the routes.
+	RouteListeners map[types.NamespacedName][]gatewayv1.SectionName
+	RouteBackends  map[types.NamespacedName][]attach.BackendRef
 	// Listeners are what the Gateway API rules say of each listener, certificateRefs
 	// resolved.
 	Listeners []listeners.Status
@@ -73,6 +80,8 @@ type Result struct {
 	Values *values.Result
 	// Output is the render; nil with Err.
 	Output *render.Output
+	// Table is the Gateway's route table; nil for a route's result.
+	Table *routing.Table
 	// Input is what the render read, for a second render against live objects (settle).
 	// Its IsReady is the blueprint's judgement of objects, for the applier's too.
 	Input render.Input
@@ -125,6 +134,8 @@ func (g *Gateway) Translate(p Parser, live Live) *Result {
 	}
 	res.Input = g.renderInput(res.Blueprint, res.Values, live)
 	res.Input.HTTPRoutes = g.Routes
+	res.Table = g.RouteTable()
+	res.Input.RouteTable = res.Table
 	start := time.Now()
 	res.Output, res.Err = res.Blueprint.Gateway(res.Input)
 	res.RenderTook = time.Since(start)
@@ -143,6 +154,18 @@ func (g *Gateway) TranslateRoute(p Parser, route Route, live Live) *Result {
 	res.Output, res.Err = res.Blueprint.HTTPRoute(res.Input, route.Route)
 	res.RenderTook = time.Since(start)
 	return res
+}
+
+// RouteTable is the Gateway's route table: its listeners with the routes attached to
+// them, as the Gateway API's routing rules order them.
+func (g *Gateway) RouteTable() *routing.Table {
+	in := routing.Input{Gateway: g.Gateway, Listeners: g.Listeners, Routes: make([]routing.RouteInput, len(g.Routes))}
+	for i := range g.Routes {
+		route := &g.Routes[i]
+		key := types.NamespacedName{Namespace: route.Namespace, Name: route.Name}
+		in.Routes[i] = routing.RouteInput{Route: route, Listeners: g.RouteListeners[key], BackendRefs: g.RouteBackends[key]}
+	}
+	return routing.Build(in)
 }
 
 // prepare parses the blueprint and gives the values inputs its valuesSchema. A

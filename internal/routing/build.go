@@ -1,0 +1,228 @@
+package routing
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/listeners"
+)
+
+// Input is what a Gateway's table is built from.
+type Input struct {
+	Gateway *gatewayv1.Gateway
+	// Listeners are the listener verdicts of the Gateway (internal/listeners).
+	Listeners []listeners.Status
+	// Routes are the routes attached to the Gateway.
+	Routes []RouteInput
+}
+
+// RouteInput is one route attached to the Gateway.
+type RouteInput struct {
+	Route *gatewayv1.HTTPRoute
+	// Listeners are the listeners the route attaches to (internal/attach).
+	Listeners []gatewayv1.SectionName
+	// BackendRefs are the route's backendRefs as they resolved, in spec order
+	// (attach.ResolveBackendRefs); a backendRef missing from them does not resolve.
+	BackendRefs []attach.BackendRef
+	// Refusal, when set, refuses the route as a whole: it is left out of every
+	// listener and its verdict says why.
+	Refusal *Refusal
+}
+
+// Refusal is why a route is refused as a whole, as its Accepted condition says it.
+type Refusal struct {
+	Reason  string
+	Message string
+}
+
+// Build computes the table. It reads nothing but in, so the controller and the offline
+// commands compute the same table from the same objects.
+func Build(in Input) *Table {
+	t := &Table{Listeners: []Listener{}, Routes: make([]RouteVerdict, 0, len(in.Routes))}
+	byListener := map[gatewayv1.SectionName][]*RouteInput{}
+	for i := range in.Routes {
+		r := &in.Routes[i]
+		v := RouteVerdict{ObjectRef: routeRef(r.Route), Accepted: r.Refusal == nil, Listeners: []string{}}
+		for _, name := range r.Listeners {
+			v.Listeners = append(v.Listeners, string(name))
+		}
+		if r.Refusal != nil {
+			v.Reason, v.Message = r.Refusal.Reason, r.Refusal.Message
+		} else {
+			v.Reason = string(gatewayv1.RouteReasonAccepted)
+			for _, name := range r.Listeners {
+				byListener[name] = append(byListener[name], r)
+			}
+		}
+		t.Routes = append(t.Routes, v)
+	}
+	slices.SortFunc(t.Routes, func(a, b RouteVerdict) int {
+		return strings.Compare(a.Namespace+"/"+a.Name, b.Namespace+"/"+b.Name)
+	})
+	for i := range in.Gateway.Spec.Listeners {
+		l := &in.Gateway.Spec.Listeners[i]
+		t.Listeners = append(t.Listeners, listener(l, verdictOf(in.Listeners, l.Name), byListener[l.Name]))
+	}
+	for i := range t.Listeners {
+		t.Listeners[i].Hosts = slices.DeleteFunc(t.Listeners[i].Hosts, func(h Host) bool {
+			return takenElsewhere(t.Listeners, &t.Listeners[i], h.Hostname)
+		})
+	}
+	return t
+}
+
+// takenElsewhere tells whether a request for hostname on l's port goes to another
+// listener: one whose hostname is more specific than l's and covers hostname. Such a
+// host of l serves nothing, and a proxy that merges the hosts of a port must not let it.
+func takenElsewhere(all []Listener, l *Listener, hostname string) bool {
+	for i := range all {
+		other := &all[i]
+		if other == l || !other.Valid || other.Port != l.Port || other.Hostname == "" || other.Hostname == l.Hostname {
+			continue
+		}
+		if narrower, ok := attach.Intersection(l.Hostname, other.Hostname); !ok || narrower != other.Hostname {
+			continue // other's hostname is not more specific than l's
+		}
+		if covered, ok := attach.Intersection(other.Hostname, hostname); ok && covered == hostname {
+			return true
+		}
+	}
+	return false
+}
+
+func verdictOf(statuses []listeners.Status, name gatewayv1.SectionName) *listeners.Status {
+	for i := range statuses {
+		if statuses[i].Name == name {
+			return &statuses[i]
+		}
+	}
+	return nil
+}
+
+// listener is the table's listener l with the routes attached to it.
+func listener(l *gatewayv1.Listener, verdict *listeners.Status, routes []*RouteInput) Listener {
+	out := Listener{Name: string(l.Name), Port: int32(l.Port), Protocol: string(l.Protocol),
+		Certificates: []ObjectRef{}, Hosts: []Host{}, Valid: verdict != nil && verdict.IsValid()}
+	if l.Hostname != nil {
+		out.Hostname = string(*l.Hostname)
+	}
+	if l.TLS != nil {
+		out.TLSMode = string(gatewayv1.TLSModeTerminate)
+		if l.TLS.Mode != nil {
+			out.TLSMode = string(*l.TLS.Mode)
+		}
+	}
+	if verdict != nil {
+		for _, c := range verdict.CertificateRefs {
+			if c.Resolved() {
+				out.Certificates = append(out.Certificates, ObjectRef{Kind: c.Kind, Namespace: c.Namespace, Name: c.Name})
+			}
+		}
+	}
+	if !out.Valid {
+		return out
+	}
+	ages := routeAges(routes)
+	// The listener's own hostname is always a host, matched or not: a request for it
+	// that no route takes is answered here (404), not by another listener's host.
+	own := cmp.Or(out.Hostname, "*")
+	hosts := map[string][]Match{own: {}}
+	for _, r := range routes {
+		matches := routeMatches(r)
+		for _, hostname := range effectiveHostnames(out.Hostname, r.Route.Spec.Hostnames) {
+			hosts[hostname] = append(hosts[hostname], matches...)
+		}
+	}
+	for hostname, matches := range hosts {
+		slices.SortFunc(matches, precedence(ages))
+		out.Hosts = append(out.Hosts, Host{Hostname: hostname, Matches: matches})
+	}
+	slices.SortFunc(out.Hosts, func(a, b Host) int { return compareHostnames(a.Hostname, b.Hostname) })
+	return out
+}
+
+// effectiveHostnames are the names under which a route serves on a listener: the
+// intersections of its hostnames with the listener's, the listener's when the route has
+// none, and "*" when neither has any.
+func effectiveHostnames(listener string, route []gatewayv1.Hostname) []string {
+	if len(route) == 0 {
+		if listener == "" {
+			return []string{"*"}
+		}
+		return []string{listener}
+	}
+	var out []string
+	for _, h := range route {
+		if name, ok := attach.Intersection(listener, string(h)); ok && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func routeRef(r *gatewayv1.HTTPRoute) ObjectRef {
+	return ObjectRef{Kind: "HTTPRoute", Namespace: r.Namespace, Name: r.Name}
+}
+
+// routeMatches are the matches of every rule of r, in rule and match order.
+func routeMatches(r *RouteInput) []Match {
+	ref := routeRef(r.Route)
+	backends := backendsByRule(r)
+	var out []Match
+	for i := range r.Route.Spec.Rules {
+		rule := &r.Route.Spec.Rules[i]
+		filters := normalizeFilters(rule.Filters)
+		matches := rule.Matches
+		if len(matches) == 0 {
+			matches = []gatewayv1.HTTPRouteMatch{{}}
+		}
+		for j := range matches {
+			m := Match{Route: ref, Rule: i, Match: j, Name: fmt.Sprintf("%s/%s/rule/%d/match/%d", ref.Namespace, ref.Name, i, j),
+				Filters: filters, Backends: backends[i], Timeouts: rule.Timeouts}
+			if rule.Name != nil {
+				m.RuleName = string(*rule.Name)
+			}
+			normalizeMatch(&m, &matches[j])
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// backendsByRule are the backends of each rule of r, their resolution taken from
+// r.BackendRefs in order.
+func backendsByRule(r *RouteInput) [][]Backend {
+	out := make([][]Backend, len(r.Route.Spec.Rules))
+	next := 0
+	for i := range r.Route.Spec.Rules {
+		out[i] = []Backend{}
+		for _, ref := range r.Route.Spec.Rules[i].BackendRefs {
+			key, _ := attach.BackendService(r.Route, ref.BackendObjectReference)
+			b := Backend{Group: "", Kind: "Service", Namespace: key.Namespace, Name: key.Name, Weight: 1,
+				Reason: string(gatewayv1.RouteReasonBackendNotFound), Filters: normalizeFilters(ref.Filters)}
+			if ref.Group != nil {
+				b.Group = string(*ref.Group)
+			}
+			if ref.Kind != nil {
+				b.Kind = string(*ref.Kind)
+			}
+			if ref.Port != nil {
+				b.Port = int32(*ref.Port)
+			}
+			if ref.Weight != nil {
+				b.Weight = *ref.Weight
+			}
+			if next < len(r.BackendRefs) && r.BackendRefs[next].Rule == i {
+				b.Resolved, b.Reason = r.BackendRefs[next].Resolved(), string(r.BackendRefs[next].Reason)
+				next++
+			}
+			out[i] = append(out[i], b)
+		}
+	}
+	return out
+}

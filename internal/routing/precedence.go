@@ -1,0 +1,97 @@
+package routing
+
+import (
+	"cmp"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// precedence orders the matches of one hostname as the Gateway API says a request tries
+// them: an Exact path before any other; then a RegularExpression path (where the
+// specification leaves it to the implementation: before prefixes, as most proxies try
+// them); then the longest PathPrefix; then a match with a method; then the most header
+// matches; then the most query parameter matches. Ties go to the oldest route, then the
+// first by namespace/name, then the first rule and match in the route's order.
+func precedence(created map[ObjectRef]metav1.Time) func(a, b Match) int {
+	return func(a, b Match) int {
+		if c := cmp.Compare(pathRank(a.Path.Type), pathRank(b.Path.Type)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(len(b.Path.Value), len(a.Path.Value)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(absent(a.Method), absent(b.Method)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(len(b.Headers), len(a.Headers)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(len(b.QueryParams), len(a.QueryParams)); c != 0 {
+			return c
+		}
+		if a.Route != b.Route {
+			ta, tb := created[a.Route], created[b.Route]
+			if !ta.Equal(&tb) {
+				if ta.Before(&tb) {
+					return -1
+				}
+				return 1
+			}
+			return strings.Compare(a.Route.Namespace+"/"+a.Route.Name, b.Route.Namespace+"/"+b.Route.Name)
+		}
+		if c := cmp.Compare(a.Rule, b.Rule); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Match, b.Match)
+	}
+}
+
+// absent is 1 for an empty string, so that a match with a method sorts first.
+func absent(s string) int {
+	if s == "" {
+		return 1
+	}
+	return 0
+}
+
+func pathRank(t string) int {
+	switch gatewayv1.PathMatchType(t) {
+	case gatewayv1.PathMatchExact:
+		return 0
+	case gatewayv1.PathMatchRegularExpression:
+		return 1
+	}
+	return 2
+}
+
+func routeAges(routes []*RouteInput) map[ObjectRef]metav1.Time {
+	out := make(map[ObjectRef]metav1.Time, len(routes))
+	for _, r := range routes {
+		out[routeRef(r.Route)] = r.Route.CreationTimestamp
+	}
+	return out
+}
+
+// compareHostnames orders a listener's hosts: exact names first, alphabetically; then
+// wildcards, those of more labels (more specific) first; "*" last.
+func compareHostnames(a, b string) int {
+	if c := cmp.Compare(hostnameRank(a), hostnameRank(b)); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(strings.Count(b, "."), strings.Count(a, ".")); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
+}
+
+func hostnameRank(h string) int {
+	switch {
+	case h == "*":
+		return 2
+	case strings.HasPrefix(h, "*"):
+		return 1
+	}
+	return 0
+}
