@@ -2,10 +2,12 @@ package controllers
 
 import (
 	"context"
+	"errors"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
+	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/translate"
 )
 
@@ -28,3 +30,11 @@ func logRefusedApply(ctx context.Context, err error) {
 // the round is retried (ctrlutil.RetryingConflicts). Server-side applies force
 // ownership and so never conflict.
 func staleRecord(err error) bool { return translate.Classify(err) == translate.Conflict }
+
+// renderStopped tells whether err is a render stopped by its time limit or because the
+// renders running at once held the memory they share: it says nothing of the inputs, so
+// the round is retried and the last verdict stands, rather than a Programmed Gateway or
+// an accepted route turning Invalid because the controller was busy.
+func renderStopped(err error) bool {
+	return errors.Is(err, render.ErrTimeLimit) || errors.Is(err, render.ErrBusy)
+}

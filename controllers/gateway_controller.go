@@ -24,6 +24,7 @@ import (
 	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/metrics"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/routing"
 	"github.com/gatewright/gatewright/internal/snapshot"
 	"github.com/gatewright/gatewright/internal/translate"
 )
@@ -32,6 +33,8 @@ import (
 // classes, and reports its status.
 type GatewayReconciler struct {
 	programmer
+	// routeLimits bound the routes one Gateway serves.
+	routeLimits routing.Limits
 }
 
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=gateways,verbs=get;list;watch;update;patch
@@ -182,6 +185,8 @@ func (r *GatewayReconciler) translate(ctx context.Context, snap *translate.Gatew
 	}
 	// The applier judges the objects as the render did: by readyWhen, else kstatus.
 	rec.Readiness = res.Input.IsReady
+	// The routes read which of them the Gateway left out from its record.
+	rec.RouteCutoff = translate.RecordedCutoff(res.Cutoff)
 	// Saved with the objects, so that readers of the Rendering see what they came from.
 	return res, rec.Rendered(res.Values, snap.Class.Name, snap.Values.Blueprint, snap.Revision)
 }

@@ -22,5 +22,6 @@ func (r *GatewayReconciler) gather(ctx context.Context, gw *gatewayv1.Gateway, c
 	if err != nil {
 		return nil, err
 	}
+	snap.RouteLimits = r.routeLimits
 	return snap, snapshot.AtRevision(ctx, r.Client, snap, target)
 }

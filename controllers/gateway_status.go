@@ -97,6 +97,10 @@ func (s *gatewayStatus) fail(err error) (ctrl.Result, error) {
 // Gateway's objects stay as they are until the input is fixed (or, for a failure to
 // read the live objects, until the retry).
 func (s *gatewayStatus) invalid(err error) (ctrl.Result, error) {
+	if renderStopped(err) {
+		s.unchanged()
+		return ctrl.Result{}, err
+	}
 	res := &translate.Result{Err: err}
 	if res.Refused() {
 		return s.fail(err)

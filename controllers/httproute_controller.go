@@ -6,6 +6,7 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -159,6 +160,20 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 	if !attached {
 		return statuses, false, r.Applier.DeleteRecord(ctx, rec)
 	}
+	cutoff, err := apply.RouteCutoff(ctx, r.Client, parent.gateway)
+	if err != nil {
+		return nil, false, err
+	}
+	if cut, ok := translate.RouteCut(cutoff, parent.key(), route); ok {
+		// Left out of the Gateway's configuration for a Gateway-wide bound: refused here
+		// alone, and its own objects go with it.
+		for i := range statuses {
+			if meta.IsStatusConditionTrue(statuses[i].Conditions, string(gatewayv1.RouteConditionAccepted)) {
+				setRouteCondition(&statuses[i], route, gatewayv1.RouteConditionAccepted, false, gatewayv1.RouteConditionReason(cut.Reason), cut.Message)
+			}
+		}
+		return statuses, false, r.Applier.DeleteRecord(ctx, rec)
+	}
 
 	res, err := r.translate(ctx, translate.Route{Route: route, BackendRefs: backends.BackendRefs}, parent, rec)
 	if res != nil && res.Values != nil {
@@ -187,6 +202,9 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 		}
 	}
 	r.Recorder.Event(route, "Warning", failure, err.Error())
+	if renderStopped(err) {
+		return statuses, false, err // retried; meanwhile the route says where it attaches
+	}
 	// The pipeline's verdict, so that what is written is what gatewright diff predicts.
 	accepted := (&translate.Result{Err: err}).RouteAccepted(parent.key())
 	for i := range statuses {
@@ -246,7 +264,7 @@ func (r *HTTPRouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewayv1.Gateway{}, ctrlutil.MapTo(r.routesOfGateway), builder.WithPredicates(gatewayChangedForRoutes)).
 		Watches(&gatewayv1.GatewayClass{}, ctrlutil.MapTo(r.routesOfClass), ctrlutil.SpecChanged).
 		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, ctrlutil.MapTo(r.routesOfBlueprint), blueprintRunsOtherwise).
-		Watches(&gatewrightv1alpha1.Rendering{}, ctrlutil.MapTo(r.routesOfGatewayRendering), targetRevisionChanged).
+		Watches(&gatewrightv1alpha1.Rendering{}, ctrlutil.MapTo(r.routesOfGatewayRendering), gatewayHeadChanged).
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, ctrlutil.MapTo(r.routesNearPolicy), ctrlutil.SpecChanged).
 		Watches(&gatewrightv1alpha1.GatewayConfig{}, ctrlutil.MapTo(r.routesNearPolicy), ctrlutil.SpecChanged).
 		Watches(&gatewayv1.ReferenceGrant{}, ctrlutil.MapTo(r.routesOfGrant)).

@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"context"
+	"k8s.io/apimachinery/pkg/api/equality"
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -48,6 +49,21 @@ var targetRevisionChanged = builder.WithPredicates(predicate.Funcs{
 	GenericFunc: func(event.GenericEvent) bool { return false },
 	UpdateFunc: func(e event.UpdateEvent) bool {
 		return e.ObjectOld.(*gatewrightv1alpha1.Rendering).TargetRevision != e.ObjectNew.(*gatewrightv1alpha1.Rendering).TargetRevision
+	},
+})
+
+// gatewayHeadChanged passes the Rendering updates that change what the routes on its
+// Gateway read of it: the revision assigned, or which routes the Gateway left out; and
+// a new Rendering that leaves routes out (the routes read none before).
+var gatewayHeadChanged = builder.WithPredicates(predicate.Funcs{
+	CreateFunc: func(e event.CreateEvent) bool {
+		return e.Object.(*gatewrightv1alpha1.Rendering).RouteCutoff != nil
+	},
+	DeleteFunc:  func(event.DeleteEvent) bool { return false },
+	GenericFunc: func(event.GenericEvent) bool { return false },
+	UpdateFunc: func(e event.UpdateEvent) bool {
+		old, new := e.ObjectOld.(*gatewrightv1alpha1.Rendering), e.ObjectNew.(*gatewrightv1alpha1.Rendering)
+		return old.TargetRevision != new.TargetRevision || !equality.Semantic.DeepEqual(old.RouteCutoff, new.RouteCutoff)
 	},
 })
 

@@ -22,6 +22,7 @@ import (
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/ctrlutil"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/routing"
 	"github.com/gatewright/gatewright/internal/scheme"
 )
 
@@ -37,6 +38,8 @@ type Options struct {
 	// and policies of each kind are reconciled at once; zero means DefaultGatewayWorkers,
 	// DefaultRouteWorkers and DefaultPolicyWorkers.
 	GatewayWorkers, RouteWorkers, PolicyWorkers int
+	// RouteLimits bound the routes one Gateway serves; unset bounds are the defaults.
+	RouteLimits routing.Limits
 }
 
 // LeaderElectionID is the name of the lease that the replicas of an instance with these
@@ -125,7 +128,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		Client: mgr.GetClient(), Applier: applier, Blueprints: blueprints, Recorder: recorder,
 		ControllerNamespace: opts.ControllerNamespace, shard: shard, certificates: certificates, services: services,
 	}
-	routes, gateways := &HTTPRouteReconciler{programmer: programming}, &GatewayReconciler{programmer: programming}
+	routes, gateways := &HTTPRouteReconciler{programmer: programming}, &GatewayReconciler{programmer: programming, routeLimits: opts.RouteLimits}
 	routes.Workers = orDefault(opts.RouteWorkers, DefaultRouteWorkers)
 	gateways.Workers = orDefault(opts.GatewayWorkers, DefaultGatewayWorkers)
 	if err := routes.SetupWithManager(mgr); err != nil {

@@ -58,7 +58,9 @@ var _ = BeforeSuite(func() {
 	managerClient = mgr.GetClient()
 	var ctx context.Context
 	ctx, cancel = context.WithCancel(context.Background())
-	Expect(controllers.Setup(ctx, mgr, controllers.Options{ControllerNamespace: controllerNamespace})).To(Succeed())
+	// Routes of 256 KiB together per Gateway, so that a spec can pass the bound with a few
+	// large routes; every other spec's routes take a few kilobytes.
+	Expect(controllers.Setup(ctx, mgr, controllers.Options{ControllerNamespace: controllerNamespace, RouteLimits: suiteRouteLimits})).To(Succeed())
 	go func() {
 		defer GinkgoRecover()
 		Expect(mgr.Start(ctx)).To(Succeed())

@@ -16,6 +16,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/gatewright/gatewright/controllers"
+	"github.com/gatewright/gatewright/internal/routing"
 	"github.com/gatewright/gatewright/internal/ctrlutil"
 )
 
@@ -29,6 +30,7 @@ type controllerOptions struct {
 	gatewayWorkers      int
 	routeWorkers        int
 	policyWorkers       int
+	routeLimits         routing.Limits
 	zap                 zap.Options
 }
 
@@ -36,7 +38,7 @@ func newControllerCommand() *cobra.Command {
 	opts := controllerOptions{
 		controllerNamespace: defaultControllerNamespace, metricsAddress: ":8080", probeAddress: ":8081", pprofAddress: "0",
 		gatewayWorkers: controllers.DefaultGatewayWorkers, routeWorkers: controllers.DefaultRouteWorkers,
-		policyWorkers: controllers.DefaultPolicyWorkers,
+		policyWorkers: controllers.DefaultPolicyWorkers, routeLimits: routing.DefaultLimits,
 	}
 	cmd := &cobra.Command{
 		Use:   "controller",
@@ -69,6 +71,8 @@ together they must list every class; each set elects its leader with a lease of 
 	flags.IntVar(&opts.gatewayWorkers, "gateway-workers", opts.gatewayWorkers, "how many Gateways are reconciled at once (namespaces share them fairly; one alone gets all)")
 	flags.IntVar(&opts.routeWorkers, "route-workers", opts.routeWorkers, "how many HTTPRoutes are reconciled at once (shared like the Gateway workers)")
 	flags.IntVar(&opts.policyWorkers, "policy-workers", opts.policyWorkers, "how many GatewayClassConfigs, and how many GatewayConfigs, are judged at once for their status (shared like the Gateway workers)")
+	flags.IntVar(&opts.routeLimits.Routes, "max-routes-per-gateway", opts.routeLimits.Routes, "how many routes one Gateway serves; past it the newest are refused on their own status")
+	flags.IntVar(&opts.routeLimits.Bytes, "max-route-bytes-per-gateway", opts.routeLimits.Bytes, "how many bytes of route specs (as JSON) one Gateway serves together; past it the newest routes are refused on their own status")
 	bindLogFlags(flags, &opts.zap)
 	return cmd
 }
@@ -109,6 +113,7 @@ func runController(ctx context.Context, cfg *rest.Config, opts controllerOptions
 	setup := controllers.Options{
 		ControllerNamespace: opts.controllerNamespace, GatewayClasses: opts.gatewayClasses,
 		GatewayWorkers: opts.gatewayWorkers, RouteWorkers: opts.routeWorkers, PolicyWorkers: opts.policyWorkers,
+		RouteLimits: opts.routeLimits,
 	}
 	options.LeaderElectionID = setup.LeaderElectionID()
 	options.LeaderElectionNamespace = opts.controllerNamespace

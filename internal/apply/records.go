@@ -47,6 +47,10 @@ type Record struct {
 	// keeps them as read.
 	TargetRevision int64
 	GatesRollout   bool
+	// RouteCutoff is where the Gateway's routes went past a Gateway-wide bound
+	// (routing.Cutoff): as read, until the caller sets the one of the render it is
+	// about to apply.
+	RouteCutoff *gatewrightv1alpha1.RouteCutoff
 	// live holds the owner's objects as LiveRecorded read them, by entry key, for the
 	// next ApplyRecorded.
 	live map[string]*unstructured.Unstructured
@@ -108,6 +112,7 @@ func (r *Record) add(part *gatewrightv1alpha1.Rendering) {
 	if part.Part == 0 {
 		r.Values, r.Revision, r.ValuesHash = part.Values, part.Revision, part.ValuesHash
 		r.TargetRevision, r.GatesRollout = part.TargetRevision, part.GatesRollout
+		r.RouteCutoff = part.RouteCutoff
 		r.read = &readInputs{revision: part.Revision, valuesHash: part.ValuesHash}
 	}
 	r.Deleting = r.Deleting || !part.DeletionTimestamp.IsZero()
@@ -149,6 +154,7 @@ func (a *Applier) SaveRecord(ctx context.Context, rec *Record, inv Inventory) er
 			desired.RevisionSince = revisionSince(rec.Revision, existing)
 			desired.Revision, desired.ValuesHash = rec.Revision, rec.ValuesHash
 			desired.TargetRevision, desired.GatesRollout = rec.TargetRevision, rec.GatesRollout
+			desired.RouteCutoff = rec.RouteCutoff
 		}
 		var err error
 		switch {
@@ -276,6 +282,7 @@ func sameRendering(existing, desired *gatewrightv1alpha1.Rendering) bool {
 		existing.Revision == desired.Revision && existing.ValuesHash == desired.ValuesHash &&
 		equality.Semantic.DeepEqual(existing.RevisionSince, desired.RevisionSince) &&
 		existing.TargetRevision == desired.TargetRevision && existing.GatesRollout == desired.GatesRollout &&
+		equality.Semantic.DeepEqual(existing.RouteCutoff, desired.RouteCutoff) &&
 		equality.Semantic.DeepEqual(existing.OwnerReferences, desired.OwnerReferences) &&
 		controllerutil.ContainsFinalizer(existing, gatewrightv1alpha1.FinalizerCleanup)
 }

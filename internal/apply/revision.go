@@ -30,15 +30,35 @@ func (r *Record) Rendered(res *values.Result, class string, bp *gatewrightv1alph
 // TargetRevision is the revision a rollout assigned gw, as part 0 of its record says;
 // 0 when none did (or gw has no record yet).
 func TargetRevision(ctx context.Context, r client.Reader, gw client.Object) (int64, error) {
+	part, err := gatewayHead(ctx, r, gw)
+	if part == nil {
+		return 0, err
+	}
+	return part.TargetRevision, nil
+}
+
+// RouteCutoff is where gw's routes went past a Gateway-wide bound in its last render, as
+// part 0 of its record says; nil when every route fit (or gw has no record yet).
+func RouteCutoff(ctx context.Context, r client.Reader, gw client.Object) (*gatewrightv1alpha1.RouteCutoff, error) {
+	part, err := gatewayHead(ctx, r, gw)
+	if part == nil {
+		return nil, err
+	}
+	return part.RouteCutoff, nil
+}
+
+// gatewayHead is part 0 of gw's record; nil when there is none, or the one there does
+// not name gw.
+func gatewayHead(ctx context.Context, r client.Reader, gw client.Object) (*gatewrightv1alpha1.Rendering, error) {
 	owner := GatewayOwner(gw)
 	part := &gatewrightv1alpha1.Rendering{}
 	if err := r.Get(ctx, client.ObjectKey{Namespace: gw.GetNamespace(), Name: owner.renderingName(0)}, part); err != nil {
-		return 0, client.IgnoreNotFound(err)
+		return nil, client.IgnoreNotFound(err)
 	}
 	if !owner.namedBy(part) {
-		return 0, nil
+		return nil, nil
 	}
-	return part.TargetRevision, nil
+	return part, nil
 }
 
 // GatewayOf is the Gateway whose part 0 r is, by namespace/name; ok is false for any

@@ -31,15 +31,8 @@ func precedence(created map[ObjectRef]metav1.Time) func(a, b Match) int {
 		if c := cmp.Compare(len(b.QueryParams), len(a.QueryParams)); c != 0 {
 			return c
 		}
-		if a.Route != b.Route {
-			ta, tb := created[a.Route], created[b.Route]
-			if !ta.Equal(&tb) {
-				if ta.Before(&tb) {
-					return -1
-				}
-				return 1
-			}
-			return strings.Compare(a.Route.Namespace+"/"+a.Route.Name, b.Route.Namespace+"/"+b.Route.Name)
+		if c := admissionOrder(created[a.Route], a.Route.Namespace, a.Route.Name, created[b.Route], b.Route.Namespace, b.Route.Name); c != 0 {
+			return c
 		}
 		if c := cmp.Compare(a.Rule, b.Rule); c != 0 {
 			return c

@@ -7,6 +7,8 @@ import (
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/routing"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -48,4 +50,25 @@ func (r *Result) RouteAccepted(gateway string) Verdict {
 		return Verdict{Reason: string(gatewayv1.RouteReasonUnsupportedValue), Message: "Gateway " + gateway + ": " + r.Err.Error() + "; the objects applied before are left as they are"}
 	}
 	return Verdict{OK: true, Reason: string(gatewayv1.RouteReasonAccepted)}
+}
+
+// RecordedCutoff is c as a Gateway's record keeps it; nil when every route fit.
+func RecordedCutoff(c *routing.Cutoff) *gatewrightv1alpha1.RouteCutoff {
+	if c == nil {
+		return nil
+	}
+	return &gatewrightv1alpha1.RouteCutoff{CreationTimestamp: c.CreationTimestamp, Namespace: c.Namespace, Name: c.Name, Message: c.Message}
+}
+
+// RouteCut is the Accepted condition of route on gateway when the cutoff the Gateway's
+// record keeps leaves it out; false when it does not.
+func RouteCut(recorded *gatewrightv1alpha1.RouteCutoff, gateway string, route *gatewayv1.HTTPRoute) (Verdict, bool) {
+	if recorded == nil {
+		return Verdict{}, false
+	}
+	cutoff := &routing.Cutoff{CreationTimestamp: recorded.CreationTimestamp, Namespace: recorded.Namespace, Name: recorded.Name, Message: recorded.Message}
+	if !cutoff.Refuses(route) {
+		return Verdict{}, false
+	}
+	return Verdict{Reason: routing.ReasonRouteLimit, Message: "Gateway " + gateway + ": " + cutoff.Message + "; left out of its configuration"}, true
 }

@@ -41,6 +41,8 @@ type Gateway struct {
 	// built from besides the routes.
 	RouteListeners map[types.NamespacedName][]gatewayv1.SectionName
 	RouteBackends  map[types.NamespacedName][]attach.BackendRef
+	// RouteLimits bound the routes the Gateway takes; unset bounds are the defaults.
+	RouteLimits routing.Limits
 	// Listeners are what the Gateway API rules say of each listener, certificateRefs
 	// resolved.
 	Listeners []listeners.Status
@@ -80,8 +82,10 @@ type Result struct {
 	Values *values.Result
 	// Output is the render; nil with Err.
 	Output *render.Output
-	// Table is the Gateway's route table; nil for a route's result.
-	Table *routing.Table
+	// Table is the Gateway's route table, and Cutoff where its routes went past a
+	// Gateway-wide bound (nil when all fit); both nil for a route's result.
+	Table  *routing.Table
+	Cutoff *routing.Cutoff
 	// Input is what the render read, for a second render against live objects (settle).
 	// Its IsReady is the blueprint's judgement of objects, for the applier's too.
 	Input render.Input
@@ -133,9 +137,9 @@ func (g *Gateway) Translate(p Parser, live Live) *Result {
 		return res
 	}
 	res.Input = g.renderInput(res.Blueprint, res.Values, live)
-	res.Input.HTTPRoutes = g.Routes
-	res.Table = g.RouteTable()
+	res.Table, res.Cutoff = g.RouteTable()
 	res.Input.RouteTable = res.Table
+	res.Input.HTTPRoutes = g.acceptedRoutes(res.Cutoff)
 	start := time.Now()
 	res.Output, res.Err = res.Blueprint.Gateway(res.Input)
 	res.RenderTook = time.Since(start)
@@ -157,15 +161,32 @@ func (g *Gateway) TranslateRoute(p Parser, route Route, live Live) *Result {
 }
 
 // RouteTable is the Gateway's route table: its listeners with the routes attached to
-// them, as the Gateway API's routing rules order them.
-func (g *Gateway) RouteTable() *routing.Table {
+// them, as the Gateway API's routing rules order them, the newest routes past a
+// Gateway-wide bound left out; and where they went past it, nil when all fit.
+func (g *Gateway) RouteTable() (*routing.Table, *routing.Cutoff) {
 	in := routing.Input{Gateway: g.Gateway, Listeners: g.Listeners, Routes: make([]routing.RouteInput, len(g.Routes))}
 	for i := range g.Routes {
 		route := &g.Routes[i]
 		key := types.NamespacedName{Namespace: route.Namespace, Name: route.Name}
 		in.Routes[i] = routing.RouteInput{Route: route, Listeners: g.RouteListeners[key], BackendRefs: g.RouteBackends[key]}
 	}
-	return routing.Build(in)
+	cutoff := routing.Admit(in.Routes, g.RouteLimits)
+	return routing.Build(in), cutoff
+}
+
+// acceptedRoutes are the Gateway's routes but those the cutoff leaves out: what its
+// templates see as .HTTPRoutes, as the route table holds them.
+func (g *Gateway) acceptedRoutes(cutoff *routing.Cutoff) []gatewayv1.HTTPRoute {
+	if cutoff == nil {
+		return g.Routes
+	}
+	var out []gatewayv1.HTTPRoute
+	for i := range g.Routes {
+		if !cutoff.Refuses(&g.Routes[i]) {
+			out = append(out, g.Routes[i])
+		}
+	}
+	return out
 }
 
 // prepare parses the blueprint and gives the values inputs its valuesSchema. A

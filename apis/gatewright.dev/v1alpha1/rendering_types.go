@@ -118,6 +118,24 @@ type Rendering struct {
 	// back the provider's change.
 	// +optional
 	GatesRollout bool `json:"gatesRollout,omitempty"`
+	// RouteCutoff, on a Gateway's part 0, is where the routes attached to the Gateway,
+	// oldest first, went past a Gateway-wide bound on routes in its last render: this
+	// route and every one after it in that order are left out, and say so on their
+	// status. Absent when every route fit.
+	// +optional
+	RouteCutoff *RouteCutoff `json:"routeCutoff,omitempty"`
+}
+
+// RouteCutoff names the first route a Gateway left out for a bound, and why.
+type RouteCutoff struct {
+	CreationTimestamp metav1.Time `json:"creationTimestamp"`
+	// +kubebuilder:validation:MaxLength=253
+	Namespace string `json:"namespace"`
+	// +kubebuilder:validation:MaxLength=253
+	Name string `json:"name"`
+	// Message says which bound, as the routes' Accepted condition says it.
+	// +kubebuilder:validation:MaxLength=1024
+	Message string `json:"message"`
 }
 
 // RenderingList is a list of Renderings.
