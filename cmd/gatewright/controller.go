@@ -16,8 +16,8 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/gatewright/gatewright/controllers"
-	"github.com/gatewright/gatewright/internal/routing"
 	"github.com/gatewright/gatewright/internal/ctrlutil"
+	"github.com/gatewright/gatewright/internal/routing"
 )
 
 type controllerOptions struct {
