@@ -6,16 +6,22 @@ import (
 	"sync/atomic"
 )
 
-// maxAllocatedBytes bounds what the functions of one render allocate building text,
-// lists and maps: every function whose result or work can be much larger than its
+// The budget of bytes built bounds what the functions of one render allocate building
+// text, lists and maps: every function whose result or work can be much larger than its
 // arguments (see builders.go), and fmt printing a value. A tenant's number within a
 // valuesSchema's bounds, or a string doubled ten times, builds gigabytes before the
 // output limit sees a byte, so each function draws what it is about to allocate, computed
-// from its arguments, and a render past the budget stops before allocating. The outputs
-// (include and tpl too) stay within maxRenderedBytes, refused before they grow, and their
-// buffers allocate at most four times that: a render allocates at most 64 MiB of text,
-// lists and maps.
-const maxAllocatedBytes = 4 * maxRenderedBytes
+// from its arguments, and a render past the budget stops before allocating.
+//
+// The budget is a running sum of what was built, not of what is held: nothing is given
+// back when a value becomes garbage. The render cannot see when that is (a variable
+// reassigned in a loop, a value set into a map the caller holds, a list that append
+// copied), and an include's work may escape it through sprig's set, so crediting a draw
+// back could let a render hold more than its budget. The sum bounds what the render
+// holds at any moment, and also what the garbage collector has to reclaim after it.
+// The outputs (include and tpl too) stay within the rendered bytes, refused before they
+// grow, and their buffers allocate at most four times that: with the default limits
+// (bounds.go), a render allocates at most 64 MiB of text, lists and maps.
 
 // Renders run at once, one per worker, and each may allocate up to its budget, so what
 // they allocate together is bounded too. Each render draws its first ownAllocatedBytes
@@ -35,19 +41,22 @@ var sharedAllocated atomic.Int64
 // the shared pool: it depends on them, not on its input, so a controller retries it.
 var ErrBusy = errors.New("render memory busy")
 
-// allocate draws n bytes that what (a function, or printing a value) is about to allocate.
+// allocate draws n bytes that what (a function, or printing a value) is about to build,
+// on the render's budget of bytes built.
 func (b *binder) allocate(what string, n int) error {
-	left := maxAllocatedBytes - b.allocated
-	if n > left {
-		return &limitError{message: fmt.Sprintf("%s would allocate %s, over the %s left of the render's %d MiB budget", what, byteSize(n), byteSize(left), maxAllocatedBytes>>20)}
+	if left := b.left(); n > left {
+		return &limitError{message: fmt.Sprintf("%s would allocate %s, over the %s left of the render's %s budget of bytes built", what, byteSize(n), byteSize(left), mebibytes(b.limits.builtBytes))}
 	}
-	return b.draw(what, n)
+	if err := b.share(what, n); err != nil {
+		return err
+	}
+	b.built += n
+	return nil
 }
 
-// draw counts n more bytes of the render, and takes what they exceed of its own share
-// from the shared pool.
-func (b *binder) draw(what string, n int) error {
-	beyondOwn := min(n, b.allocated+n-ownAllocatedBytes)
+// share takes what n more bytes exceed of the render's own share from the shared pool.
+func (b *binder) share(what string, n int) error {
+	beyondOwn := min(n, b.built+b.parsed+n-ownAllocatedBytes)
 	if beyondOwn > 0 {
 		if sharedAllocated.Add(int64(beyondOwn)) > sharedAllocatedBytes {
 			sharedAllocated.Add(-int64(beyondOwn))
@@ -55,7 +64,6 @@ func (b *binder) draw(what string, n int) error {
 		}
 		b.shared += beyondOwn
 	}
-	b.allocated += n
 	return nil
 }
 
@@ -69,15 +77,31 @@ func (b *binder) release() {
 // for the items of a flow list, 600 for the keys of a mapping, as measured.
 const parseBytesPerNode = 600
 
-// drawParse draws what parsing text into objects will allocate: one node per line
-// break, comma and bracket, as maxRenderedSeparators counts them. Only the shared pool
-// bounds it; the output's own bounds keep it under 60 MiB.
+// drawParse draws what parsing a template's output into objects will allocate: one node
+// per line break, comma and bracket, and one for the first. It has a budget of its own,
+// apart from the bytes built: a node for every separator the render may write and for
+// each of up to parsedTemplates templates, which the separators' own bound keeps it
+// within; past it, as past the shared pool, the render stops before parsing.
 func (b *binder) drawParse(text string) error {
-	return b.draw("parsing the output", (separators([]byte(text))+1)*parseBytesPerNode)
+	n := times(separators([]byte(text))+1, parseBytesPerNode)
+	budget := times(b.limits.separators+parsedTemplates, parseBytesPerNode)
+	if left := budget - b.parsed; n > left {
+		return &limitError{message: fmt.Sprintf("parsing the output would allocate %s, over the %s left of the render's %s for parsing", byteSize(n), byteSize(left), mebibytes(budget))}
+	}
+	if err := b.share("parsing the output", n); err != nil {
+		return err
+	}
+	b.parsed += n
+	return nil
 }
 
-// left is what remains of the budget: measuring a value further is pointless.
-func (b *binder) left() int { return maxAllocatedBytes - b.allocated }
+// parsedTemplates bounds the templates of one render: the API takes at most 64 in a
+// set, and a Gateway's status template besides.
+const parsedTemplates = 65
+
+// left is what remains of the budget of bytes built, never negative: measuring a value
+// further is pointless.
+func (b *binder) left() int { return max(b.limits.builtBytes-b.built, 0) }
 
 func byteSize(n int) string {
 	switch {
