@@ -24,11 +24,18 @@ import (
 // (bounds.go), a render allocates at most 64 MiB of text, lists and maps.
 
 // Renders run at once, one per worker, and each may allocate up to its budget, so what
-// they allocate together is bounded too. Each render draws its first ownAllocatedBytes
+// they hold together is bounded too. Each render holds its first ownAllocatedBytes
 // freely; past that, it draws on a pool every render shares, and a draw the pool cannot
 // give stops the render as busy, which is retried with backoff. A tenant's renders near
 // their budgets can then fill only the pool, and other renders, which stay within their
 // own share, go on untouched.
+//
+// What a render holds, as the pool sees it, is what it built and what parsing its output
+// costs, less one thing that is sure to be garbage: the work of a function that returns
+// a string beyond the string itself (the buffers of toJson, printf or nindent), given
+// back as soon as it returns. Such functions keep nothing, and the string is all the
+// caller can hold of their work. A large Gateway's render, which builds and drops a
+// string per route, then holds what it keeps rather than all it built.
 const (
 	ownAllocatedBytes    = 4 << 20
 	sharedAllocatedBytes = 128 << 20
@@ -54,17 +61,29 @@ func (b *binder) allocate(what string, n int) error {
 	return nil
 }
 
-// share takes what n more bytes exceed of the render's own share from the shared pool.
+// share counts n more bytes the render holds, and takes what it then holds beyond its
+// own share from the shared pool.
 func (b *binder) share(what string, n int) error {
-	beyondOwn := min(n, b.built+b.parsed+n-ownAllocatedBytes)
-	if beyondOwn > 0 {
-		if sharedAllocated.Add(int64(beyondOwn)) > sharedAllocatedBytes {
-			sharedAllocated.Add(-int64(beyondOwn))
+	if need := max(b.held+n-ownAllocatedBytes, 0) - b.shared; need > 0 {
+		if sharedAllocated.Add(int64(need)) > sharedAllocatedBytes {
+			sharedAllocated.Add(-int64(need))
 			return &limitError{busy: true, message: fmt.Sprintf("%s would allocate %s while the renders running now hold the %d MiB they share; retried", what, byteSize(n), sharedAllocatedBytes>>20)}
 		}
-		b.shared += beyondOwn
+		b.shared += need
 	}
+	b.held += n
 	return nil
+}
+
+// drop counts n bytes the render no longer holds, and gives back to the shared pool
+// what it drew beyond what it now holds past its own share. What it built stays drawn
+// on its own budget.
+func (b *binder) drop(n int) {
+	b.held -= n
+	if over := b.shared - max(b.held-ownAllocatedBytes, 0); over > 0 {
+		sharedAllocated.Add(-int64(over))
+		b.shared -= over
+	}
 }
 
 // release gives back what the render drew from the shared pool; every render ends with it.

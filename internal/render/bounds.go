@@ -33,17 +33,19 @@ type Bounds struct {
 }
 
 // DefaultBounds are the bounds of a blueprint that says nothing of them. The base is
-// what a Gateway without routes needs and a tenant's loop may spend; the allowances per
-// match are four times what a blueprint doing linear work per match (a few dicts, a
-// toJson, a printf and an include, and some 700 bytes of output) spends, as measured
-// by BenchmarkRenderRoutes: 5,000 routes render under them with room to spare.
+// what a Gateway without routes needs and a tenant's loop may spend. The allowances per
+// match leave room over what testdata/route-table.blueprint.yaml spends per match (an
+// include, a few dicts, a printf, a toJson and a fromJson, a line of JSON): some 30
+// operations, 17 KiB built, 380 bytes and 23 separators written and a tenth of a
+// millisecond on a busy 2-core machine. A Gateway of 5,000 such routes renders in under
+// a second, and within a third of each bound.
 var DefaultBounds = Bounds{
 	Base: Allowance{Operations: 1000000, BuiltBytes: 32 << 20, RenderedBytes: 8 << 20, Time: 2 * time.Second},
 	PerRouteMatch: Allowance{
-		Operations:    400,
+		Operations:    200,
 		BuiltBytes:    64 << 10,
 		RenderedBytes: 4 << 10,
-		Time:          2 * time.Millisecond,
+		Time:          time.Millisecond,
 	},
 }
 

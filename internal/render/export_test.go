@@ -31,3 +31,24 @@ func HoldSharedPool(t testing.TB) {
 
 // SharedPoolBytes is the size of the pool renders share.
 const SharedPoolBytes = sharedAllocatedBytes
+
+// Spend is what a render spent of its limits.
+type Spend struct {
+	Matches                                                        int
+	Operations, BuiltBytes, ParsedBytes, Held, Written, Separators int
+	Time                                                           time.Duration
+}
+
+// GatewaySpend renders in with b, as Gateway does, and tells what the render spent.
+func GatewaySpend(b *Blueprint, in Input) (Spend, error) {
+	c, err := b.takeClone(in.RouteMatches())
+	if err != nil {
+		return Spend{}, err
+	}
+	start := time.Now()
+	_, err = b.renderGateway(c, b.gatewayData(in), in)
+	s := Spend{Matches: in.RouteMatches(), Operations: c.binder.operations, BuiltBytes: c.binder.built, ParsedBytes: c.binder.parsed, Held: c.binder.held,
+		Written: c.binder.written, Separators: c.binder.separators, Time: time.Since(start)}
+	b.giveBack(c, err)
+	return s, err
+}

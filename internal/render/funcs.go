@@ -75,9 +75,10 @@ type binder struct {
 	// limits.separators.
 	written, separators int
 	// built counts the bytes the render's builders, and printing its values, built so
-	// far, against limits.builtBytes; parsed what parsing its output costs. shared is
-	// what of both the render drew from the pool all renders share.
-	built, parsed, shared int
+	// far, against limits.builtBytes; parsed what parsing its output costs. held is
+	// what of both the render may hold now, and shared what of that it drew from the
+	// pool all renders share (allocation.go).
+	built, parsed, held, shared int
 }
 
 // reset gives a render the whole of its limits. The bound functions hold b, not its
