@@ -37,6 +37,9 @@ type Options struct {
 	// and policies of each kind are reconciled at once; zero means DefaultGatewayWorkers,
 	// DefaultRouteWorkers and DefaultPolicyWorkers.
 	GatewayWorkers, RouteWorkers, PolicyWorkers int
+	// RenderCaps cap the renderLimits of blueprints; a field that is not positive is
+	// render.DefaultCaps'.
+	RenderCaps render.Bounds
 }
 
 // LeaderElectionID is the name of the lease that the replicas of an instance with these
@@ -86,7 +89,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		return err
 	}
 	shard := newShard(opts.GatewayClasses)
-	blueprints := &render.Cache{}
+	blueprints := &render.Cache{Caps: opts.RenderCaps}
 	applier, err := apply.NewIndexed(ctx, mgr.GetClient(), mgr.GetAPIReader(), mgr.GetFieldIndexer())
 	if err != nil {
 		return err

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gatewright/gatewright/controllers"
 	"github.com/gatewright/gatewright/internal/ctrlutil"
+	"github.com/gatewright/gatewright/internal/render"
 )
 
 type controllerOptions struct {
@@ -29,6 +30,7 @@ type controllerOptions struct {
 	gatewayWorkers      int
 	routeWorkers        int
 	policyWorkers       int
+	renderCaps          render.Bounds
 	zap                 zap.Options
 }
 
@@ -36,7 +38,7 @@ func newControllerCommand() *cobra.Command {
 	opts := controllerOptions{
 		controllerNamespace: defaultControllerNamespace, metricsAddress: ":8080", probeAddress: ":8081", pprofAddress: "0",
 		gatewayWorkers: controllers.DefaultGatewayWorkers, routeWorkers: controllers.DefaultRouteWorkers,
-		policyWorkers: controllers.DefaultPolicyWorkers,
+		policyWorkers: controllers.DefaultPolicyWorkers, renderCaps: render.DefaultCaps,
 	}
 	cmd := &cobra.Command{
 		Use:   "controller",
@@ -47,7 +49,11 @@ in-cluster configuration).
 
 --gateway-classes restricts it to some of those classes, so that a large cluster can run
 one Deployment per set of classes. The sets of the Deployments must not overlap, and
-together they must list every class; each set elects its leader with a lease of its own.`,
+together they must list every class; each set elects its leader with a lease of its own.
+
+The --max-render-* flags cap what a blueprint's renderLimits may ask: a render gets a
+base, and an allowance for every route match it is given, each at most its cap. A
+blueprint asking more gets the cap, and its Linted condition says so.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			collectGarbageSooner()
@@ -69,8 +75,23 @@ together they must list every class; each set elects its leader with a lease of 
 	flags.IntVar(&opts.gatewayWorkers, "gateway-workers", opts.gatewayWorkers, "how many Gateways are reconciled at once (namespaces share them fairly; one alone gets all)")
 	flags.IntVar(&opts.routeWorkers, "route-workers", opts.routeWorkers, "how many HTTPRoutes are reconciled at once (shared like the Gateway workers)")
 	flags.IntVar(&opts.policyWorkers, "policy-workers", opts.policyWorkers, "how many GatewayClassConfigs, and how many GatewayConfigs, are judged at once for their status (shared like the Gateway workers)")
+	bindRenderCapFlags(flags, &opts.renderCaps)
 	bindLogFlags(flags, &opts.zap)
 	return cmd
+}
+
+// bindRenderCapFlags adds the flags that cap the renderLimits of blueprints.
+func bindRenderCapFlags(flags *pflag.FlagSet, caps *render.Bounds) {
+	for _, a := range []struct {
+		allowance *render.Allowance
+		suffix    string
+		of        string
+	}{{&caps.Base, "", "a render"}, {&caps.PerRouteMatch, "-per-route-match", "a render for every route match it is given"}} {
+		flags.IntVar(&a.allowance.Operations, "max-render-operations"+a.suffix, a.allowance.Operations, "the most operations (function calls, range iterations, {{ template }}s) a blueprint's renderLimits may give "+a.of)
+		flags.IntVar(&a.allowance.BuiltBytes, "max-render-built-bytes"+a.suffix, a.allowance.BuiltBytes, "the most bytes built by template functions, added up, a blueprint's renderLimits may give "+a.of)
+		flags.IntVar(&a.allowance.RenderedBytes, "max-render-rendered-bytes"+a.suffix, a.allowance.RenderedBytes, "the most bytes written a blueprint's renderLimits may give "+a.of)
+		flags.DurationVar(&a.allowance.Time, "max-render-time"+a.suffix, a.allowance.Time, "the most time a blueprint's renderLimits may give "+a.of)
+	}
 }
 
 // bindLogFlags adds controller-runtime's --zap-* flags, with one default changed: no
@@ -109,6 +130,7 @@ func runController(ctx context.Context, cfg *rest.Config, opts controllerOptions
 	setup := controllers.Options{
 		ControllerNamespace: opts.controllerNamespace, GatewayClasses: opts.gatewayClasses,
 		GatewayWorkers: opts.gatewayWorkers, RouteWorkers: opts.routeWorkers, PolicyWorkers: opts.policyWorkers,
+		RenderCaps: opts.renderCaps,
 	}
 	options.LeaderElectionID = setup.LeaderElectionID()
 	options.LeaderElectionNamespace = opts.controllerNamespace

@@ -28,8 +28,8 @@ func TestBoundsResolveWithinCaps(t *testing.T) {
 			spec: "{builtBytes: 1048576, perRouteMatch: {time: 0s}}",
 			want: func(b *Bounds) { b.Base.BuiltBytes, b.PerRouteMatch.Time = 1<<20, 0 }},
 		{name: "a time that is not a duration keeps the default, with a warning",
-			spec: "{time: soon}",
-			want: func(*Bounds) {},
+			spec:     "{time: soon}",
+			want:     func(*Bounds) {},
 			warnings: []string{`renderLimits: time "soon" is not a duration; renders get the default, 2s`}},
 		{name: "a blueprint lowers its allowance of operations per match to nothing",
 			spec: "{perRouteMatch: {operations: 0}}",
@@ -50,9 +50,9 @@ func TestBoundsResolveWithinCaps(t *testing.T) {
 			caps: Bounds{Base: Allowance{Time: time.Second}, PerRouteMatch: Allowance{Operations: 50}},
 			want: func(b *Bounds) { b.Base.Time, b.PerRouteMatch.Operations = time.Second, 50 }},
 		{name: "the operator's caps hold what a blueprint asks above them",
-			spec: "{time: 3s}",
-			caps: Bounds{Base: Allowance{Time: 2500 * time.Millisecond}},
-			want: func(b *Bounds) { b.Base.Time = 2500 * time.Millisecond },
+			spec:     "{time: 3s}",
+			caps:     Bounds{Base: Allowance{Time: 2500 * time.Millisecond}},
+			want:     func(b *Bounds) { b.Base.Time = 2500 * time.Millisecond },
 			warnings: []string{"renderLimits: time 3s is over the controller's cap of 2.5s; renders get the cap"}},
 	}
 	for _, tt := range tests {
