@@ -60,8 +60,8 @@ type limits struct {
 	time                                              time.Duration
 }
 
-// For is the bounds of a render given matches route matches.
-func (b Bounds) For(matches int) limits {
+// forMatches is the bounds of a render given matches route matches.
+func (b Bounds) forMatches(matches int) limits {
 	l := limits{
 		operations:    plus(b.Base.Operations, times(matches, b.PerRouteMatch.Operations)),
 		builtBytes:    plus(b.Base.BuiltBytes, times(matches, b.PerRouteMatch.BuiltBytes)),

@@ -96,12 +96,12 @@ func TestBoundsGrowWithRouteMatches(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := DefaultBounds.For(tt.matches); got != tt.want {
+			if got := DefaultBounds.forMatches(tt.matches); got != tt.want {
 				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
 		})
 	}
-	huge := Bounds{Base: Allowance{Operations: 1}, PerRouteMatch: Allowance{Operations: saturated}}.For(saturated)
+	huge := Bounds{Base: Allowance{Operations: 1}, PerRouteMatch: Allowance{Operations: saturated}}.forMatches(saturated)
 	if huge.operations != saturated {
 		t.Errorf("bounds past every budget give %d operations, want them saturated", huge.operations)
 	}
@@ -122,7 +122,7 @@ func TestRouteMatchesCountRulesWithoutMatchesOnce(t *testing.T) {
 // draw leaves the budget of bytes built, or any message, with less than nothing.
 func TestParseDrawsAreChecked(t *testing.T) {
 	b := &binder{}
-	b.reset(Bounds{Base: Allowance{Operations: 1, BuiltBytes: 1000, RenderedBytes: 8 << 10, Time: time.Second}}.For(0))
+	b.reset(Bounds{Base: Allowance{Operations: 1, BuiltBytes: 1000, RenderedBytes: 8 << 10, Time: time.Second}}.forMatches(0))
 	t.Cleanup(b.release)
 	line := strings.Repeat("a: b\n", 40) // 40 separators, 41 nodes
 	var err error

@@ -313,7 +313,7 @@ func (b *Blueprint) takeClone(matches int) (*clone, error) {
 		}
 		c = &clone{templates: t, binder: bindFunctions(t)}
 	}
-	c.binder.reset(b.bounds.For(matches))
+	c.binder.reset(b.bounds.forMatches(matches))
 	return c, nil
 }
 

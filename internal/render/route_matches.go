@@ -3,7 +3,7 @@ package render
 import gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 // RouteMatches is the size of the route input of a Gateway's render, which its bounds
-// grow with (Bounds.For): the matches of the rules of in.HTTPRoutes, a rule without
+// grow with (bounds.go): the matches of the rules of in.HTTPRoutes, a rule without
 // matches counting one, as it matches every request.
 func (in Input) RouteMatches() int {
 	n := 0
