@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"time"
 
-	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 )
 
 // A render's bounds grow with its legitimate input, so that a Gateway shared by
@@ -21,9 +22,10 @@ type Allowance struct {
 	// BuiltBytes is what the render's functions build, added up (allocation.go).
 	BuiltBytes int
 	// RenderedBytes is what the render writes (limits.go); the separators it may write
-	// go with it, as many as DefaultBounds gives for 8 MiB.
+	// go with it, 100,000 for every 8 MiB.
 	RenderedBytes int
-	Time          time.Duration
+	// Time is how long the render runs (budget.go).
+	Time time.Duration
 }
 
 // Bounds are what the renders of a blueprint get: Base whatever their input, and
