@@ -76,7 +76,8 @@ func TestRenderLimitsAboveTheCapsAreLinted(t *testing.T) {
 }
 
 // BenchmarkRenderRoutes renders a Gateway of 1,000 and of 5,000 routes with linear work
-// per route: the second should take about five times the first.
+// per route: the second should take about five times the first. It reports what a
+// match spends of each bound, against which DefaultBounds.PerRouteMatch is set.
 func BenchmarkRenderRoutes(b *testing.B) {
 	parsed, err := render.Parse(routeTable(b))
 	if err != nil {
@@ -85,12 +86,22 @@ func BenchmarkRenderRoutes(b *testing.B) {
 	for _, routes := range []int{1000, 5000} {
 		in := routesInput(routes, 1)
 		b.Run(fmt.Sprint(routes, " routes"), func(b *testing.B) {
+			spent, err := render.GatewaySpend(parsed, in)
+			if err != nil {
+				b.Fatal(err)
+			}
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := parsed.Gateway(in); err != nil {
 					b.Fatal(err)
 				}
 			}
+			perMatch := func(n int) float64 { return float64(n) / float64(spent.Matches) }
+			b.ReportMetric(perMatch(spent.Operations), "operations/match")
+			b.ReportMetric(perMatch(spent.BuiltBytes), "built-B/match")
+			b.ReportMetric(perMatch(spent.Written), "written-B/match")
+			b.ReportMetric(perMatch(spent.Separators), "separators/match")
+			b.ReportMetric(perMatch(spent.Held), "held-B/match")
 		})
 	}
 }

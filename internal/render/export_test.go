@@ -32,11 +32,10 @@ func HoldSharedPool(t testing.TB) {
 // SharedPoolBytes is the size of the pool renders share.
 const SharedPoolBytes = sharedAllocatedBytes
 
-// Spend is what a render spent of its limits.
+// Spend is what a render spent of its limits, and what it held at its end.
 type Spend struct {
-	Matches                                                        int
-	Operations, BuiltBytes, ParsedBytes, Held, Written, Separators int
-	Time                                                           time.Duration
+	Matches                                           int
+	Operations, BuiltBytes, Held, Written, Separators int
 }
 
 // GatewaySpend renders in with b, as Gateway does, and tells what the render spent.
@@ -45,10 +44,9 @@ func GatewaySpend(b *Blueprint, in Input) (Spend, error) {
 	if err != nil {
 		return Spend{}, err
 	}
-	start := time.Now()
 	_, err = b.renderGateway(c, b.gatewayData(in), in)
-	s := Spend{Matches: in.RouteMatches(), Operations: c.binder.operations, BuiltBytes: c.binder.built, ParsedBytes: c.binder.parsed, Held: c.binder.held,
-		Written: c.binder.written, Separators: c.binder.separators, Time: time.Since(start)}
+	s := Spend{Matches: in.RouteMatches(), Operations: c.binder.operations, BuiltBytes: c.binder.built, Held: c.binder.held,
+		Written: c.binder.written, Separators: c.binder.separators}
 	b.giveBack(c, err)
 	return s, err
 }
