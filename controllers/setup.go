@@ -40,6 +40,9 @@ type Options struct {
 	GatewayWorkers, RouteWorkers, PolicyWorkers int
 	// RouteLimits bound the routes one Gateway serves; unset bounds are the defaults.
 	RouteLimits routing.Limits
+	// RenderCaps cap the renderLimits of blueprints; a field that is not positive is
+	// render.DefaultCaps'.
+	RenderCaps render.Bounds
 }
 
 // LeaderElectionID is the name of the lease that the replicas of an instance with these
@@ -89,7 +92,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		return err
 	}
 	shard := newShard(opts.GatewayClasses)
-	blueprints := &render.Cache{}
+	blueprints := &render.Cache{Caps: opts.RenderCaps}
 	applier, err := apply.NewIndexed(ctx, mgr.GetClient(), mgr.GetAPIReader(), mgr.GetFieldIndexer())
 	if err != nil {
 		return err

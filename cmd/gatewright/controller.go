@@ -17,6 +17,7 @@ import (
 
 	"github.com/gatewright/gatewright/controllers"
 	"github.com/gatewright/gatewright/internal/ctrlutil"
+	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/routing"
 )
 
@@ -31,6 +32,7 @@ type controllerOptions struct {
 	routeWorkers        int
 	policyWorkers       int
 	routeLimits         routing.Limits
+	renderCaps          render.Bounds
 	zap                 zap.Options
 }
 
@@ -38,7 +40,7 @@ func newControllerCommand() *cobra.Command {
 	opts := controllerOptions{
 		controllerNamespace: defaultControllerNamespace, metricsAddress: ":8080", probeAddress: ":8081", pprofAddress: "0",
 		gatewayWorkers: controllers.DefaultGatewayWorkers, routeWorkers: controllers.DefaultRouteWorkers,
-		policyWorkers: controllers.DefaultPolicyWorkers, routeLimits: routing.DefaultLimits,
+		policyWorkers: controllers.DefaultPolicyWorkers, routeLimits: routing.DefaultLimits, renderCaps: render.DefaultCaps,
 	}
 	cmd := &cobra.Command{
 		Use:   "controller",
@@ -49,7 +51,11 @@ in-cluster configuration).
 
 --gateway-classes restricts it to some of those classes, so that a large cluster can run
 one Deployment per set of classes. The sets of the Deployments must not overlap, and
-together they must list every class; each set elects its leader with a lease of its own.`,
+together they must list every class; each set elects its leader with a lease of its own.
+
+The --max-render-* flags cap what a blueprint's renderLimits may ask: a render gets a
+base, and an allowance for every route match it is given, each at most its cap. A
+blueprint asking more gets the cap, and its Linted condition says so.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			collectGarbageSooner()
@@ -73,8 +79,23 @@ together they must list every class; each set elects its leader with a lease of 
 	flags.IntVar(&opts.policyWorkers, "policy-workers", opts.policyWorkers, "how many GatewayClassConfigs, and how many GatewayConfigs, are judged at once for their status (shared like the Gateway workers)")
 	flags.IntVar(&opts.routeLimits.Routes, "max-routes-per-gateway", opts.routeLimits.Routes, "how many routes one Gateway serves; past it the newest are refused on their own status")
 	flags.IntVar(&opts.routeLimits.Bytes, "max-route-bytes-per-gateway", opts.routeLimits.Bytes, "how many bytes of route specs (as JSON) one Gateway serves together; past it the newest routes are refused on their own status")
+	bindRenderCapFlags(flags, &opts.renderCaps)
 	bindLogFlags(flags, &opts.zap)
 	return cmd
+}
+
+// bindRenderCapFlags adds the flags that cap the renderLimits of blueprints.
+func bindRenderCapFlags(flags *pflag.FlagSet, caps *render.Bounds) {
+	for _, a := range []struct {
+		allowance *render.Allowance
+		suffix    string
+		of        string
+	}{{&caps.Base, "", "a render"}, {&caps.PerRouteMatch, "-per-route-match", "a render for every route match it is given"}} {
+		flags.IntVar(&a.allowance.Operations, "max-render-operations"+a.suffix, a.allowance.Operations, "the most operations (function calls, range iterations, {{ template }}s) a blueprint's renderLimits may give "+a.of)
+		flags.IntVar(&a.allowance.BuiltBytes, "max-render-built-bytes"+a.suffix, a.allowance.BuiltBytes, "the most bytes built by template functions, added up, a blueprint's renderLimits may give "+a.of)
+		flags.IntVar(&a.allowance.RenderedBytes, "max-render-rendered-bytes"+a.suffix, a.allowance.RenderedBytes, "the most bytes written a blueprint's renderLimits may give "+a.of)
+		flags.DurationVar(&a.allowance.Time, "max-render-time"+a.suffix, a.allowance.Time, "the most time a blueprint's renderLimits may give "+a.of)
+	}
 }
 
 // bindLogFlags adds controller-runtime's --zap-* flags, with one default changed: no
@@ -114,6 +135,7 @@ func runController(ctx context.Context, cfg *rest.Config, opts controllerOptions
 		ControllerNamespace: opts.controllerNamespace, GatewayClasses: opts.gatewayClasses,
 		GatewayWorkers: opts.gatewayWorkers, RouteWorkers: opts.routeWorkers, PolicyWorkers: opts.policyWorkers,
 		RouteLimits: opts.routeLimits,
+		RenderCaps:  opts.renderCaps,
 	}
 	options.LeaderElectionID = setup.LeaderElectionID()
 	options.LeaderElectionNamespace = opts.controllerNamespace

@@ -44,6 +44,10 @@ type Blueprint struct {
 	known values.Known
 	// readyWhen holds the compiled readyWhen of the templates that have one, by id.
 	readyWhen map[string]*values.Condition
+	// bounds are the bounds of its renders, its renderLimits within the caps it was
+	// parsed with; boundsWarnings say which of them asked more than a cap, for Lint.
+	bounds         Bounds
+	boundsWarnings []Warning
 }
 
 // Name is the name of the GatewayClassBlueprint.
@@ -59,8 +63,16 @@ func (b *Blueprint) ValuesSchema() *values.Schema { return b.valuesSchema }
 
 // Parse parses every template of bp, checks its dependsOn graph and compiles its
 // readyWhen expressions and valuesSchema: a blueprint that parses is a usable blueprint.
+// Its renders get its renderLimits within DefaultCaps.
 func Parse(bp *gatewrightv1alpha1.GatewayClassBlueprint) (*Blueprint, error) {
+	return ParseWithin(bp, DefaultCaps)
+}
+
+// ParseWithin is Parse, with bp's renderLimits held within caps, those of the
+// controller's operator.
+func ParseWithin(bp *gatewrightv1alpha1.GatewayClassBlueprint, caps Bounds) (*Blueprint, error) {
 	b := &Blueprint{name: bp.Name, clusterScoped: map[schema.GroupKind]bool{}}
+	b.bounds, b.boundsWarnings = resolveBounds(bp.Spec.RenderLimits, caps)
 	for _, gk := range bp.Spec.ClusterScopedKinds {
 		b.clusterScoped[schema.GroupKind{Group: string(gk.Group), Kind: string(gk.Kind)}] = true
 	}

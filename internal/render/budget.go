@@ -12,19 +12,11 @@ import (
 // busy. text/template cannot be interrupted from outside, so a render stops itself:
 // every call of a template function, every iteration of a range and every
 // {{ template }} is an operation, and every draw of operations (see instrument.go)
-// checks the budget and the clock.
+// checks the budget and the clock. The budgets of operations and time are the render's
+// limits (bounds.go): a base of 1,000,000 operations and 2 s, which take 0.1 s (empty
+// iterations) to 2 s (includes in a loop) on a busy 2-core machine, and more for every
+// route match the render is given.
 const (
-	// maxOperations bounds the operations of one render (a Gateway's set and its status
-	// template, or a route's set). The blueprints of this repository take at most 8,088
-	// with their examples (envoy-proxy; internal/render/testdata at most 27); envoy-proxy
-	// takes some 630 per listener and attached route, so a million allows 1,500 of those
-	// pairs. A million operations take 0.1 s (empty iterations) to 2 s (includes in a
-	// loop) on a busy 2-core machine.
-	maxOperations = 1000000
-	// maxRenderTime bounds the time of one render, for operations that are costly one by
-	// one (sha256sum or toYaml of large values in a loop). The envoy-proxy example
-	// renders in 20 to 40 ms.
-	maxRenderTime = 2 * time.Second
 	// maxTemplateDepth bounds how deep templates nest ({{ template }}, include and tpl),
 	// as Helm bounds include. text/template's own bound on {{ template }}, 100,000,
 	// takes a second and 128 MiB of stack, and every include starts it again.
@@ -61,11 +53,11 @@ func (e *limitError) Is(target error) bool {
 // spend draws n operations on the render's budget.
 func (b *binder) spend(n int) error {
 	b.operations += n
-	if b.operations > maxOperations {
-		return &limitError{message: fmt.Sprintf("render exceeded its budget of %d operations (loops over until/seq/ranges nested too deep?)", maxOperations)}
+	if b.operations > b.limits.operations {
+		return &limitError{message: fmt.Sprintf("render exceeded its budget of %d operations (loops over until/seq/ranges nested too deep?)", b.limits.operations)}
 	}
 	if clock().After(b.deadline) {
-		return &limitError{message: fmt.Sprintf("render exceeded its time limit of %s (a loop over costly functions?)", maxRenderTime), timeout: true}
+		return &limitError{message: fmt.Sprintf("render exceeded its time limit of %s (a loop over costly functions?)", b.limits.time), timeout: true}
 	}
 	return nil
 }
@@ -78,18 +70,18 @@ func (b *binder) countCalls(calls int) (bool, error) { return false, b.spend(cal
 // countIterations ends every range pipeline: the range over v draws its iterations,
 // each of perIteration operations, before it starts.
 func (b *binder) countIterations(perIteration int, v any) (any, error) {
-	return v, b.spend(iterations(reflect.ValueOf(v)) * perIteration)
+	return v, b.spend(times(iterations(reflect.ValueOf(v)), perIteration))
 }
 
-// iterations is how many times a range over v runs its body, at most maxOperations+1.
+// iterations is how many times a range over v runs its body, at most saturated.
 func iterations(v reflect.Value) int {
 	switch v.Kind() {
 	case reflect.Array, reflect.Slice, reflect.Map:
 		return v.Len()
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return int(max(0, min(v.Int(), maxOperations+1)))
+		return int(max(0, min(v.Int(), saturated)))
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return int(min(v.Uint(), maxOperations+1))
+		return int(min(v.Uint(), saturated))
 	}
 	return 0
 }

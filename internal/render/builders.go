@@ -74,7 +74,8 @@ func (b *binder) drawing(name string, fn reflect.Value, cost cost) any {
 	result := t.Out(0)
 	withError := reflect.FuncOf(in, []reflect.Type{result, errorType}, t.IsVariadic())
 	return reflect.MakeFunc(withError, func(args []reflect.Value) []reflect.Value {
-		if err := b.allocate(name, cost(call{args: args, variadic: t.IsVariadic(), left: b.left()})); err != nil {
+		n := cost(call{args: args, variadic: t.IsVariadic(), left: b.left()})
+		if err := b.allocate(name, n); err != nil {
 			return []reflect.Value{reflect.Zero(result), reflect.ValueOf(&err).Elem()}
 		}
 		var out []reflect.Value
@@ -82,6 +83,10 @@ func (b *binder) drawing(name string, fn reflect.Value, cost cost) any {
 			out = fn.CallSlice(args)
 		} else {
 			out = fn.Call(args)
+		}
+		if result.Kind() == reflect.String {
+			// The string is all that outlives the call (allocation.go).
+			b.drop(max(n-out[0].Len(), 0))
 		}
 		if returnsError {
 			return out

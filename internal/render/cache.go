@@ -19,6 +19,9 @@ const versionsKept = 4
 // render it, and Gateways running different revisions do not parse them over and over.
 // It is safe for concurrent use.
 type Cache struct {
+	// Caps hold the renderLimits of the blueprints (ParseWithin); a field that is not
+	// positive is DefaultCaps'. Set before the first Get.
+	Caps    Bounds
 	mu      sync.Mutex
 	entries map[string][]cacheEntry // by name, the last used first
 }
@@ -42,7 +45,7 @@ func (c *Cache) Get(bp *gatewrightv1alpha1.GatewayClassBlueprint) (*Blueprint, e
 			return e.parsed, e.err
 		}
 	}
-	parsed, err := Parse(bp)
+	parsed, err := ParseWithin(bp, c.Caps)
 	if c.entries == nil {
 		c.entries = map[string][]cacheEntry{}
 	}

@@ -31,3 +31,22 @@ func HoldSharedPool(t testing.TB) {
 
 // SharedPoolBytes is the size of the pool renders share.
 const SharedPoolBytes = sharedAllocatedBytes
+
+// Spend is what a render spent of its limits, and what it held at its end.
+type Spend struct {
+	Matches                                           int
+	Operations, BuiltBytes, Held, Written, Separators int
+}
+
+// GatewaySpend renders in with b, as Gateway does, and tells what the render spent.
+func GatewaySpend(b *Blueprint, in Input) (Spend, error) {
+	c, err := b.takeClone(in.RouteMatches())
+	if err != nil {
+		return Spend{}, err
+	}
+	_, err = b.renderGateway(c, b.gatewayData(in), in)
+	s := Spend{Matches: in.RouteMatches(), Operations: c.binder.operations, BuiltBytes: c.binder.built, Held: c.binder.held,
+		Written: c.binder.written, Separators: c.binder.separators}
+	b.giveBack(c, err)
+	return s, err
+}

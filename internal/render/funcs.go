@@ -63,24 +63,27 @@ func bindFunctions(t *template.Template) *binder {
 }
 
 type binder struct {
+	// limits are the render's bounds, for its input (bounds.go).
+	limits limits
 	// depth is how deep templates are nested now, against maxTemplateDepth.
 	depth int
-	// operations counts the operations of the render so far, against maxOperations.
+	// operations counts the operations of the render so far, against limits.operations.
 	operations int
 	deadline   time.Time
-	// written counts the bytes the render wrote so far, against maxRenderedBytes, and
-	// separators the line breaks, commas and brackets among them, against
-	// maxRenderedSeparators.
+	// written counts the bytes the render wrote so far, against limits.renderedBytes,
+	// and separators the line breaks, commas and brackets among them, against
+	// limits.separators.
 	written, separators int
-	// allocated counts the bytes the render's builders, and printing its values,
-	// allocated so far, against maxAllocatedBytes; shared is what of them, and of parsing
-	// its output, the render drew from the pool all renders share.
-	allocated, shared int
+	// built counts the bytes the render's builders, and printing its values, built so
+	// far, against limits.builtBytes; parsed what parsing its output costs. held is
+	// what of both the render may hold now, and shared what of that it drew from the
+	// pool all renders share (allocation.go).
+	built, parsed, held, shared int
 }
 
-// reset gives a render the whole budget. The bound functions hold b, not its fields,
-// so a clone can serve one render after another.
-func (b *binder) reset() { *b = binder{deadline: clock().Add(maxRenderTime)} }
+// reset gives a render the whole of its limits. The bound functions hold b, not its
+// fields, so a clone can serve one render after another.
+func (b *binder) reset(l limits) { *b = binder{limits: l, deadline: clock().Add(l.time)} }
 
 func (b *binder) newOutput() *output { return &output{budget: b} }
 
@@ -126,6 +129,7 @@ func (b *binder) nested(operations int, run func(*output) error) (string, error)
 	}
 	defer b.leave()
 	out := b.newOutput()
+	out.nested = true
 	err := run(out)
 	return out.String(), err
 }

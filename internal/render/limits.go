@@ -10,36 +10,42 @@ import (
 // until, or a loop over a large list, must not exhaust the controller's memory. No
 // rendered object can exceed etcd's 1.5 MiB request limit anyway. What the functions of
 // a render allocate on the way is bounded too (allocation.go).
-const (
-	// maxRenderedBytes bounds everything one render writes, the output of include and
-	// tpl included (counted again where it is inserted).
-	maxRenderedBytes = 8 << 20
-	// maxSequenceLength bounds the lists of until, untilStep and seq.
-	maxSequenceLength = 10000
-	// maxRenderedSeparators bounds the line breaks, commas, [ and { of everything one
-	// render writes: every YAML node but the first of a line follows one of them (or a
-	// key's colon), so this bounds the nodes the output is parsed into. Parsing costs
-	// 230 to 600 bytes a node: 8 MiB of "0," is four million nodes and a gigabyte, where
-	// 100,000 separators keep it under 60 MiB. The shipped blueprints' examples write
-	// at most 602 lines; a Gateway with a thousand routes, some 40,000.
-	maxRenderedSeparators = 100000
-)
+//
+// The render's limits (bounds.go) bound everything it writes, the output of include and
+// tpl included (counted again where it is inserted): 8 MiB by default, and more for every
+// route match it is given. They bound, too, the line breaks, commas, [ and { of what its
+// templates write, which is what is parsed (what include and tpl write is parsed only
+// where it is inserted, and counted there): every YAML node but the first of a line
+// follows one of them (or a key's colon), so this bounds the nodes the output is parsed
+// into. Parsing costs 230 to 600 bytes a
+// node: 8 MiB of "0," is four million nodes and a gigabyte, where the 100,000 separators
+// that go with 8 MiB keep it under 60 MiB. The shipped blueprints' examples write at most
+// 602 lines.
+
+// maxSequenceLength bounds the lists of until, untilStep and seq.
+const maxSequenceLength = 10000
 
 // output is where a template of a render writes; every output of the render draws on
 // the binder's byte budget.
 type output struct {
 	text   strings.Builder
 	budget *binder
+	// nested is true for the output of include and tpl, whose separators count where
+	// their text is written in a template's output, the text that is parsed.
+	nested bool
 }
 
 func (o *output) Write(p []byte) (int, error) {
-	o.budget.written += len(p)
-	if o.budget.written > maxRenderedBytes {
-		return 0, fmt.Errorf("the render wrote more than %d MiB; is a loop running over more data than intended?", maxRenderedBytes>>20)
+	b := o.budget
+	b.written += len(p)
+	if b.written > b.limits.renderedBytes {
+		return 0, fmt.Errorf("the render wrote more than %s; is a loop running over more data than intended?", mebibytes(b.limits.renderedBytes))
 	}
-	o.budget.separators += separators(p)
-	if o.budget.separators > maxRenderedSeparators {
-		return 0, fmt.Errorf("the render wrote more than %d lines, commas and brackets together, which would parse into as many YAML nodes; is a loop running over more data than intended?", maxRenderedSeparators)
+	if !o.nested {
+		b.separators += separators(p)
+	}
+	if b.separators > b.limits.separators {
+		return 0, fmt.Errorf("the render wrote more than %d lines, commas and brackets together, which would parse into as many YAML nodes; is a loop running over more data than intended?", b.limits.separators)
 	}
 	if o.text.Cap()-o.text.Len() < len(p) {
 		// Grow doubles the buffer: left to append, a large one grows by a quarter at a

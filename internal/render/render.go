@@ -74,7 +74,7 @@ func (w Waiting) String() string {
 // every object is ready.
 func (b *Blueprint) Gateway(in Input) (*Output, error) {
 	data := b.gatewayData(in)
-	c, err := b.takeClone()
+	c, err := b.takeClone(in.RouteMatches())
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +133,7 @@ func (b *Blueprint) GatewayStatus(in Input, out *Output) (*Output, error) {
 			return again, nil
 		}
 	}
-	c, err := b.takeClone()
+	c, err := b.takeClone(in.RouteMatches())
 	if err != nil {
 		return nil, err
 	}
@@ -160,13 +160,14 @@ func (b *Blueprint) gatewayData(in Input) map[string]any {
 }
 
 // HTTPRoute renders the route templates for route, attached to in.Gateway. in.Live
-// holds the live objects of this route's templates.
+// holds the live objects of this route's templates. Its bounds grow with the matches of
+// route, the route input it is given.
 func (b *Blueprint) HTTPRoute(in Input, route *gatewayv1.HTTPRoute) (*Output, error) {
 	data := b.context(in, b.route)
 	data["HTTPRoute"] = toMap(route)
 	data["BackendRefs"] = backendRefsData(in.BackendRefs)
 	data["Listeners"] = listenersData(in.Gateway, in.Listeners)
-	c, err := b.takeClone()
+	c, err := b.takeClone(routeMatches(route))
 	if err != nil {
 		return nil, err
 	}
@@ -305,9 +306,10 @@ type clone struct {
 }
 
 // takeClone takes a clone no render uses, or makes one when there is none, and gives
-// it a fresh budget. Copying the templates and their function maps for every render was
-// a good part of what the controller allocates.
-func (b *Blueprint) takeClone() (*clone, error) {
+// it a fresh budget, the blueprint's bounds for a render given matches route matches.
+// Copying the templates and their function maps for every render was a good part of
+// what the controller allocates.
+func (b *Blueprint) takeClone(matches int) (*clone, error) {
 	c := b.idleClone()
 	if c == nil {
 		t, err := b.templates.Clone()
@@ -316,7 +318,7 @@ func (b *Blueprint) takeClone() (*clone, error) {
 		}
 		c = &clone{templates: t, binder: bindFunctions(t)}
 	}
-	c.binder.reset()
+	c.binder.reset(b.bounds.forMatches(matches))
 	return c, nil
 }
 

@@ -68,6 +68,69 @@ type GatewayClassBlueprintSpec struct {
 	// waves. Changing it makes no new revision.
 	// +optional
 	Rollout *BlueprintRollout `json:"rollout,omitempty"`
+
+	// RenderLimits tune the bounds of one render of the blueprint's templates: a base,
+	// and an allowance for every route match the render is given. A field left out
+	// keeps its default; a value above the cap the controller's operator set is lowered
+	// to the cap, and the Linted condition says so.
+	// +optional
+	RenderLimits *RenderLimits `json:"renderLimits,omitempty"`
+}
+
+// RenderLimits are the bounds of one render: what a render gets whatever its input.
+// A render given routes gets PerRouteMatch besides, for every match of their rules (a
+// rule without matches counts one).
+type RenderLimits struct {
+	// Operations bounds the function calls, range iterations and {{ template }}s of a
+	// render; a tpl counts 500. Default 1000000.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	Operations *int64 `json:"operations,omitempty"`
+
+	// BuiltBytes bounds what the template functions of a render build (text, lists and
+	// maps, and printing a list or a map), added up over the whole render: each call
+	// draws, before it runs, what it allocates. Default 33554432 (32 MiB).
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	BuiltBytes *int64 `json:"builtBytes,omitempty"`
+
+	// RenderedBytes bounds what a render writes, the output of include and tpl
+	// included; the line breaks, commas and brackets it may write (the YAML nodes its
+	// output parses into) grow with it, 100000 for the default 8388608 (8 MiB).
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	RenderedBytes *int64 `json:"renderedBytes,omitempty"`
+
+	// Time bounds how long a render runs, as "2s" or "500ms". Default 2s.
+	// +optional
+	// +kubebuilder:validation:XValidation:rule="duration(self) > duration('0s')",message="time must be more than 0s"
+	Time *gatewayv1.Duration `json:"time,omitempty"`
+
+	// PerRouteMatch is what a render gets besides for every route match it is given.
+	// +optional
+	PerRouteMatch *RenderAllowance `json:"perRouteMatch,omitempty"`
+}
+
+// RenderAllowance is what a render gets for one route match, added to the base.
+type RenderAllowance struct {
+	// Operations for every route match.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	Operations *int64 `json:"operations,omitempty"`
+
+	// BuiltBytes for every route match.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	BuiltBytes *int64 `json:"builtBytes,omitempty"`
+
+	// RenderedBytes for every route match.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	RenderedBytes *int64 `json:"renderedBytes,omitempty"`
+
+	// Time for every route match, as "1ms".
+	// +optional
+	Time *gatewayv1.Duration `json:"time,omitempty"`
 }
 
 // GroupKind names a kind of object by API group and kind.
