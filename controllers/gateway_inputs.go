@@ -3,8 +3,12 @@ package controllers
 import (
 	"context"
 
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/snapshot"
 	"github.com/gatewright/gatewright/internal/translate"
@@ -12,7 +16,8 @@ import (
 
 // gather reads what gw's values and templates are computed from: the blueprint at the
 // revision gw runs (target, when a rollout assigned one), the policies that may apply
-// and the routes attached (from the index of their parents), their backendRefs resolved.
+// and the routes attached (from the index of their parents), their backendRefs resolved,
+// and those their own templates refused (from their records).
 func (r *GatewayReconciler) gather(ctx context.Context, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, judged []listeners.Status, target int64) (*translate.Gateway, error) {
 	candidates, err := routesOf(ctx, r.Client, gw)
 	if err != nil {
@@ -23,5 +28,10 @@ func (r *GatewayReconciler) gather(ctx context.Context, gw *gatewayv1.Gateway, c
 		return nil, err
 	}
 	snap.RouteLimits = r.routeLimits
+	var refused gatewrightv1alpha1.RenderingList
+	if err := r.List(ctx, &refused, client.MatchingFields{indexRenderingRefusedRoute: gw.Namespace + "/" + gw.Name}); err != nil {
+		return nil, err
+	}
+	snap.RefusedRoutes = apply.RefusedRoutes(refused.Items, gw)
 	return snap, snapshot.AtRevision(ctx, r.Client, snap, target)
 }

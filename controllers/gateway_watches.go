@@ -156,3 +156,13 @@ func (r *GatewayReconciler) gatewaysOfRoutesOfGrant(ctx context.Context, obj cli
 	}
 	return requests
 }
+
+// gatewayOfRouteRecord maps a route's Rendering to the route's Gateway, by the names it
+// records.
+func (r *GatewayReconciler) gatewayOfRouteRecord(_ context.Context, obj client.Object) []reconcile.Request {
+	rendering := obj.(*gatewrightv1alpha1.Rendering)
+	if rendering.Owner.Kind != "HTTPRoute" || rendering.Part != 0 {
+		return nil
+	}
+	return []reconcile.Request{{NamespacedName: types.NamespacedName{Namespace: rendering.Owner.GatewayNamespace, Name: rendering.Owner.GatewayName}}}
+}

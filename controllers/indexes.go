@@ -36,6 +36,10 @@ const (
 	// indexRenderingBlueprint indexes the first part of each Rendering by the blueprint
 	// its objects were rendered from, which counts the Gateways per revision.
 	indexRenderingBlueprint = "values.blueprint"
+	// indexRenderingRefusedRoute indexes the first part of each route's Rendering that
+	// says its templates refused it by its Gateway (namespace/name), which leaves the
+	// route out.
+	indexRenderingRefusedRoute = "routeRefused.gateway"
 )
 
 // addIndexes registers every index with mgr.
@@ -52,6 +56,7 @@ func addIndexes(ctx context.Context, mgr ctrl.Manager) error {
 		{&gatewayv1.HTTPRoute{}, indexRouteBackendNamespace, routeBackendNamespaces},
 		{&gatewayv1.HTTPRoute{}, indexRouteService, routeServices},
 		{&gatewrightv1alpha1.Rendering{}, indexRenderingBlueprint, renderingBlueprint},
+		{&gatewrightv1alpha1.Rendering{}, indexRenderingRefusedRoute, refusedRouteGateway},
 	} {
 		if err := mgr.GetFieldIndexer().IndexField(ctx, index.obj, index.field, index.extract); err != nil {
 			return err
@@ -66,6 +71,14 @@ func renderingBlueprint(obj client.Object) []string {
 		return nil
 	}
 	return []string{rendering.Values.Blueprint}
+}
+
+func refusedRouteGateway(obj client.Object) []string {
+	rendering := obj.(*gatewrightv1alpha1.Rendering)
+	if rendering.Part != 0 || rendering.RouteRefused == "" {
+		return nil
+	}
+	return []string{rendering.Owner.GatewayNamespace + "/" + rendering.Owner.GatewayName}
 }
 
 func gatewayClassName(obj client.Object) []string {

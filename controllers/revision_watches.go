@@ -67,6 +67,22 @@ var gatewayHeadChanged = builder.WithPredicates(predicate.Funcs{
 	},
 })
 
+// routeRefusalChanged passes the route Renderings whose templates' refusal came or went:
+// the Gateway leaves the route out, or takes it back. A Rendering deleted with a
+// refusal lets the route back in as much as a cleared one.
+var routeRefusalChanged = builder.WithPredicates(predicate.Funcs{
+	CreateFunc: func(e event.CreateEvent) bool {
+		return e.Object.(*gatewrightv1alpha1.Rendering).RouteRefused != ""
+	},
+	DeleteFunc: func(e event.DeleteEvent) bool {
+		return e.Object.(*gatewrightv1alpha1.Rendering).RouteRefused != ""
+	},
+	GenericFunc: func(event.GenericEvent) bool { return false },
+	UpdateFunc: func(e event.UpdateEvent) bool {
+		return e.ObjectOld.(*gatewrightv1alpha1.Rendering).RouteRefused != e.ObjectNew.(*gatewrightv1alpha1.Rendering).RouteRefused
+	},
+})
+
 // routesOfGatewayRendering maps a Gateway's Rendering to the routes that name the
 // Gateway: they render with the revision it runs.
 func (r *HTTPRouteReconciler) routesOfGatewayRendering(ctx context.Context, obj client.Object) []reconcile.Request {

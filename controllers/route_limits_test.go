@@ -61,3 +61,57 @@ var _ = Describe("Routes past a Gateway-wide bound", func() {
 		Eventually(w.configMap(ctx, "web-routes")).Should(WithTransform(configMapData("routes"), Equal("2")))
 	})
 })
+
+// refusingBlueprint's route template refuses a route with a hostname under
+// refused.example; its Gateway's ConfigMap lists the routes it serves.
+const refusingBlueprint = `
+gatewayTemplate:
+  resourceTemplates:
+  - name: config
+    template: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: {{ .Gateway.metadata.name }}-routes}
+      data:
+        routes: "{{ range .RouteTable.routes }}{{ if .accepted }}{{ .name }} {{ end }}{{ end }}"
+        hosts: "{{ range .RouteTable.listeners }}{{ range .hosts }}{{ .hostname }} {{ end }}{{ end }}"
+httpRouteTemplate:
+  resourceTemplates:
+  - name: check
+    template: |
+      {{- range .HTTPRoute.spec.hostnames }}
+      {{- if hasSuffix ".refused.example" . }}{{ fail (printf "hostname %s is not served here" .) }}{{ end }}
+      {{- end }}
+`
+
+var _ = Describe("A route its own templates refuse", func() {
+	It("is left out of its Gateway's configuration, which keeps serving the rest, until its templates take it", func(ctx SpecContext) {
+		w := newWorld(ctx)
+		w.classAndBlueprint(ctx, refusingBlueprint)
+		w.gateway(ctx, "web")
+		routeWithHostname := func(name, hostname string) string {
+			return `
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: ` + name + `, namespace: ` + w.namespace + `}
+spec:
+  parentRefs: [{name: web}]
+  hostnames: [` + hostname + `]
+`
+		}
+		w.apply(ctx, routeWithHostname("good", "good.example"))
+		w.apply(ctx, routeWithHostname("bad", "x.refused.example"))
+		Eventually(w.routeParents(ctx, w.namespace, "bad")).Should(ConsistOf(
+			And(HavePrefix("web: False/UnsupportedValue: "), ContainSubstring("hostname x.refused.example is not served here"))))
+		Eventually(w.configMap(ctx, "web-routes")).Should(And(
+			WithTransform(configMapData("routes"), Equal("good ")),
+			WithTransform(configMapData("hosts"), Equal("good.example * "))))
+		Expect(w.gatewayCondition(ctx, "web", "Programmed")()).To(HavePrefix("True/"))
+		Expect(w.routeParents(ctx, w.namespace, "good")()).To(Equal([]string{"web: True/Accepted: "}))
+
+		By("the route's owner mending it")
+		w.apply(ctx, routeWithHostname("bad", "x.served.example"))
+		Eventually(w.routeParents(ctx, w.namespace, "bad")).Should(Equal([]string{"web: True/Accepted: "}))
+		Eventually(w.configMap(ctx, "web-routes")).Should(WithTransform(configMapData("routes"), Equal("bad good ")))
+	})
+})

@@ -51,6 +51,9 @@ type Record struct {
 	// (routing.Cutoff): as read, until the caller sets the one of the render it is
 	// about to apply.
 	RouteCutoff *gatewrightv1alpha1.RouteCutoff
+	// RouteRefused is, for a route, why its templates refused it on its Gateway, empty
+	// when they did not: as read, until the caller sets the one of its render.
+	RouteRefused string
 	// live holds the owner's objects as LiveRecorded read them, by entry key, for the
 	// next ApplyRecorded.
 	live map[string]*unstructured.Unstructured
@@ -112,7 +115,7 @@ func (r *Record) add(part *gatewrightv1alpha1.Rendering) {
 	if part.Part == 0 {
 		r.Values, r.Revision, r.ValuesHash = part.Values, part.Revision, part.ValuesHash
 		r.TargetRevision, r.GatesRollout = part.TargetRevision, part.GatesRollout
-		r.RouteCutoff = part.RouteCutoff
+		r.RouteCutoff, r.RouteRefused = part.RouteCutoff, part.RouteRefused
 		r.read = &readInputs{revision: part.Revision, valuesHash: part.ValuesHash}
 	}
 	r.Deleting = r.Deleting || !part.DeletionTimestamp.IsZero()
@@ -136,12 +139,13 @@ func checkedEntries(owner Owner, r *gatewrightv1alpha1.Rendering) Inventory {
 }
 
 // SaveRecord makes owner's Renderings list inv, and part 0 the record's values,
-// writing only the parts that change. An owner with values has a Rendering even when
-// it has no object, so that the readers of its namespace can see its values.
+// writing only the parts that change. An owner with values, or a route its templates
+// refused, has a Rendering even when it has no object, so that the readers of its
+// namespace can see its values, and its Gateway that it is refused.
 func (a *Applier) SaveRecord(ctx context.Context, rec *Record, inv Inventory) error {
 	inv = append(Inventory{}, inv...)
 	inv.sort()
-	if len(inv) == 0 && !rec.Exists() && rec.Values == nil {
+	if len(inv) == 0 && !rec.Exists() && rec.Values == nil && rec.RouteRefused == "" {
 		return nil
 	}
 	chunks := chunk(inv, gatewrightv1alpha1.MaxRenderedObjectsPerRendering)
@@ -154,7 +158,7 @@ func (a *Applier) SaveRecord(ctx context.Context, rec *Record, inv Inventory) er
 			desired.RevisionSince = revisionSince(rec.Revision, existing)
 			desired.Revision, desired.ValuesHash = rec.Revision, rec.ValuesHash
 			desired.TargetRevision, desired.GatesRollout = rec.TargetRevision, rec.GatesRollout
-			desired.RouteCutoff = rec.RouteCutoff
+			desired.RouteCutoff, desired.RouteRefused = rec.RouteCutoff, rec.RouteRefused
 		}
 		var err error
 		switch {
@@ -282,7 +286,7 @@ func sameRendering(existing, desired *gatewrightv1alpha1.Rendering) bool {
 		existing.Revision == desired.Revision && existing.ValuesHash == desired.ValuesHash &&
 		equality.Semantic.DeepEqual(existing.RevisionSince, desired.RevisionSince) &&
 		existing.TargetRevision == desired.TargetRevision && existing.GatesRollout == desired.GatesRollout &&
-		equality.Semantic.DeepEqual(existing.RouteCutoff, desired.RouteCutoff) &&
+		equality.Semantic.DeepEqual(existing.RouteCutoff, desired.RouteCutoff) && existing.RouteRefused == desired.RouteRefused &&
 		equality.Semantic.DeepEqual(existing.OwnerReferences, desired.OwnerReferences) &&
 		controllerutil.ContainsFinalizer(existing, gatewrightv1alpha1.FinalizerCleanup)
 }

@@ -95,3 +95,20 @@ func AssignRevision(ctx context.Context, c client.Client, r *gatewrightv1alpha1.
 	}
 	return nil
 }
+
+// RefusedRoutes are, by namespace/name, the routes on gw that their own templates
+// refused, with why, as the first parts of their records among renderings say. A
+// Rendering counts only if it is a route's part 0 named as its owner names it, for gw.
+func RefusedRoutes(renderings []gatewrightv1alpha1.Rendering, gw client.Object) map[types.NamespacedName]string {
+	out := map[types.NamespacedName]string{}
+	for i := range renderings {
+		r := &renderings[i]
+		owner := OwnerOfRendering(r)
+		if r.Part != 0 || r.RouteRefused == "" || !owner.isRoute() || !owner.namedBy(r) ||
+			r.Owner.GatewayNamespace != gw.GetNamespace() || r.Owner.GatewayName != gw.GetName() {
+			continue
+		}
+		out[types.NamespacedName{Namespace: r.Namespace, Name: r.Owner.Name}] = r.RouteRefused
+	}
+	return out
+}

@@ -43,6 +43,9 @@ type Gateway struct {
 	RouteBackends  map[types.NamespacedName][]attach.BackendRef
 	// RouteLimits bound the routes the Gateway takes; unset bounds are the defaults.
 	RouteLimits routing.Limits
+	// RefusedRoutes are, by namespace/name, the routes their own templates refused on
+	// the Gateway, with why: the table leaves them out.
+	RefusedRoutes map[types.NamespacedName]string
 	// Listeners are what the Gateway API rules say of each listener, certificateRefs
 	// resolved.
 	Listeners []listeners.Status
@@ -169,21 +172,26 @@ func (g *Gateway) RouteTable() (*routing.Table, *routing.Cutoff) {
 		route := &g.Routes[i]
 		key := types.NamespacedName{Namespace: route.Namespace, Name: route.Name}
 		in.Routes[i] = routing.RouteInput{Route: route, Listeners: g.RouteListeners[key], BackendRefs: g.RouteBackends[key]}
+		if message, refused := g.RefusedRoutes[key]; refused {
+			in.Routes[i].Refusal = &routing.Refusal{Reason: string(gatewayv1.RouteReasonUnsupportedValue), Message: message}
+		}
 	}
 	cutoff := routing.Admit(in.Routes, g.RouteLimits)
 	return routing.Build(in), cutoff
 }
 
-// acceptedRoutes are the Gateway's routes but those the cutoff leaves out: what its
-// templates see as .HTTPRoutes, as the route table holds them.
+// acceptedRoutes are the Gateway's routes but those the cutoff leaves out or their own
+// templates refused: what its templates see as .HTTPRoutes, as the route table holds
+// them.
 func (g *Gateway) acceptedRoutes(cutoff *routing.Cutoff) []gatewayv1.HTTPRoute {
-	if cutoff == nil {
+	if cutoff == nil && len(g.RefusedRoutes) == 0 {
 		return g.Routes
 	}
 	var out []gatewayv1.HTTPRoute
 	for i := range g.Routes {
-		if !cutoff.Refuses(&g.Routes[i]) {
-			out = append(out, g.Routes[i])
+		route := &g.Routes[i]
+		if _, refused := g.RefusedRoutes[types.NamespacedName{Namespace: route.Namespace, Name: route.Name}]; !refused && !cutoff.Refuses(route) {
+			out = append(out, *route)
 		}
 	}
 	return out

@@ -124,6 +124,12 @@ type Rendering struct {
 	// status. Absent when every route fit.
 	// +optional
 	RouteCutoff *RouteCutoff `json:"routeCutoff,omitempty"`
+	// RouteRefused, on a route's part 0, says that the route's templates refused it on
+	// its Gateway (a fail, a bound of its own render): the message its Accepted condition
+	// says. The Gateway leaves the route out of its configuration while it is set.
+	// +optional
+	// +kubebuilder:validation:MaxLength=1024
+	RouteRefused string `json:"routeRefused,omitempty"`
 }
 
 // RouteCutoff names the first route a Gateway left out for a bound, and why.
