@@ -17,7 +17,6 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/attach"
-	"github.com/gatewright/gatewright/internal/conditions"
 	"github.com/gatewright/gatewright/internal/ctrlutil"
 	"github.com/gatewright/gatewright/internal/metrics"
 	"github.com/gatewright/gatewright/internal/render"
@@ -223,18 +222,15 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 	if isInputError(err) {
 		logRefusedApply(ctx, err)
 		err = nil // nothing to retry until the input changes
-		if failure == "RenderFailed" {
+		if refusal, refused := (&translate.Result{Err: err}).RouteRefusal(parent.key()); refused && failure == "RenderFailed" {
 			// Refused by its own templates: the Gateway leaves it out of its configuration,
 			// so that what says Accepted=False is not served. What was applied stays.
-			rec.RouteRefused = conditions.Truncate(accepted.Message, routeRefusedLength)
+			rec.RouteRefused = refusal
 			err = r.Applier.SaveRecord(ctx, rec, rec.Inventory)
 		}
 	}
 	return statuses, false, err
 }
-
-// routeRefusedLength bounds the message a route's record keeps of its refusal.
-const routeRefusedLength = 1024
 
 // translate computes the route's values on parent and renders its templates, with the
 // live objects of its inventory there as .Resources.

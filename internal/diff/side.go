@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -75,8 +76,19 @@ func (s side) translate(key client.ObjectKey) (outcome, error) {
 	if err != nil {
 		return outcome{}, fmt.Errorf("Gateway %s: %w", key, err)
 	}
+	refused := map[types.NamespacedName]string{}
 	for _, route := range routes {
-		out.routes = append(out.routes, routeOutcome{route: route.Route, res: snap.TranslateRoute(s.blueprints, route, translate.Live{})})
+		res := snap.TranslateRoute(s.blueprints, route, translate.Live{})
+		if refusal, ok := res.RouteRefusal(key.String()); ok {
+			refused[client.ObjectKeyFromObject(route.Route)] = refusal
+		}
+		out.routes = append(out.routes, routeOutcome{route: route.Route, res: res})
+	}
+	if len(refused) > 0 {
+		// As the controller does once the routes' records say so: the Gateway leaves out
+		// the routes their own templates refuse.
+		snap.RefusedRoutes = refused
+		out.res = snap.Translate(s.blueprints, translate.Live{})
 	}
 	return out, nil
 }

@@ -8,6 +8,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/conditions"
 	"github.com/gatewright/gatewright/internal/routing"
 	"github.com/gatewright/gatewright/internal/values"
 )
@@ -72,3 +73,16 @@ func RouteCut(recorded *gatewrightv1alpha1.RouteCutoff, gateway string, route *g
 	}
 	return Verdict{Reason: routing.ReasonRouteLimit, Message: "Gateway " + gateway + ": " + cutoff.Message + "; left out of its configuration"}, true
 }
+
+// RouteRefusal is why the route's templates refused it on gateway, as the route's record
+// keeps it and its Gateway's table says it; false when they did not, or when the error may
+// pass by itself (a transient one refuses nothing).
+func (r *Result) RouteRefusal(gateway string) (string, bool) {
+	if Classify(r.Err) != InputError {
+		return "", false
+	}
+	return conditions.Truncate(r.RouteAccepted(gateway).Message, routeRefusalLength), true
+}
+
+// routeRefusalLength bounds the message a route's record keeps of its refusal.
+const routeRefusalLength = 1024
