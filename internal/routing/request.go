@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -20,6 +21,10 @@ type Request struct {
 	Host string
 	// Port is the port the client dials: it selects the listener.
 	Port int32
+	// Authority is the Host header as the client sends it, port included, which the
+	// backends receive unless a rewrite changes it; empty for Host, with ":Port" when
+	// Port is not the scheme's well-known one (as curl and browsers send it).
+	Authority string
 	// Path is the path with its query, as sent ("/shop?page=2").
 	Path    string
 	Headers http.Header
@@ -141,7 +146,14 @@ func normalizeRequest(req Request) Request {
 }
 
 func forwardedOf(req Request) Forwarded {
-	return Forwarded{Method: req.Method, Scheme: req.Scheme, Host: req.Host, Path: req.Path, Headers: req.Headers.Clone()}
+	host := req.Authority
+	if host == "" {
+		host = req.Host
+		if req.Port != wellKnownPort(req.Scheme) {
+			host += ":" + strconv.Itoa(int(req.Port))
+		}
+	}
+	return Forwarded{Method: req.Method, Scheme: req.Scheme, Host: host, Path: req.Path, Headers: req.Headers.Clone()}
 }
 
 // listenerFor is the valid listener on req's port, of req's scheme, whose hostname

@@ -148,6 +148,8 @@ func TestServeAnswersAsTheGatewayAPISays(t *testing.T) {
 			want{status: 404, listener: ""}},
 		{"a listener whose certificate is missing takes nothing", with(get("x.example", "/"), func(r *Request) { r.Scheme, r.Port = "https", 8443 }),
 			want{status: 404, listener: ""}},
+		{"the backend receives the Host with a port that is not the scheme's", with(get("x.example", "/"), func(r *Request) { r.Port = 8080 }), want{host: "x.example:8080"}},
+		{"the backend receives the Host as the client sent it", with(get("x.example", "/"), func(r *Request) { r.Authority = "x.example:1234" }), want{host: "x.example:1234"}},
 		{"a port without a listener takes nothing", with(get("x.example", "/"), func(r *Request) { r.Port = 9999 }), want{status: 404, listener: ""}},
 
 		{"ReplacePrefixMatch replaces the matched prefix", get("x.example", "/prefix/one/two"), want{route: "rewrite/0", path: "/one/two"}},
