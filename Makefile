@@ -45,8 +45,8 @@ test: testbin ## Run every test, the envtest suites against a real kube-apiserve
 	go test $(GO_TEST_FLAGS) ./...
 
 .PHONY: conformance
-conformance: testbin ## Run the Gateway API conformance suite, status checks only, on a local control plane; writes docs/conformance/report.yaml (RUN=<ShortName> runs one test).
-	GATEWRIGHT_VERSION=$(VERSION) GATEWRIGHT_CONFORMANCE_RUN=$(RUN) go test -tags conformance -count=1 -timeout 30m -v ./test/conformance/ -run '^TestConformance$$'
+conformance: testbin ## Run the Gateway API conformance suite, status checks only, on a local control plane; writes docs/conformance/report.yaml (RUN=<ShortName> runs one test; MODE=requests answers HTTP requests from the route table, as explain request does).
+	GATEWRIGHT_VERSION=$(VERSION) GATEWRIGHT_CONFORMANCE_RUN=$(RUN) GATEWRIGHT_CONFORMANCE_MODE=$(MODE) go test -tags conformance -count=1 -timeout 30m -v ./test/conformance/ -run '^TestConformance$$'
 
 .PHONY: bench
 bench: testbin ## Measure the shipped controller against a purpose-built floor on N Gateways, each on a fresh control plane (N=100 STEADY=60s ROUNDS=1 BENCH_FLAGS="-o json"); docs/operations.md#sizing.

@@ -86,6 +86,7 @@ values computed without a policy the caller cannot see would be wrong.`,
 			return runExplain(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), opts, args[0], args[1])
 		},
 	}
+	cmd.AddCommand(newExplainRequestCommand())
 	flags := cmd.Flags()
 	opts.addFlags(flags)
 	flags.StringVar(&opts.gateway, "gateway", "", "for an HTTPRoute with several Gatewright parents: the parent Gateway, as [NAMESPACE/]NAME")

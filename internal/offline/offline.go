@@ -18,6 +18,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/manifest"
+	"github.com/gatewright/gatewright/internal/routing"
 	"github.com/gatewright/gatewright/internal/snapshot"
 	"github.com/gatewright/gatewright/internal/translate"
 )
@@ -170,6 +171,17 @@ func (s *Set) Gateway(namespace, name string) (*gatewayv1.Gateway, error) {
 	return nil, fmt.Errorf("no Gateway %s/%s in the input", namespace, name)
 }
 
+// GatewrightGateways are the Gateways of the set whose class is in it and Gatewright's.
+func (s *Set) GatewrightGateways() []gatewayv1.Gateway {
+	var out []gatewayv1.Gateway
+	for i := range s.Gateways {
+		if translate.IsGatewrightClass(s.class(&s.Gateways[i])) {
+			out = append(out, s.Gateways[i])
+		}
+	}
+	return out
+}
+
 // HTTPRoute finds an HTTPRoute by namespace and name.
 func (s *Set) HTTPRoute(namespace, name string) (*gatewayv1.HTTPRoute, error) {
 	for i := range s.HTTPRoutes {
@@ -201,6 +213,25 @@ func (s *Set) Snapshot(controllerNamespace string, gw *gatewayv1.Gateway) (*tran
 	}
 	snap.Overrides = s.Overrides
 	return snap, nil
+}
+
+// RouteTable computes gw's route table from the set, as the controller would from the
+// cluster; unlike Snapshot, it needs neither the blueprint nor the policies.
+func (s *Set) RouteTable(gw *gatewayv1.Gateway) (*routing.Table, error) {
+	class, err := s.gatewrightClass(gw)
+	if err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	judged, err := snapshot.Listeners(ctx, s, gw, s.secretCheck)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := snapshot.ForRouteTable(ctx, s, gw, class, s.routesNaming(gw), judged, s.serviceExists)
+	if err != nil {
+		return nil, fmt.Errorf("Gateway %s/%s: %w", gw.Namespace, gw.Name, err)
+	}
+	return snap.RouteTable(), nil
 }
 
 // ForValues gathers from the set what the values of gw, or of route on it when route is

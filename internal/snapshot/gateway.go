@@ -21,7 +21,7 @@ import (
 // candidates (those naming it, from an index) with their backendRefs resolved (exists
 // says which Services exist), with its listeners as Listeners judged them.
 func ForGatewayAmong(ctx context.Context, r client.Reader, controllerNamespace string, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, candidates []gatewayv1.HTTPRoute, judged []listeners.Status, exists attach.ServiceExists) (*translate.Gateway, error) {
-	a, err := AttachedAmong(ctx, r, gw, candidates)
+	routed, err := ForRouteTable(ctx, r, gw, class, candidates, judged, exists)
 	if err != nil {
 		return nil, err
 	}
@@ -29,6 +29,22 @@ func ForGatewayAmong(ctx context.Context, r client.Reader, controllerNamespace s
 	if err != nil {
 		return nil, err
 	}
+	snap.Listeners, snap.Routes, snap.Attached = routed.Listeners, routed.Routes, routed.Attached
+	snap.RouteListeners, snap.RouteBackends = routed.RouteListeners, routed.RouteBackends
+	return snap, nil
+}
+
+// ForRouteTable gathers what gw's route table (translate.Gateway.RouteTable) is computed
+// from, and nothing else: the routes attached among candidates with their backendRefs
+// resolved, and its listeners as Listeners judged them. Its snapshot has no values
+// inputs: `gatewright explain request` answers from it without reading the blueprint
+// or the policies, which the answer does not depend on.
+func ForRouteTable(ctx context.Context, r client.Reader, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, candidates []gatewayv1.HTTPRoute, judged []listeners.Status, exists attach.ServiceExists) (*translate.Gateway, error) {
+	a, err := AttachedAmong(ctx, r, gw, candidates)
+	if err != nil {
+		return nil, err
+	}
+	snap := &translate.Gateway{Gateway: gw, Class: class}
 	snap.Listeners, snap.Routes, snap.Attached, snap.RouteListeners = judged, a.Routes, a.Counts, a.Listeners
 	snap.RouteBackends = make(map[types.NamespacedName][]attach.BackendRef, len(a.Routes))
 	for i := range a.Routes {

@@ -25,6 +25,7 @@ import (
 	"sigs.k8s.io/gateway-api/conformance"
 	confv1 "sigs.k8s.io/gateway-api/conformance/apis/v1"
 	"sigs.k8s.io/gateway-api/conformance/utils/config"
+	"sigs.k8s.io/gateway-api/conformance/utils/roundtripper"
 	"sigs.k8s.io/gateway-api/conformance/utils/suite"
 	"sigs.k8s.io/gateway-api/pkg/features"
 
@@ -34,13 +35,17 @@ import (
 // TestConformance runs the in-scope tests of the Gateway API conformance suite.
 // GATEWRIGHT_CONFORMANCE_RUN=<ShortName> runs one of them (its report goes to a temporary
 // folder); GATEWRIGHT_CONFORMANCE_REPORT changes where the report is written (default
-// docs/conformance/report.yaml).
+// docs/conformance/report.yaml). GATEWRIGHT_CONFORMANCE_MODE=requests answers the
+// suite's HTTP requests from the route table, as `gatewright explain request` does,
+// instead of refusing them, and adds the HTTPRoute tests of requestScope; its report
+// goes to a temporary folder unless GATEWRIGHT_CONFORMANCE_REPORT says otherwise.
 func TestConformance(t *testing.T) {
+	requests := os.Getenv("GATEWRIGHT_CONFORMANCE_MODE") == "requests"
 	// Controller logs: errors only; the suite's own log is what matters.
 	logf.SetLogger(zap.New(zap.WriteTo(os.Stderr), zap.Level(zapcore.ErrorLevel)))
 	// The suite polls every 100ms from parallel tests and builds clients from this config;
 	// the default 5 QPS would throttle it into its own timeouts.
-	cfg := rest.CopyConfig(startCluster(t))
+	cfg := rest.CopyConfig(startCluster(t, requests))
 	cfg.QPS, cfg.Burst = 100, 200
 	c, clientOptions, err := suiteClient(cfg)
 	if err != nil {
@@ -52,6 +57,10 @@ func TestConformance(t *testing.T) {
 	}
 
 	refusing := &refusingRoundTripper{}
+	var transport roundtripper.RoundTripper = refusing
+	if requests {
+		transport = &answeringRoundTripper{client: c}
+	}
 	results := &resultLog{}
 	run := os.Getenv("GATEWRIGHT_CONFORMANCE_RUN")
 	// The suite reads the features to test from the class's status.supportedFeatures,
@@ -65,10 +74,13 @@ func TestConformance(t *testing.T) {
 	if run != "" {
 		manualFeatures = classFeatures
 	}
+	if requests {
+		manualFeatures = append(classFeatures, requestFeatures...)
+	}
 	report := os.Getenv("GATEWRIGHT_CONFORMANCE_REPORT")
 	switch {
 	case report != "":
-	case run != "": // a one-test report must not replace the committed one
+	case run != "" || requests: // a one-test or request-mode report must not replace the committed one
 		report = filepath.Join(t.TempDir(), "report.yaml")
 	default:
 		report = filepath.Join(testenv.RepoRoot(), "docs", "conformance", "report.yaml")
@@ -80,7 +92,7 @@ func TestConformance(t *testing.T) {
 			CleanupTestResources: true,
 			SupportedFeatures:    manualFeatures,
 			ConformanceProfiles:  []suite.ConformanceProfileName{suite.GatewayHTTPConformanceProfileName},
-			SkipTests:            outOfScope(),
+			SkipTests:            outOfScope(requests),
 			RunTest:              run,
 			TimeoutConfig:        statusTimeouts(),
 			ReportOutputPath:     report,
@@ -97,7 +109,7 @@ func TestConformance(t *testing.T) {
 		ClientOptions: clientOptions,
 		Clientset:     cs,
 		RestConfig:    cfg,
-		RoundTripper:  refusing,
+		RoundTripper:  transport,
 		ManifestFS:    []fs.FS{&conformance.Manifests},
 		Hook: func(t *testing.T, test suite.ConformanceTest, _ *suite.ConformanceTestSuite) {
 			results.record(t, test.ShortName, refusing.Refused()[test.ShortName])

@@ -33,7 +33,8 @@ const controllerNamespace = "gatewright-system"
 // startCluster starts the control plane with the standard Gateway API CRDs (testenv
 // installs them), the Gatewright controller restricted to the class under test, and the
 // kubelet stand-in; everything stops when t ends. It returns the config for the suite.
-func startCluster(t *testing.T) *rest.Config {
+// With perGatewayAddress, each Gateway reports an address of its own (request mode).
+func startCluster(t *testing.T, perGatewayAddress bool) *rest.Config {
 	env, cfg, k8s, err := testenv.Start()
 	if err != nil {
 		t.Fatalf("starting the control plane: %v", err)
@@ -55,7 +56,7 @@ func startCluster(t *testing.T) *rest.Config {
 	if err := k8s.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: controllerNamespace}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := InstallGatewayClass(ctx, k8s); err != nil {
+	if err := InstallGatewayClass(ctx, k8s, perGatewayAddress); err != nil {
 		t.Fatalf("installing GatewayClass %s: %v", GatewayClassName, err)
 	}
 

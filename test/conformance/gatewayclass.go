@@ -16,6 +16,15 @@ const GatewayClassName = "gatewright-conformance"
 // from TEST-NET-1 (RFC 5737) and routes nowhere: the suite must never send traffic.
 const GatewayAddress = "192.0.2.10"
 
+// The addresses the blueprint reports: the fixed one for every Gateway, or in request
+// mode a hostname of its own per Gateway (NAME.NAMESPACE.gateway.invalid; the .invalid
+// top-level domain resolves nowhere), by which the request answerer finds the Gateway a
+// request is sent to, as `gatewright explain request --address` does.
+const (
+	fixedAddress      = `{type: IPAddress, value: "` + GatewayAddress + `"}`
+	perGatewayAddress = `{type: Hostname, value: "{{ .Gateway.metadata.name }}.{{ .Gateway.metadata.namespace }}.gateway.invalid"}`
+)
+
 // gatewayClassManifests are the blueprint and the GatewayClass under test. The blueprint
 // renders a ConfigMap naming the valid listeners (those a data plane would serve) and a
 // ServiceAccount per Gateway, both ready as soon as they exist, so Gateways are
@@ -44,7 +53,7 @@ spec:
     status:
       template: |
         addresses:
-        - {type: IPAddress, value: "` + GatewayAddress + `"}
+        - ADDRESS
 ---
 apiVersion: gateway.networking.k8s.io/v1
 kind: GatewayClass
@@ -54,9 +63,14 @@ spec:
   parametersRef: {group: gatewright.dev, kind: GatewayClassBlueprint, name: conformance}
 `
 
-// InstallGatewayClass applies the blueprint and the GatewayClass under test.
-func InstallGatewayClass(ctx context.Context, k8s client.Client) error {
-	for _, doc := range strings.Split(gatewayClassManifests, "\n---\n") {
+// InstallGatewayClass applies the blueprint and the GatewayClass under test; with
+// perGateway, each Gateway reports an address of its own.
+func InstallGatewayClass(ctx context.Context, k8s client.Client, perGateway bool) error {
+	address := fixedAddress
+	if perGateway {
+		address = perGatewayAddress
+	}
+	for _, doc := range strings.Split(strings.Replace(gatewayClassManifests, "ADDRESS", address, 1), "\n---\n") {
 		obj := &unstructured.Unstructured{}
 		if err := yaml.Unmarshal([]byte(doc), &obj.Object); err != nil {
 			return err
