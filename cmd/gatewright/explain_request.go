@@ -183,5 +183,6 @@ func (o explainRequestOptions) fromCluster(ctx context.Context, req routing.Requ
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return gw, snap.RouteTable(), reads.Notes, nil
+	table, _ := snap.RouteTable()
+	return gw, table, reads.Notes, nil
 }

@@ -231,7 +231,8 @@ func (s *Set) RouteTable(gw *gatewayv1.Gateway) (*routing.Table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("Gateway %s/%s: %w", gw.Namespace, gw.Name, err)
 	}
-	return snap.RouteTable(), nil
+	table, _ := snap.RouteTable()
+	return table, nil
 }
 
 // ForValues gathers from the set what the values of gw, or of route on it when route is

@@ -8,9 +8,12 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/tlscert"
 	"github.com/gatewright/gatewright/internal/translate"
 )
@@ -80,7 +83,31 @@ func (r *RouteTableReads) Snapshot(ctx context.Context, gw *gatewayv1.Gateway) (
 	if err != nil {
 		return nil, fmt.Errorf("Gateway %s/%s: %w", gw.Namespace, gw.Name, err)
 	}
+	if snap.RefusedRoutes, err = r.refusedRoutes(ctx, gw, snap.Routes); err != nil {
+		return nil, err
+	}
 	return snap, nil
+}
+
+// refusedRoutes are the routes among routes that their own templates refused on gw, as
+// their records say: the controller leaves them out of gw's table. Each route namespace's
+// records are read; one the caller may not read is an error that names it, since a
+// refused route would otherwise answer requests it does not.
+func (r *RouteTableReads) refusedRoutes(ctx context.Context, gw *gatewayv1.Gateway, routes []gatewayv1.HTTPRoute) (map[types.NamespacedName]string, error) {
+	var renderings []gatewrightv1alpha1.Rendering
+	seen := map[string]bool{}
+	for _, route := range routes {
+		if seen[route.Namespace] {
+			continue
+		}
+		seen[route.Namespace] = true
+		var list gatewrightv1alpha1.RenderingList
+		if err := r.Reader.List(ctx, &list, client.InNamespace(route.Namespace)); err != nil {
+			return nil, fmt.Errorf("reading the Renderings of namespace %s (whether its routes' own templates refused them): %w", route.Namespace, err)
+		}
+		renderings = append(renderings, list.Items...)
+	}
+	return apply.RefusedRoutes(renderings, gw), nil
 }
 
 func (r *RouteTableReads) class(ctx context.Context, name string) (*gatewayv1.GatewayClass, error) {

@@ -49,7 +49,8 @@ func (a *answeringRoundTripper) CaptureRoundTrip(r roundtripper.Request) (*round
 	if err != nil {
 		return nil, nil, err
 	}
-	answer := explain.Answer(gw, snap.RouteTable(), req)
+	table, _ := snap.RouteTable()
+	answer := explain.Answer(gw, table, req)
 	res := &roundtripper.CapturedResponse{StatusCode: answer.Response.Status, Protocol: "HTTP/1.1", Headers: map[string][]string{}}
 	for name, value := range answer.Response.Headers {
 		res.Headers[name] = []string{value}
