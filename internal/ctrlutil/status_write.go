@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
@@ -25,17 +26,24 @@ func OptimisticLock(obj client.Object) StatusOption {
 }
 
 // WriteStatus is the one way a status is written: obj's status goes from original to
-// current, as a merge patch of the status alone, only when they differ. When the API
-// server refuses current for what it holds (conditions.Refused: a message too long, say),
-// short(current) is written instead, so that an older verdict never stays because the
-// news was too long to write. An object that is gone has no status to write.
+// current, as a merge patch of the status alone, only when they differ, or when obj as
+// read may predate this process's own last write of it (writtenVersions): then it is
+// written with an optimistic lock rather than compared with a copy the server no longer
+// holds. When the API server refuses current for what it holds (conditions.Refused: a
+// message too long, say), short(current) is written instead, so that an older verdict
+// never stays because the news was too long to write. An object that is gone has no
+// status to write.
 func WriteStatus[S any](ctx context.Context, c client.Client, obj client.Object, original, current S, short func(S) S, opts ...StatusOption) error {
-	if equality.Semantic.DeepEqual(original, current) {
+	unconfirmed := written.unconfirmed(obj)
+	if !unconfirmed && equality.Semantic.DeepEqual(original, current) {
 		return nil
 	}
 	var w statusWrite
 	for _, opt := range opts {
 		opt(&w)
+	}
+	if unconfirmed {
+		OptimisticLock(obj)(&w)
 	}
 	gvk, err := apiutil.GVKForObject(obj, c.Scheme())
 	if err != nil {
@@ -45,6 +53,12 @@ func WriteStatus[S any](ctx context.Context, c client.Client, obj client.Object,
 	err = c.Status().Patch(ctx, target, statusPatch(original, current, w.resourceVersion))
 	if conditions.Refused(err) {
 		err = c.Status().Patch(ctx, target, statusPatch(original, short(current), w.resourceVersion))
+	}
+	switch {
+	case err == nil:
+		written.record(obj, target.GetResourceVersion())
+	case apierrors.IsNotFound(err):
+		written.record(obj, "")
 	}
 	return client.IgnoreNotFound(err)
 }

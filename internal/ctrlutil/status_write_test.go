@@ -118,3 +118,53 @@ func TestWriteStatus(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteStatusDoesNotTrustACacheBehindItsOwnWrite: a round that reads the object
+// before the cache has seen the round before's write compares with a status the server
+// no longer holds. It writes anyway, locked to the version it read: refused for a
+// conflict while the cache is behind, compared as usual once it caught up.
+func TestWriteStatusDoesNotTrustACacheBehindItsOwnWrite(t *testing.T) {
+	since := metav1.Now()
+	programmed := func(status metav1.ConditionStatus, reason string) gatewayv1.GatewayClassStatus {
+		return gatewayv1.GatewayClassStatus{Conditions: []metav1.Condition{{
+			Type: "Accepted", Status: status, Reason: reason, LastTransitionTime: since,
+		}}}
+	}
+	same := func(s gatewayv1.GatewayClassStatus) gatewayv1.GatewayClassStatus { return s }
+	ready, pending := programmed(metav1.ConditionTrue, "Accepted"), programmed(metav1.ConditionFalse, "Pending")
+	class := &gatewayv1.GatewayClass{ObjectMeta: metav1.ObjectMeta{Name: "stale", UID: "stale-uid"}, Status: ready}
+	c, sent := refusingLong(t, class)
+	cached := &gatewayv1.GatewayClass{}
+	if err := c.Get(t.Context(), client.ObjectKeyFromObject(class), cached); err != nil {
+		t.Fatal(err)
+	}
+
+	// One round writes Pending; the cache still holds the version before it.
+	if err := WriteStatus(t.Context(), c, cached, ready, pending, same); err != nil {
+		t.Fatal(err)
+	}
+	// The next round computes ready from that cached copy, which says ready already.
+	err := WriteStatus(t.Context(), c, cached, ready, ready, same)
+	if !apierrors.IsConflict(err) || len(*sent) != 2 || (*sent)[1].Metadata.ResourceVersion != cached.ResourceVersion {
+		t.Fatalf("a round on a cache behind the last write: error %v after %d writes (the last locked to %q); want a conflict on a write locked to %q",
+			err, len(*sent), (*sent)[len(*sent)-1].Metadata.ResourceVersion, cached.ResourceVersion)
+	}
+
+	// Once the cache holds the write, the round writes what changed, and then nothing.
+	if err := c.Get(t.Context(), client.ObjectKeyFromObject(class), cached); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteStatus(t.Context(), c, cached, cached.Status, ready, same); err != nil {
+		t.Fatal(err)
+	}
+	stored := &gatewayv1.GatewayClass{}
+	if err := c.Get(t.Context(), client.ObjectKeyFromObject(class), stored); err != nil {
+		t.Fatal(err)
+	}
+	if got := stored.Status.Conditions[0].Reason; got != "Accepted" {
+		t.Fatalf("the server holds %s, want Accepted", got)
+	}
+	if err := WriteStatus(t.Context(), c, stored, ready, ready, same); err != nil || len(*sent) != 3 {
+		t.Fatalf("a status the server holds was written again (%d writes, %v)", len(*sent), err)
+	}
+}

@@ -50,6 +50,7 @@ var requestScope = []string{
 	"HTTPRoute307Redirect",
 	"HTTPRoute308Redirect",
 	"HTTPRouteBackendRequestHeaderModifier",
+	"HTTPRouteCORS",
 	"HTTPRouteCrossNamespace",
 	"HTTPRouteExactPathMatching",
 	"HTTPRouteHeaderMatching",
@@ -58,6 +59,7 @@ var requestScope = []string{
 	"HTTPRouteMatchingAcrossRoutes",
 	"HTTPRouteMethodMatching",
 	"HTTPRouteMultipleGateways",
+	"HTTPRouteNamedRule",
 	"HTTPRouteNoBackendRefs",
 	"HTTPRoutePathMatchOrder",
 	"HTTPRouteQueryParamMatching",
@@ -83,6 +85,7 @@ var requestFeatures = []features.FeatureName{
 	features.SupportHTTPRoutePortRedirect, features.SupportHTTPRouteSchemeRedirect, features.SupportHTTPRoutePathRedirect,
 	features.SupportHTTPRouteHostRewrite, features.SupportHTTPRoutePathRewrite,
 	features.SupportHTTPRoute303RedirectStatusCode, features.SupportHTTPRoute307RedirectStatusCode, features.SupportHTTPRoute308RedirectStatusCode,
+	features.SupportHTTPRouteCORS, features.SupportHTTPRouteNamedRouteRule,
 }
 
 // outOfScope lists every test of the suite that is not in scope, for SkipTests; with

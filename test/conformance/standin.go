@@ -36,7 +36,9 @@ func SetupKubeletStandIn(mgr ctrl.Manager) error {
 		For(&corev1.Pod{}).Complete(&kubeletStandIn{client: mgr.GetClient()})
 }
 
-// replicaStandIn creates a Pod per replica of a Deployment, named <deployment>-<i>.
+// replicaStandIn creates a Pod per replica of a Deployment, named as a ReplicaSet's pods
+// are, <deployment>-<hash>-<suffix>: the conformance suite takes a Pod's name less its
+// last two parts for the backend that answered (HTTPRouteWeight counts them).
 type replicaStandIn struct{ client client.Client }
 
 func (r *replicaStandIn) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
@@ -52,7 +54,7 @@ func (r *replicaStandIn) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.
 	for i := range ptr.Deref(d.Spec.Replicas, 1) {
 		pod := &corev1.Pod{
 			ObjectMeta: metav1.ObjectMeta{
-				Namespace: d.Namespace, Name: fmt.Sprintf("%s-%d", d.Name, i),
+				Namespace: d.Namespace, Name: fmt.Sprintf("%s-standin-%d", d.Name, i),
 				Labels: d.Spec.Template.Labels, Annotations: d.Spec.Template.Annotations,
 			},
 			Spec: *d.Spec.Template.Spec.DeepCopy(),
