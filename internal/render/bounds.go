@@ -40,14 +40,16 @@ type Bounds struct {
 // include, a few dicts, a printf, a toJson and a fromJson, a line of JSON): some 30
 // operations, 17 KiB built, 380 bytes and 23 separators written and a tenth of a
 // millisecond on a busy 2-core machine. A Gateway of 5,000 such routes renders in under
-// a second, and within a third of each bound.
+// a second, and within a third of each bound. The time allowance is the widest: the
+// shipped envoy-proxy blueprint, which checks and prints each route in Envoy's terms,
+// takes some 0.7 ms a match, and a machine that runs other work takes longer.
 var DefaultBounds = Bounds{
 	Base: Allowance{Operations: 1000000, BuiltBytes: 32 << 20, RenderedBytes: 8 << 20, Time: 2 * time.Second},
 	PerRouteMatch: Allowance{
 		Operations:    200,
 		BuiltBytes:    64 << 10,
 		RenderedBytes: 4 << 10,
-		Time:          time.Millisecond,
+		Time:          2 * time.Millisecond,
 	},
 }
 

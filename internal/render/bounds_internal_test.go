@@ -90,9 +90,9 @@ func TestBoundsGrowWithRouteMatches(t *testing.T) {
 		{name: "a Gateway without routes keeps the base", matches: 0,
 			want: limits{operations: 1000000, builtBytes: 32 << 20, renderedBytes: 8 << 20, separators: 100000, time: 2 * time.Second}},
 		{name: "a route of 128 matches adds 128 allowances", matches: 128,
-			want: limits{operations: 1025600, builtBytes: 40 << 20, renderedBytes: 8<<20 + 512<<10, separators: 106250, time: 2128 * time.Millisecond}},
+			want: limits{operations: 1025600, builtBytes: 40 << 20, renderedBytes: 8<<20 + 512<<10, separators: 106250, time: 2256 * time.Millisecond}},
 		{name: "5,000 matches add 5,000 allowances", matches: 5000,
-			want: limits{operations: 2000000, builtBytes: 32<<20 + 5000*64<<10, renderedBytes: 8<<20 + 5000*4<<10, separators: 344140, time: 7 * time.Second}},
+			want: limits{operations: 2000000, builtBytes: 32<<20 + 5000*64<<10, renderedBytes: 8<<20 + 5000*4<<10, separators: 344140, time: 12 * time.Second}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
