@@ -219,15 +219,16 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 		}
 		return statuses, false, err
 	}
+	if refusal, refused := (&translate.Result{Err: err}).RouteRefusal(parent.key()); refused && failure == "RenderFailed" {
+		// Refused by its own templates: the Gateway leaves it out of its configuration,
+		// so that what says Accepted=False is not served. What was applied stays, and
+		// nothing is retried until the input changes.
+		rec.RouteRefused = refusal
+		return statuses, false, r.Applier.SaveRecord(ctx, rec, rec.Inventory)
+	}
 	if isInputError(err) {
 		logRefusedApply(ctx, err)
 		err = nil // nothing to retry until the input changes
-		if refusal, refused := (&translate.Result{Err: err}).RouteRefusal(parent.key()); refused && failure == "RenderFailed" {
-			// Refused by its own templates: the Gateway leaves it out of its configuration,
-			// so that what says Accepted=False is not served. What was applied stays.
-			rec.RouteRefused = refusal
-			err = r.Applier.SaveRecord(ctx, rec, rec.Inventory)
-		}
 	}
 	return statuses, false, err
 }
