@@ -49,6 +49,22 @@ var _ = Describe("readyWhen", func() {
 		Eventually(w.configMap(ctx, "web-app")).Should(HaveField("Name", "web-app"))
 	})
 
+	It("judges an object by the template Gatewright recorded, whatever labels a tenant puts on it", func(ctx SpecContext) {
+		w := newWorld(ctx)
+		w.classAndBlueprint(ctx, flagBlueprint)
+		w.gateway(ctx, "web")
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("False/Pending: "))
+
+		By("the tenant labelling the flag as a route's object, and as another template's")
+		flag, err := w.configMap(ctx, "web-flag")()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(k8s.Patch(ctx, flag, client.RawPatch(client.Merge.Type(),
+			[]byte(`{"metadata":{"labels":{"gatewright.dev/httproute-name":"mine","gatewright.dev/template":"app"}}}`)), client.FieldOwner("tenant"))).To(Succeed())
+		Consistently(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("False/Pending: "), "kstatus, which calls any ConfigMap ready, judged the flag")
+		_, err = w.configMap(ctx, "web-app")()
+		Expect(apierrors.IsNotFound(err)).To(BeTrue(), "the app rendered before its dependency was ready: %v", err)
+	})
+
 	It("leaves a blueprint whose readyWhen does not compile not accepted, naming the template", func(ctx SpecContext) {
 		w := newWorld(ctx)
 		w.classAndBlueprint(ctx, strings.Replace(flagBlueprint, "orValue('') == 'true'", "orValue('') = 'true'", 1))

@@ -192,17 +192,18 @@ func (a *Applier) serverSideApply(ctx context.Context, obj, existing *unstructur
 // ConfigMap, a ClusterIP Service) that is what the apply finds, so the record need not be
 // written again after it. Planning twice changes nothing.
 func Plan(owner Owner, objs []*unstructured.Unstructured) Inventory {
-	return plan(owner, objs, Readiness)
+	return plan(owner, objs, byKstatus)
 }
 
-// plan is Plan with the entries judged by judge (a blueprint's readyWhen, kstatus else).
-func plan(owner Owner, objs []*unstructured.Unstructured, judge func(*unstructured.Unstructured) (bool, string)) Inventory {
+// plan is Plan with the entries judged by judge (a blueprint's readyWhen, kstatus else),
+// each as the template that rendered it, which the rendered object's labels say.
+func plan(owner Owner, objs []*unstructured.Unstructured, judge func(*unstructured.Unstructured, string) (bool, string)) Inventory {
 	inv := make(Inventory, 0, len(objs))
 	for _, obj := range objs {
 		setOwnerReference(owner, obj)
 		stampRenderedHash(obj)
 		e := entryOf(obj)
-		e.Ready, _ = judge(obj)
+		e.Ready, _ = judge(obj, e.Template)
 		inv = append(inv, e)
 	}
 	inv.sort()

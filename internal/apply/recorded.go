@@ -45,26 +45,38 @@ func (a *Applier) ApplyRecorded(ctx context.Context, rec *Record, objs []*unstru
 // readiness returns how the record's objects are judged: by the caller's judge, else by
 // kstatus's verdict alone, whose reason counts replicas and would rewrite the owner's
 // status at every step of a rollout (render's Blueprint.Readiness says the same).
-func (r *Record) readiness() func(*unstructured.Unstructured) (bool, string) {
+func (r *Record) readiness() func(*unstructured.Unstructured, string) (bool, string) {
 	if r.Readiness != nil {
 		return r.Readiness
 	}
-	return func(obj *unstructured.Unstructured) (bool, string) {
-		ready, _ := Readiness(obj)
-		return ready, ""
-	}
+	return byKstatus
+}
+
+// byKstatus is kstatus's verdict on obj, whatever template rendered it, without its reason.
+func byKstatus(obj *unstructured.Unstructured, _ string) (bool, string) {
+	ready, _ := Readiness(obj)
+	return ready, ""
 }
 
 // readiness marks each entry of inv ready or not from the live objects, by judge, and
 // lists those not ready yet, with the judge's reason when it gives one. The objects just
 // applied are judged as the API server returned them; the others (kept while their
-// template waits) as the cache has them.
-func (a *Applier) readiness(ctx context.Context, owner Owner, judge func(*unstructured.Unstructured) (bool, string), inv Inventory, applied []*unstructured.Unstructured) ([]string, error) {
+// template waits) as the cache has them. Each is judged as its entry's template's, not
+// as its labels say: an object that is no entry of inv is not judged.
+func (a *Applier) readiness(ctx context.Context, owner Owner, judge func(*unstructured.Unstructured, string) (bool, string), inv Inventory, applied []*unstructured.Unstructured) ([]string, error) {
+	templates := make(map[string]string, len(inv))
+	for _, e := range inv {
+		templates[e.key()] = e.Template
+	}
 	ready := map[string]bool{}
 	reasons := map[string]string{}
 	judgeOne := func(obj *unstructured.Unstructured) {
 		key := entryOf(obj).key()
-		ready[key], reasons[key] = judge(obj)
+		template, ours := templates[key]
+		if !ours {
+			return
+		}
+		ready[key], reasons[key] = judge(obj, template)
 	}
 	for _, obj := range applied {
 		judgeOne(obj)

@@ -23,16 +23,17 @@ func TestReadinessJudgesByTheRecordsJudgeAndSaysWhy(t *testing.T) {
 		obj.SetGeneration(1)
 		return obj
 	}
-	// flagIsNotReady stands for a blueprint whose readyWhen holds ConfigMap flag back.
-	flagIsNotReady := func(obj *unstructured.Unstructured) (bool, string) {
-		if obj.GetName() == "flag" {
+	// flagIsNotReady stands for a blueprint whose readyWhen holds the objects of template
+	// flag back.
+	flagIsNotReady := func(_ *unstructured.Unstructured, template string) (bool, string) {
+		if template == "flag" {
 			return false, "readyWhen is false"
 		}
 		return true, ""
 	}
 	tests := []struct {
 		name         string
-		judge        func(*unstructured.Unstructured) (bool, string)
+		judge        func(*unstructured.Unstructured, string) (bool, string)
 		flag         string // the kind of object flag; a ConfigMap when empty
 		wantNotReady string
 		wantReady    string
@@ -54,7 +55,11 @@ func TestReadinessJudgesByTheRecordsJudgeAndSaysWhy(t *testing.T) {
 			if tt.flag == "Deployment" {
 				applied[1] = object("apps/v1", "Deployment", "flag")
 			}
+			// The record says which template rendered each; the labels of the live flag
+			// name another, which changes nothing.
+			applied[1].SetLabels(map[string]string{templateLabel: "app"})
 			inv := Inventory{entryOf(applied[0]), entryOf(applied[1])}
+			inv[0].Template, inv[1].Template = "app", "flag"
 			notReady, err := a.readiness(context.Background(), owner, rec.readiness(), inv, applied)
 			if err != nil {
 				t.Fatal(err)

@@ -31,7 +31,9 @@ type Record struct {
 	Inventory Inventory
 	// Readiness judges the owner's objects, the blueprint's readyWhen included (render's
 	// Blueprint.Readiness); nil judges them by kstatus.
-	Readiness func(*unstructured.Unstructured) (bool, string)
+	// It is given the template the record (or the render) says rendered the object,
+	// never the template the object's labels name.
+	Readiness func(obj *unstructured.Unstructured, template string) (bool, string)
 	// Deleting tells that a Rendering of the owner is being deleted: its clean-up must
 	// finish before the owner gets new ones.
 	Deleting bool

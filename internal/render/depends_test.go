@@ -56,7 +56,7 @@ func live(apiVersion, kind, name string, status map[string]any) *unstructured.Un
 	return obj
 }
 
-func readyWhenStatusSaysSo(obj *unstructured.Unstructured) (bool, string) {
+func readyWhenStatusSaysSo(obj *unstructured.Unstructured, _ string) (bool, string) {
 	ready, _, _ := unstructured.NestedBool(obj.Object, "status", "ready")
 	return ready, "status.ready is not true"
 }
@@ -288,4 +288,4 @@ func TestSampleBlueprintStatusReportsTheServiceAddress(t *testing.T) {
 	}
 }
 
-func alwaysReady(*unstructured.Unstructured) (bool, string) { return true, "" }
+func alwaysReady(*unstructured.Unstructured, string) (bool, string) { return true, "" }

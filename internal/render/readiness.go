@@ -10,6 +10,12 @@ import (
 // Readiness judges a live object: whether it is ready and, when it is not, why.
 type Readiness func(*unstructured.Unstructured) (ready bool, reason string)
 
+// TemplateReadiness judges a live object that template (a name of the set judged)
+// rendered. Which template that is comes from Gatewright's record of the object, or from
+// the render itself, never from the object's own labels: whoever may edit the object
+// may change those, and so choose the judge.
+type TemplateReadiness func(obj *unstructured.Unstructured, template string) (ready bool, reason string)
+
 // compileReadyWhen compiles the readyWhen of each template of a set, by the id of the
 // template ("<set>/<name>"). A readyWhen that does not compile makes the blueprint
 // unusable, as a template that does not parse does.
@@ -27,38 +33,28 @@ func compileReadyWhen(set string, templates []gatewrightv1alpha1.ResourceTemplat
 	return nil
 }
 
-// Readiness is how the blueprint judges the objects it rendered: by the readyWhen of
-// the template that rendered one, else by judge (kstatus, which the caller brings, as
-// render does not talk to the cluster). Only readyWhen gives a reason: it stays the same
-// while the object does not change, where kstatus's counts replicas, and a reason that
-// changed with every replica would rewrite the Gateway's status as often. It is nil when
-// judge is: a render offline.
-func (b *Blueprint) Readiness(judge Readiness) Readiness {
+// Readiness is how the blueprint judges the objects it rendered for a Gateway (route
+// false) or a route: by the readyWhen of the template that rendered one, else by judge
+// (kstatus, which the caller brings, as render does not talk to the cluster). Only
+// readyWhen gives a reason: it stays the same while the object does not change, where
+// kstatus's counts replicas, and a reason that changed with every replica would rewrite
+// the Gateway's status as often. It is nil when judge is: a render offline.
+func (b *Blueprint) Readiness(route bool, judge Readiness) TemplateReadiness {
 	if judge == nil {
 		return nil
 	}
+	set := "gateway/"
+	if route {
+		set = "httproute/"
+	}
 	budget := values.NewConditionBudget() // one translation's objects share it
-	return func(obj *unstructured.Unstructured) (bool, string) {
-		if cond := b.readyWhenOf(obj); cond != nil {
+	return func(obj *unstructured.Unstructured, template string) (bool, string) {
+		if cond := b.readyWhen[set+template]; cond != nil {
 			return readyWhen(budget, cond, obj)
 		}
 		ready, _ := judge(obj)
 		return ready, ""
 	}
-}
-
-// readyWhenOf is the readyWhen of the template that rendered obj, by its labels; nil
-// when it has none.
-func (b *Blueprint) readyWhenOf(obj *unstructured.Unstructured) *values.Condition {
-	if len(b.readyWhen) == 0 {
-		return nil
-	}
-	labels := obj.GetLabels()
-	set := "gateway/"
-	if _, ok := labels[gatewrightv1alpha1.LabelHTTPRouteName]; ok {
-		set = "httproute/"
-	}
-	return b.readyWhen[set+labels[gatewrightv1alpha1.LabelTemplate]]
 }
 
 // readyWhen judges obj by cond, charged to budget. It fails safe: an evaluation that

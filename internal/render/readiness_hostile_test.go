@@ -59,12 +59,12 @@ func TestHostileReadyWhenIsStoppedByItsBound(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			judge := parsed.Readiness(kstatusSays(true))
+			judge := parsed.Readiness(false, kstatusSays(true))
 			obj := bigObject()
 
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			ready, reason := judge(obj)
+			ready, reason := judge(obj, "composite")
 			runtime.ReadMemStats(&after)
 
 			if ready || reason != "readyWhen failed: operation cancelled: actual cost limit exceeded" {
@@ -87,12 +87,12 @@ func TestReadyWhenSharesABudgetOverARender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	judge := parsed.Readiness(kstatusSays(true))
+	judge := parsed.Readiness(false, kstatusSays(true))
 	obj := bigObject()
 	obj.Object["items"] = obj.Object["items"].([]any)[:500] // well within one evaluation's bound
 	judged, spent := 0, ""
 	for range 1000 {
-		ready, reason := judge(obj)
+		ready, reason := judge(obj, "composite")
 		if !ready {
 			spent = reason
 			break
@@ -102,7 +102,7 @@ func TestReadyWhenSharesABudgetOverARender(t *testing.T) {
 	if judged == 0 || judged >= 1000 || !strings.Contains(spent, "used up their 100000 cost units together") {
 		t.Errorf("%d objects judged ready, then %q; want some, then the shared budget spent", judged, spent)
 	}
-	if ready, _ := parsed.Readiness(kstatusSays(true))(obj); !ready {
+	if ready, _ := parsed.Readiness(false, kstatusSays(true))(obj, "composite"); !ready {
 		t.Error("the next render's judge shares the spent budget")
 	}
 }

@@ -98,39 +98,48 @@ func TestReadyWhenJudgesTheObjectsOfItsTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Each object is judged as the template its record names (template, of a route's
+	// set when route), whatever its labels say.
 	tests := []struct {
 		name       string
 		object     string
+		route      bool
+		template   string
 		wantReady  bool
 		wantReason string
 	}{
-		{name: "an object whose readyWhen is true is ready, whatever kstatus says", object: syncedComposite, wantReady: true},
+		{name: "an object whose readyWhen is true is ready, whatever kstatus says", object: syncedComposite, template: "composite", wantReady: true},
 		{name: "an object whose readyWhen is false is not ready", object: `
 apiVersion: example.org/v1
 kind: XNetwork
 metadata: {name: net, namespace: team-a, labels: {gatewright.dev/template: composite}}
 status: {conditions: [{type: Ready, status: "True"}, {type: Synced, status: "False"}]}
-`, wantReason: "readyWhen is false"},
+`, template: "composite", wantReason: "readyWhen is false"},
 		{name: "an object whose readyWhen fails is not ready, the error as the reason", object: `
 apiVersion: example.org/v1
 kind: XNetwork
 metadata: {name: net, namespace: team-a, labels: {gatewright.dev/template: composite}}
-`, wantReason: "readyWhen failed: no such key: status"},
+`, template: "composite", wantReason: "readyWhen failed: no such key: status"},
 		{name: "an object of a template without readyWhen is judged by kstatus", object: `
 apiVersion: v1
 kind: ConfigMap
 metadata: {name: app, namespace: team-a, labels: {gatewright.dev/template: app}}
-`},
+`, template: "app"},
 		{name: "a route's object is judged by its own template, not the gateway template of that name", object: `
 apiVersion: v1
 kind: ConfigMap
 metadata: {name: route, namespace: team-a, labels: {gatewright.dev/template: composite, gatewright.dev/httproute-name: r}}
-`},
+`, route: true, template: "composite"},
+		{name: "labels someone put on the live object choose no other judge", object: `
+apiVersion: example.org/v1
+kind: XNetwork
+metadata: {name: net, namespace: team-a, labels: {gatewright.dev/template: app, gatewright.dev/httproute-name: mine}}
+status: {conditions: [{type: Ready, status: "True"}, {type: Synced, status: "False"}]}
+`, template: "composite", wantReason: "readyWhen is false"},
 	}
-	judge := parsed.Readiness(kstatusSays(false))
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ready, reason := judge(liveObject(t, tt.object))
+			ready, reason := parsed.Readiness(tt.route, kstatusSays(false))(liveObject(t, tt.object), tt.template)
 			if ready != tt.wantReady || reason != tt.wantReason {
 				t.Errorf("ready %v (%q), want %v (%q)", ready, reason, tt.wantReady, tt.wantReason)
 			}
@@ -144,7 +153,7 @@ func TestReadinessWithoutReadyWhenIsKstatusVerdict(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, kstatus := range []bool{true, false} {
-		if ready, reason := parsed.Readiness(kstatusSays(kstatus))(liveObject(t, syncedComposite)); ready != kstatus || reason != "" {
+		if ready, reason := parsed.Readiness(false, kstatusSays(kstatus))(liveObject(t, syncedComposite), "composite"); ready != kstatus || reason != "" {
 			t.Errorf("ready %v (%q), want kstatus's verdict %v without its reason: a blueprint without readyWhen leaves every object to kstatus", ready, reason, kstatus)
 		}
 	}
@@ -152,7 +161,7 @@ func TestReadinessWithoutReadyWhenIsKstatusVerdict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if withReadyWhen.Readiness(nil) != nil {
+	if withReadyWhen.Readiness(false, nil) != nil {
 		t.Error("offline (no judge), Readiness must stay nil so that the render knows it is offline")
 	}
 }
@@ -180,7 +189,7 @@ status: {conditions: [{type: Synced, status: "False"}]}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			in := testInput(nil)
-			in.IsReady = parsed.Readiness(kstatusSays(true))
+			in.IsReady = parsed.Readiness(false, kstatusSays(true))
 			in.Live = map[string][]*unstructured.Unstructured{"composite": {liveObject(t, tt.composite)}}
 			out, err := parsed.Gateway(in)
 			if err != nil {
@@ -217,10 +226,10 @@ func TestTheDocumentedCompositeReadyWhen(t *testing.T) {
 		{name: "synced without its VPC ID is not ready", status: `status: {conditions: [{type: Synced, status: "True"}]}`, want: false},
 		{name: "synced with its VPC ID is ready", status: `status: {conditions: [{type: Synced, status: "True"}], vpcId: vpc-1}`, want: true},
 	}
-	judge := parsed.Readiness(kstatusSays(true))
+	judge := parsed.Readiness(false, kstatusSays(true))
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if ready, reason := judge(liveObject(t, metadata+tt.status)); ready != tt.want {
+			if ready, reason := judge(liveObject(t, metadata+tt.status), "composite"); ready != tt.want {
 				t.Errorf("ready %v (%q), want %v", ready, reason, tt.want)
 			}
 		})

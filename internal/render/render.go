@@ -40,7 +40,7 @@ type Input struct {
 	// IsReady tells whether a live object is ready: the blueprint's Readiness, so that
 	// readyWhen holds dependsOn back. When nil the render is offline: every dependency
 	// counts as ready and .Resources holds the rendered objects.
-	IsReady Readiness
+	IsReady TemplateReadiness
 	// IsNamespaced tells whether a kind is namespaced, from the cluster's API. When nil,
 	// clusterScopedKinds and the well-known cluster-scoped kinds decide.
 	IsNamespaced func(schema.GroupVersionKind) (bool, error)
@@ -371,7 +371,7 @@ func (in Input) ready(template string, rendered []*unstructured.Unstructured) bo
 		if !ok {
 			return false
 		}
-		if ready, _ := in.IsReady(current); !ready {
+		if ready, _ := in.IsReady(current, template); !ready {
 			return false
 		}
 	}

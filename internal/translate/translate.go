@@ -139,7 +139,7 @@ func (g *Gateway) Translate(p Parser, live Live) *Result {
 	if res.Err != nil {
 		return res
 	}
-	res.Input = g.renderInput(res.Blueprint, res.Values, live)
+	res.Input = g.renderInput(res.Blueprint, res.Values, live, false)
 	res.Table, res.Cutoff = g.RouteTable()
 	res.Input.RouteTable = res.Table
 	res.Input.HTTPRoutes = g.acceptedRoutes(res.Cutoff)
@@ -155,7 +155,7 @@ func (g *Gateway) TranslateRoute(p Parser, route Route, live Live) *Result {
 	if res.Err != nil {
 		return res
 	}
-	res.Input = g.renderInput(res.Blueprint, res.Values, live)
+	res.Input = g.renderInput(res.Blueprint, res.Values, live, true)
 	res.Input.BackendRefs = route.BackendRefs
 	start := time.Now()
 	res.Output, res.Err = res.Blueprint.HTTPRoute(res.Input, route.Route)
@@ -211,14 +211,16 @@ func (g *Gateway) prepare(p Parser, res *Result) (values.Inputs, bool) {
 	return in, true
 }
 
-func (g *Gateway) renderInput(parsed *render.Blueprint, vals *values.Result, live Live) render.Input {
+// renderInput is what the render of the Gateway's templates (route false) or of a
+// route's reads.
+func (g *Gateway) renderInput(parsed *render.Blueprint, vals *values.Result, live Live, route bool) render.Input {
 	return render.Input{
 		Values:       vals.Values,
 		Gateway:      g.Gateway,
 		GatewayClass: g.Class,
 		Listeners:    g.Listeners,
 		Live:         live.Objects,
-		IsReady:      parsed.Readiness(live.IsReady),
+		IsReady:      parsed.Readiness(route, live.IsReady),
 		IsNamespaced: live.IsNamespaced,
 	}
 }
