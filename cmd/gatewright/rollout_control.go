@@ -72,7 +72,11 @@ func newRolloutPromoteCommand(opts *clusterOptions) *cobra.Command {
 		Long: `promote sets the blueprint's annotation gatewright.dev/rollout-promote to the revision (by
 default the one rolling out, status.rollout.revision): the controller assigns it to every
 Gateway that does not have it yet, at once and without a gate, and the rollout is Complete.
-It refuses when there is no rollout of that revision or it is complete already.`,
+It refuses when there is no rollout of that revision, when it is complete already, and when
+it was rolled back (a failed gate or an abort): the revision broke Gateways, and promoting
+it would give it to every one. The controller does not honour such a promote either. To
+try it again, make it a new revision (fix the spec, or edit it back), which rolls out in
+waves.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			k8s, err := blueprintClient(opts)
@@ -102,6 +106,8 @@ func runRolloutPromote(ctx context.Context, out io.Writer, k8s client.Client, na
 		return refuse("GatewayClassBlueprint %s has no rollout of revision %d: the newest rollout is of revision %d (%s)", name, revision, st.Revision, st.Phase)
 	case st.Phase == gatewrightv1alpha1.RolloutComplete:
 		return refuse("the rollout of revision %d of GatewayClassBlueprint %s is complete already", revision, name)
+	case st.Phase == gatewrightv1alpha1.RolloutRolledBack:
+		return refuse("the rollout of revision %d of GatewayClassBlueprint %s was rolled back (%s); a revision that failed its gate is not promoted: fix the spec, which makes a new revision", revision, name, rolledBackWhy(st))
 	}
 	if err := annotate(ctx, k8s, bp, gatewrightv1alpha1.AnnotationRolloutPromote, revision); err != nil {
 		return err
@@ -163,4 +169,12 @@ func annotate(ctx context.Context, k8s client.Client, bp *gatewrightv1alpha1.Gat
 		return fmt.Errorf("annotating GatewayClassBlueprint %s with %s: %w", bp.Name, key, err)
 	}
 	return nil
+}
+
+// rolledBackWhy says why a rollout was rolled back, as its failure says.
+func rolledBackWhy(st *gatewrightv1alpha1.BlueprintRolloutStatus) string {
+	if st.Failure == nil || st.Failure.Message == "" {
+		return "its gate failed"
+	}
+	return st.Failure.Message
 }

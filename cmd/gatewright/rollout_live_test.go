@@ -203,6 +203,8 @@ func TestRolloutLive(t *testing.T) {
 				want: "is complete already: to go back, `gatewright rollout undo internet`"},
 			{name: "abort of a rolled-back rollout is refused", phase: gatewrightv1alpha1.RolloutRolledBack, args: []string{"abort", "internet"}, refused: true,
 				want: "the rollout of revision 3 of GatewayClassBlueprint internet was rolled back already"},
+			{name: "promote of a rolled-back rollout is refused", phase: gatewrightv1alpha1.RolloutRolledBack, args: []string{"promote", "internet"}, refused: true,
+				want: "the rollout of revision 3 of GatewayClassBlueprint internet was rolled back (its gate failed); a revision that failed its gate is not promoted"},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -266,6 +268,10 @@ func TestRolloutLive(t *testing.T) {
 		if want := "the spec of GatewayClassBlueprint internet is revision 2's already"; exitCode(err) != rolloutRefused || !strings.Contains(errOut, want) {
 			t.Errorf("undo to the spec it has: exit %d, stderr %q, want %q", exitCode(err), errOut, want)
 		}
+		_, errOut, err = runGatewright(provider, "rollout", "undo", "internet", "--to-revision", "3")
+		if want := "the rollout of revision 3 of GatewayClassBlueprint internet was rolled back (its gate failed): undo goes back to a revision that worked"; exitCode(err) != rolloutRefused || !strings.Contains(errOut, want) {
+			t.Errorf("undo to the revision rolled back: exit %d, stderr %q, want %q", exitCode(err), errOut, want)
+		}
 		_, errOut, err = runGatewright(provider, "rollout", "undo", "internet", "--to-revision", "9")
 		if want := "GatewayClassBlueprint internet has no revision 9; it has 1, 2, 3"; exitCode(err) != rolloutRefused || !strings.Contains(errOut, want) {
 			t.Errorf("undo to a missing revision: exit %d, stderr %q, want %q", exitCode(err), errOut, want)
@@ -286,7 +292,7 @@ func TestRolloutLive(t *testing.T) {
 				return c.Update(ctx, obj, opts...)
 			},
 		})
-		err = runRolloutUndo(ctx, io.Discard, meddling, "internet", 3)
+		err = runRolloutUndo(ctx, io.Discard, meddling, "internet", 1)
 		if want := "GatewayClassBlueprint internet changed since undo read it; nothing was written: try again"; err == nil || err.Error() != want {
 			t.Fatalf("got %v, want %q", err, want)
 		}

@@ -103,6 +103,9 @@ func undoTarget(bp *gatewrightv1alpha1.GatewayClassBlueprint, history []gatewrig
 		}
 		return nil
 	}
+	if st := bp.Status.Rollout; to != 0 && st != nil && st.Revision == to && st.Phase == gatewrightv1alpha1.RolloutRolledBack {
+		return nil, refuse("the rollout of revision %d of GatewayClassBlueprint %s was rolled back (%s): undo goes back to a revision that worked; fix the spec instead", to, bp.Name, rolledBackWhy(st))
+	}
 	if to != 0 {
 		if rev := find(to); rev != nil {
 			return rev, nil

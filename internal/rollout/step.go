@@ -65,11 +65,14 @@ func Step(recorded *Status, cfg Config, obs Observation) Result {
 	switch {
 	case s.st.Phase == gatewrightv1alpha1.RolloutComplete:
 		return Result{Status: s.st, Stable: s.st.Revision}
+	case s.st.Phase == gatewrightv1alpha1.RolloutRolledBack:
+		// A promote of a revision rolled back is not honoured: it failed a gate, and
+		// promoting it would give every Gateway what broke some. A new revision (a
+		// change of the spec, or undo to an older one) starts a new rollout.
+		s.revert(s.hasRevision)
+		return s.result()
 	case cfg.Promote == s.st.Revision:
 		s.promote()
-		return s.result()
-	case s.st.Phase == gatewrightv1alpha1.RolloutRolledBack:
-		s.revert(s.hasRevision)
 		return s.result()
 	case cfg.Abort == s.st.Revision:
 		s.revertStray()

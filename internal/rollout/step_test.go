@@ -339,6 +339,23 @@ func TestStep(t *testing.T) {
 			wantPhase(t, f, gatewrightv1alpha1.RolloutProgressing)
 			wantRunning(t, f, 2, 1)
 		}},
+		{"promote of a revision rolled back is not honoured: its Gateways stay on the revision before", 10, wavesConfig(), func(t *testing.T, f *fleet) {
+			f.step(t)
+			f.advance(t, time.Second)
+			f.advance(t, soak)
+			wantRunning(t, f, 2, 5)
+			f.cfg.Abort = 2
+			f.advance(t, time.Second)
+			wantPhase(t, f, gatewrightv1alpha1.RolloutRolledBack)
+			f.cfg.Promote = 2
+			f.advance(t, time.Second)
+			f.advance(t, time.Hour)
+			wantPhase(t, f, gatewrightv1alpha1.RolloutRolledBack)
+			wantRunning(t, f, 2, 0)
+			if f.stable != 1 {
+				t.Errorf("stable revision %d, want 1, the revision before the one rolled back", f.stable)
+			}
+		}},
 		{"abort sends the wave back at once and says the provider asked", 10, wavesConfig(), func(t *testing.T, f *fleet) {
 			f.step(t)
 			f.advance(t, time.Second)
