@@ -34,7 +34,7 @@ const rolloutPoll = 2 * time.Second
 func (r *BlueprintReconciler) stepRollout(ctx context.Context, bp *gatewrightv1alpha1.GatewayClassBlueprint, gateways []gatewayv1.Gateway, records map[client.ObjectKey]*gatewrightv1alpha1.Rendering) (rollout.Result, error) {
 	cfg := rollout.ConfigOf(bp)
 	stable := bp.Status.CurrentRevision
-	members, err := r.members(ctx, cfg, stable, gateways, records)
+	members, err := r.members(ctx, bp.Name, cfg, stable, gateways, records)
 	if err != nil {
 		return rollout.Result{}, err
 	}
@@ -97,7 +97,7 @@ func active(st *gatewrightv1alpha1.BlueprintRolloutStatus) bool {
 // members are the Gateways of the rollout: those of gateways that have a record, each
 // with what it runs, what it was assigned, and its health on the revision it should run.
 // A Gateway without a record yet joins once it has rendered the current revision.
-func (r *BlueprintReconciler) members(ctx context.Context, cfg rollout.Config, stable int64, gateways []gatewayv1.Gateway, records map[client.ObjectKey]*gatewrightv1alpha1.Rendering) ([]rollout.Member, error) {
+func (r *BlueprintReconciler) members(ctx context.Context, bp string, cfg rollout.Config, stable int64, gateways []gatewayv1.Gateway, records map[client.ObjectKey]*gatewrightv1alpha1.Rendering) ([]rollout.Member, error) {
 	members := make([]rollout.Member, 0, len(gateways))
 	for i := range gateways {
 		gw := &gateways[i]
@@ -108,7 +108,7 @@ func (r *BlueprintReconciler) members(ctx context.Context, cfg rollout.Config, s
 		}
 		m := rollout.Member{
 			Key: key, Created: gw.CreationTimestamp.Time, Recorded: rec.CreationTimestamp.Time,
-			Running: rec.Revision, Target: rec.TargetRevision, Gates: rec.GatesRollout,
+			Running: rec.Revision, Target: rec.TargetFor(bp), Gates: rec.GatesRollout,
 		}
 		routes, err := r.routesNaming(ctx, gw)
 		if err != nil {
@@ -171,7 +171,7 @@ func (r *BlueprintReconciler) assign(ctx context.Context, bp *gatewrightv1alpha1
 				continue
 			}
 			g.Go(func() error {
-				err := apply.AssignRevision(gctx, r.Client, rec, a.Revision, a.Gates)
+				err := apply.AssignRevision(gctx, r.Client, rec, bp.Name, a.Revision, a.Gates)
 				if err != nil {
 					r.sent.forget(bp.Name, client.ObjectKeyFromObject(rec))
 				}
@@ -228,7 +228,7 @@ func (s *sentAssignments) seen(blueprint string, records []gatewrightv1alpha1.Re
 	for i := range records {
 		rec := &records[i]
 		key := client.ObjectKeyFromObject(rec)
-		if a, ok := sent[key]; ok && a != (sentAssignment{rec.TargetRevision, rec.GatesRollout}) {
+		if a, ok := sent[key]; ok && a != (sentAssignment{rec.TargetFor(blueprint), rec.GatesRollout}) {
 			pending[key] = a
 		}
 	}

@@ -12,7 +12,7 @@ func TestSentAssignmentsAreWrittenOnceUntilTheCacheShowsThem(t *testing.T) {
 	var s sentAssignments
 	key := client.ObjectKey{Namespace: "team-a", Name: "gateway.web"}
 	rendering := func(target int64, gates bool) []gatewrightv1alpha1.Rendering {
-		r := gatewrightv1alpha1.Rendering{TargetRevision: target, GatesRollout: gates}
+		r := gatewrightv1alpha1.Rendering{TargetRevision: target, TargetBlueprint: "bp", GatesRollout: gates}
 		r.Namespace, r.Name = key.Namespace, key.Name
 		return []gatewrightv1alpha1.Rendering{r}
 	}

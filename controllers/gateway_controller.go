@@ -80,7 +80,7 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	status := newGatewayStatus(gw, judged)
 	defer func() { err = errors.Join(err, r.patchStatus(ctx, gw, status)) }()
 
-	snap, err := r.gather(ctx, gw, class, judged, rec.TargetRevision)
+	snap, err := r.gather(ctx, gw, class, judged, rec)
 	if err != nil {
 		return status.fail(err)
 	}

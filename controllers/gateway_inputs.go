@@ -15,10 +15,11 @@ import (
 )
 
 // gather reads what gw's values and templates are computed from: the blueprint at the
-// revision gw runs (target, when a rollout assigned one), the policies that may apply
+// revision gw runs (the one its record says the blueprint's rollout assigned it, if any;
+// one another blueprint's assigned counts for nothing), the policies that may apply
 // and the routes attached (from the index of their parents), their backendRefs resolved,
 // and those their own templates refused (from their records).
-func (r *GatewayReconciler) gather(ctx context.Context, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, judged []listeners.Status, target int64) (*translate.Gateway, error) {
+func (r *GatewayReconciler) gather(ctx context.Context, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, judged []listeners.Status, rec *apply.Record) (*translate.Gateway, error) {
 	candidates, err := routesOf(ctx, r.Client, gw)
 	if err != nil {
 		return nil, err
@@ -33,5 +34,5 @@ func (r *GatewayReconciler) gather(ctx context.Context, gw *gatewayv1.Gateway, c
 		return nil, err
 	}
 	snap.RefusedRoutes = apply.RefusedRoutes(refused.Items, gw)
-	return snap, snapshot.AtRevision(ctx, r.Client, snap, target)
+	return snap, snapshot.AtRevision(ctx, r.Client, snap, rec.TargetFor(snap.Values.Blueprint.Name))
 }

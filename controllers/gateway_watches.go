@@ -45,7 +45,7 @@ func (r *GatewayReconciler) gatewaysOnCurrentRevision(ctx context.Context, obj c
 	var requests []reconcile.Request
 	for _, class := range classes {
 		for _, key := range r.gatewayNames(ctx, client.MatchingFields{indexGatewayClassName: class.Name}) {
-			if rec := records[key]; rec == nil || rec.TargetRevision < current {
+			if rec := records[key]; rec == nil || rec.TargetFor(obj.GetName()) < current {
 				requests = append(requests, reconcile.Request{NamespacedName: key})
 			}
 		}

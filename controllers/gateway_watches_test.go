@@ -151,7 +151,7 @@ func TestANewCurrentRevisionReachesOnlyTheGatewaysThatRunIt(t *testing.T) {
 			if err := c.Get(ctx, client.ObjectKey{Namespace: "team-a", Name: rec.ValuesRendering()}, part); err != nil {
 				t.Fatal(err)
 			}
-			if err := apply.AssignRevision(ctx, c, part, targets[name], true); err != nil {
+			if err := apply.AssignRevision(ctx, c, part, bp.Name, targets[name], true); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -240,7 +240,7 @@ func (r *HTTPRouteReconciler) translate(ctx context.Context, route translate.Rou
 	if err != nil {
 		return nil, err
 	}
-	target, err := apply.TargetRevision(ctx, r.Client, parent.gateway)
+	target, err := apply.TargetRevision(ctx, r.Client, parent.gateway, snap.Values.Blueprint.Name)
 	if err != nil {
 		return nil, err
 	}

@@ -72,7 +72,7 @@ func (cache *valueInputsCache) running(ctx context.Context, gw *gatewayv1.Gatewa
 	target, assigned := cache.targets[client.ObjectKeyFromObject(gw)]
 	if !assigned {
 		var err error
-		if target, err = apply.TargetRevision(ctx, cache.reader, gw); err != nil {
+		if target, err = apply.TargetRevision(ctx, cache.reader, gw, live.Name); err != nil {
 			return nil, err
 		}
 		if cache.targets == nil {

@@ -48,7 +48,8 @@ var targetRevisionChanged = builder.WithPredicates(predicate.Funcs{
 	DeleteFunc:  func(event.DeleteEvent) bool { return false },
 	GenericFunc: func(event.GenericEvent) bool { return false },
 	UpdateFunc: func(e event.UpdateEvent) bool {
-		return e.ObjectOld.(*gatewrightv1alpha1.Rendering).TargetRevision != e.ObjectNew.(*gatewrightv1alpha1.Rendering).TargetRevision
+		old, new := e.ObjectOld.(*gatewrightv1alpha1.Rendering), e.ObjectNew.(*gatewrightv1alpha1.Rendering)
+		return old.TargetRevision != new.TargetRevision || old.TargetBlueprint != new.TargetBlueprint
 	},
 })
 
@@ -63,7 +64,7 @@ var gatewayHeadChanged = builder.WithPredicates(predicate.Funcs{
 	GenericFunc: func(event.GenericEvent) bool { return false },
 	UpdateFunc: func(e event.UpdateEvent) bool {
 		old, new := e.ObjectOld.(*gatewrightv1alpha1.Rendering), e.ObjectNew.(*gatewrightv1alpha1.Rendering)
-		return old.TargetRevision != new.TargetRevision || !equality.Semantic.DeepEqual(old.RouteCutoff, new.RouteCutoff)
+		return old.TargetRevision != new.TargetRevision || old.TargetBlueprint != new.TargetBlueprint || !equality.Semantic.DeepEqual(old.RouteCutoff, new.RouteCutoff)
 	},
 })
 
@@ -120,6 +121,6 @@ func recountAfter(reconcile.Request) time.Duration { return recountCoalescing }
 var revisionRecordChanged = builder.WithPredicates(predicate.Funcs{
 	UpdateFunc: func(e event.UpdateEvent) bool {
 		old, updated := e.ObjectOld.(*gatewrightv1alpha1.Rendering), e.ObjectNew.(*gatewrightv1alpha1.Rendering)
-		return old.Revision != updated.Revision || old.TargetRevision != updated.TargetRevision
+		return old.Revision != updated.Revision || old.TargetRevision != updated.TargetRevision || old.TargetBlueprint != updated.TargetBlueprint
 	},
 })

@@ -111,7 +111,7 @@ func (w world) assignRevision(ctx context.Context, gateway string, revision int6
 		if err := k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "gateway." + gateway}, r); err != nil {
 			return err
 		}
-		r.TargetRevision = revision
+		r.TargetRevision, r.TargetBlueprint = revision, w.blueprint
 		return k8s.Update(ctx, r)
 	}).Should(Succeed())
 }

@@ -49,6 +49,8 @@ type Record struct {
 	// keeps them as read.
 	TargetRevision int64
 	GatesRollout   bool
+	// TargetBlueprint is the blueprint whose rollout wrote TargetRevision (TargetFor).
+	TargetBlueprint string
 	// RouteCutoff is where the Gateway's routes went past a Gateway-wide bound
 	// (routing.Cutoff): as read, until the caller sets the one of the render it is
 	// about to apply.
@@ -61,6 +63,15 @@ type Record struct {
 	live map[string]*unstructured.Unstructured
 	// read is what part 0 recorded when read; nil without one.
 	read *readInputs
+}
+
+// TargetFor is the revision blueprint's rollout assigned the Gateway, 0 for none
+// (Rendering.TargetFor).
+func (r *Record) TargetFor(blueprint string) int64 {
+	if r.TargetBlueprint != blueprint {
+		return 0
+	}
+	return r.TargetRevision
 }
 
 // Exists tells whether the owner has a Rendering.
@@ -116,7 +127,7 @@ func (r *Record) add(part *gatewrightv1alpha1.Rendering) {
 	r.parts[part.Part] = part
 	if part.Part == 0 {
 		r.Values, r.Revision, r.ValuesHash = part.Values, part.Revision, part.ValuesHash
-		r.TargetRevision, r.GatesRollout = part.TargetRevision, part.GatesRollout
+		r.TargetRevision, r.GatesRollout, r.TargetBlueprint = part.TargetRevision, part.GatesRollout, part.TargetBlueprint
 		r.RouteCutoff, r.RouteRefused = part.RouteCutoff, part.RouteRefused
 		r.read = &readInputs{revision: part.Revision, valuesHash: part.ValuesHash}
 	}
@@ -159,7 +170,7 @@ func (a *Applier) SaveRecord(ctx context.Context, rec *Record, inv Inventory) er
 			desired.Values = recordedAt(rec.Values, existing)
 			desired.RevisionSince = revisionSince(rec.Revision, existing)
 			desired.Revision, desired.ValuesHash = rec.Revision, rec.ValuesHash
-			desired.TargetRevision, desired.GatesRollout = rec.TargetRevision, rec.GatesRollout
+			desired.TargetRevision, desired.GatesRollout, desired.TargetBlueprint = rec.TargetRevision, rec.GatesRollout, rec.TargetBlueprint
 			desired.RouteCutoff, desired.RouteRefused = rec.RouteCutoff, rec.RouteRefused
 		}
 		var err error
@@ -288,6 +299,7 @@ func sameRendering(existing, desired *gatewrightv1alpha1.Rendering) bool {
 		existing.Revision == desired.Revision && existing.ValuesHash == desired.ValuesHash &&
 		equality.Semantic.DeepEqual(existing.RevisionSince, desired.RevisionSince) &&
 		existing.TargetRevision == desired.TargetRevision && existing.GatesRollout == desired.GatesRollout &&
+		existing.TargetBlueprint == desired.TargetBlueprint &&
 		equality.Semantic.DeepEqual(existing.RouteCutoff, desired.RouteCutoff) && existing.RouteRefused == desired.RouteRefused &&
 		equality.Semantic.DeepEqual(existing.OwnerReferences, desired.OwnerReferences) &&
 		controllerutil.ContainsFinalizer(existing, gatewrightv1alpha1.FinalizerCleanup)

@@ -27,14 +27,15 @@ func (r *Record) Rendered(res *values.Result, class string, bp *gatewrightv1alph
 	return nil
 }
 
-// TargetRevision is the revision a rollout assigned gw, as part 0 of its record says;
-// 0 when none did (or gw has no record yet).
-func TargetRevision(ctx context.Context, r client.Reader, gw client.Object) (int64, error) {
+// TargetRevision is the revision blueprint's rollout assigned gw, as part 0 of its
+// record says; 0 when none did (or gw has no record yet, or another blueprint's rollout
+// assigned the one it has).
+func TargetRevision(ctx context.Context, r client.Reader, gw client.Object, blueprint string) (int64, error) {
 	part, err := gatewayHead(ctx, r, gw)
 	if part == nil {
 		return 0, err
 	}
-	return part.TargetRevision, nil
+	return part.TargetFor(blueprint), nil
 }
 
 // RouteCutoff is where gw's routes went past a Gateway-wide bound in its last render, as
@@ -75,12 +76,13 @@ func GatewayOf(r *gatewrightv1alpha1.Rendering) (key client.ObjectKey, ok bool) 
 	return client.ObjectKeyFromObject(gw), true
 }
 
-// AssignRevision writes a rollout's assignment into part 0 of a Gateway's record, r:
-// the revision the Gateway is to run, and whether its health gates the wave. The
-// record's other fields are the Gateway reconciler's, which writes them with r's
-// resourceVersion: it cannot write back a targetRevision it read before this.
-func AssignRevision(ctx context.Context, c client.Client, r *gatewrightv1alpha1.Rendering, revision int64, gates bool) error {
-	patch := map[string]any{"targetRevision": revision, "gatesRollout": gates}
+// AssignRevision writes the assignment of blueprint's rollout into part 0 of a Gateway's
+// record, r: the revision the Gateway is to run, of which blueprint, and whether its
+// health gates the wave. The record's other fields are the Gateway reconciler's, which
+// writes them with r's resourceVersion: it cannot write back a targetRevision it read
+// before this.
+func AssignRevision(ctx context.Context, c client.Client, r *gatewrightv1alpha1.Rendering, blueprint string, revision int64, gates bool) error {
+	patch := map[string]any{"targetRevision": revision, "targetBlueprint": blueprint, "gatesRollout": gates}
 	if !gates {
 		patch["gatesRollout"] = nil
 	}

@@ -40,11 +40,16 @@ func TestRecordKeepsTheRevisionItWasRenderedFromAndTheRolloutsTarget(t *testing.
 	}
 
 	// The rollout engine assigns a target; the next render must not take it away.
-	if err := AssignRevision(ctx, c, part, 4, true); err != nil {
+	if err := AssignRevision(ctx, c, part, "envoy", 4, true); err != nil {
 		t.Fatal(err)
 	}
-	if target, err := TargetRevision(ctx, c, gw); err != nil || target != 4 {
+	if target, err := TargetRevision(ctx, c, gw, "envoy"); err != nil || target != 4 {
 		t.Fatalf("TargetRevision reads %d (%v), want 4", target, err)
+	}
+	// A revision number means something only of the blueprint that assigned it: moved to
+	// a class of another blueprint, the Gateway runs that one's current revision.
+	if target, err := TargetRevision(ctx, c, gw, "istio"); err != nil || target != 0 {
+		t.Fatalf("TargetRevision for another blueprint reads %d (%v), want 0", target, err)
 	}
 	rec, err = a.LoadRecord(ctx, GatewayOwner(gw))
 	if err != nil {
@@ -60,7 +65,7 @@ func TestRecordKeepsTheRevisionItWasRenderedFromAndTheRolloutsTarget(t *testing.
 	if err := c.Get(ctx, client.ObjectKey{Namespace: "team-a", Name: "gateway.web"}, part); err != nil {
 		t.Fatal(err)
 	}
-	if part.Revision != 4 || part.TargetRevision != 4 || !part.GatesRollout || part.ValuesHash == before {
+	if part.Revision != 4 || part.TargetFor("envoy") != 4 || !part.GatesRollout || part.ValuesHash == before {
 		t.Errorf("after a render of revision 4 with other values part 0 records revision %d, target %d, gates %v, hash changed %v", part.Revision, part.TargetRevision, part.GatesRollout, part.ValuesHash != before)
 	}
 }
@@ -68,7 +73,7 @@ func TestRecordKeepsTheRevisionItWasRenderedFromAndTheRolloutsTarget(t *testing.
 func TestTargetRevisionOfAGatewayWithoutRecordIsNone(t *testing.T) {
 	c := fake.NewClientBuilder().WithScheme(scheme.New()).Build()
 	gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "web"}}
-	if target, err := TargetRevision(context.Background(), c, gw); err != nil || target != 0 {
+	if target, err := TargetRevision(context.Background(), c, gw, "envoy"); err != nil || target != 0 {
 		t.Errorf("TargetRevision is %d (%v), want 0", target, err)
 	}
 }

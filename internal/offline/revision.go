@@ -24,7 +24,7 @@ func (s *Set) atRevision(ctx context.Context, snap *translate.Gateway, gw *gatew
 	if s.proposed[snap.Values.Blueprint.Name] {
 		return nil
 	}
-	target, err := apply.TargetRevision(ctx, s, gw)
+	target, err := apply.TargetRevision(ctx, s, gw, snap.Values.Blueprint.Name)
 	if err != nil {
 		return err
 	}

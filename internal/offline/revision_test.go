@@ -102,6 +102,7 @@ kind: Rendering
 metadata: {name: gateway.api, namespace: team-a}
 owner: {kind: Gateway, name: api, gatewayNamespace: team-a, gatewayName: api}
 targetRevision: 2
+targetBlueprint: bp
 `)
 	for n, version := range []string{"one", "two"} {
 		var spec gatewrightv1alpha1.GatewayClassBlueprintSpec

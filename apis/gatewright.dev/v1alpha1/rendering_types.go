@@ -118,6 +118,12 @@ type Rendering struct {
 	// back the provider's change.
 	// +optional
 	GatesRollout bool `json:"gatesRollout,omitempty"`
+	// TargetBlueprint, written with TargetRevision, is the blueprint whose rollout
+	// assigned it: a revision number means something only of its blueprint, so a Gateway
+	// moved to a class of another blueprint runs that blueprint's current revision.
+	// +optional
+	// +kubebuilder:validation:MaxLength=253
+	TargetBlueprint string `json:"targetBlueprint,omitempty"`
 	// RouteCutoff, on a Gateway's part 0, is where the routes attached to the Gateway,
 	// oldest first, went past a Gateway-wide bound on routes in its last render: this
 	// route and every one after it in that order are left out, and say so on their
@@ -130,6 +136,16 @@ type Rendering struct {
 	// +optional
 	// +kubebuilder:validation:MaxLength=1024
 	RouteRefused string `json:"routeRefused,omitempty"`
+}
+
+// TargetFor is the revision the rollout of blueprint assigned the Gateway whose part 0 r
+// is: TargetRevision when that blueprint's rollout wrote it, else 0 (none: the Gateway
+// runs the blueprint's current revision).
+func (r *Rendering) TargetFor(blueprint string) int64 {
+	if r.TargetBlueprint != blueprint {
+		return 0
+	}
+	return r.TargetRevision
 }
 
 // RouteCutoff names the first route a Gateway left out for a bound, and why.
