@@ -228,7 +228,7 @@ func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewrightv1alpha1.Rendering{}, ctrlutil.MapTo(r.gatewayOfRouteRecord), routeRefusalChanged).
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, ctrlutil.MapTo(r.gatewaysOfClassConfig), ctrlutil.SpecChanged).
 		Watches(&gatewrightv1alpha1.GatewayConfig{}, ctrlutil.MapTo(r.gatewaysInNamespaceOf), ctrlutil.SpecChanged).
-		Watches(&gatewayv1.HTTPRoute{}, ctrlutil.MapTo(r.gatewaysOfRoute)).
+		Watches(&gatewayv1.HTTPRoute{}, ctrlutil.MapTo(r.gatewaysOfRoute), builder.WithPredicates(routeChangedForGateways)).
 		Watches(&corev1.Namespace{}, ctrlutil.MapTo(r.allGateways), builder.WithPredicates(predicate.LabelChangedPredicate{})).
 		Watches(&gatewayv1.ReferenceGrant{}, ctrlutil.MapTo(r.gatewaysOfGrant)).
 		Watches(&gatewayv1.ReferenceGrant{}, ctrlutil.MapTo(r.gatewaysOfRoutesOfGrant)).

@@ -6,6 +6,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -166,3 +167,10 @@ func (r *GatewayReconciler) gatewayOfRouteRecord(_ context.Context, obj client.O
 	}
 	return []reconcile.Request{{NamespacedName: types.NamespacedName{Namespace: rendering.Owner.GatewayNamespace, Name: rendering.Owner.GatewayName}}}
 }
+
+// routeChangedForGateways passes the route events that can change a Gateway's render or
+// status: a new generation, labels or annotations (templates may read them), a creation
+// or a deletion. The routes' status, which the route reconciler writes for every route,
+// changes neither: a shared Gateway of thousands of routes would be rendered again for
+// each of those writes.
+var routeChangedForGateways = predicate.Or[client.Object](predicate.GenerationChangedPredicate{}, predicate.LabelChangedPredicate{}, predicate.AnnotationChangedPredicate{})

@@ -36,6 +36,10 @@ type Blueprint struct {
 	// gatewayReadsLive and routeReadsLive are false only when no gateway (route)
 	// template or helper can read .Resources (ObjectsMayChange).
 	gatewayReadsLive, routeReadsLive bool
+	// gatewayReads are the names of the gateway templates' data (HTTPRoutes, RouteTable)
+	// that a gateway or status template, or a helper, may read; the others are not built,
+	// which for a Gateway of thousands of routes is most of a render's work.
+	gatewayReads map[string]bool
 	clusterScoped                    map[schema.GroupKind]bool
 	valuesSchema                     *values.Schema // nil when the blueprint has none
 	// valuesSchemaSource is the valuesSchema as written, for Lint.
@@ -114,6 +118,10 @@ func ParseWithin(bp *gatewrightv1alpha1.GatewayClassBlueprint, caps Bounds) (*Bl
 		sources[statusTemplate] = status.Template
 		b.hasStatus = true
 	}
+	b.gatewayReads = map[string]bool{}
+	for _, name := range []string{"HTTPRoutes", "RouteTable"} {
+		b.gatewayReads[name] = mayRead(name, bp.Spec.Helpers, sources[statusTemplate], bp.Spec.GatewayTemplate.ResourceTemplates)
+	}
 	for _, id := range append(ids(b.gateway, b.route), statusTemplate) {
 		source, ok := sources[id]
 		if !ok {
@@ -141,10 +149,17 @@ var callsTpl = regexp.MustCompile(`\btpl\b`)
 // or through tpl, which runs text the template does not show. A template that reads it
 // some other way renders what it read before the apply until its owner's next reconcile.
 func readsLive(helpers string, templates []gatewrightv1alpha1.ResourceTemplate) bool {
+	return mayRead("Resources", helpers, "", templates)
+}
+
+// mayRead tells whether the helpers, other (a template's source) or a template may read
+// the data called name: by naming it, or through tpl, which runs text the template does
+// not show.
+func mayRead(name, helpers, other string, templates []gatewrightv1alpha1.ResourceTemplate) bool {
 	reads := func(source string) bool {
-		return strings.Contains(source, "Resources") || callsTpl.MatchString(source)
+		return strings.Contains(source, name) || callsTpl.MatchString(source)
 	}
-	return reads(helpers) || slices.ContainsFunc(templates, func(t gatewrightv1alpha1.ResourceTemplate) bool { return reads(t.Template) })
+	return reads(helpers) || reads(other) || slices.ContainsFunc(templates, func(t gatewrightv1alpha1.ResourceTemplate) bool { return reads(t.Template) })
 }
 
 func ids(sets ...[]resourceTemplate) []string {

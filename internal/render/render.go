@@ -146,15 +146,22 @@ func (b *Blueprint) GatewayStatus(in Input, out *Output) (*Output, error) {
 	return again, nil
 }
 
-// gatewayData is what the gateway templates and the status template see.
+// gatewayData is what the gateway templates and the status template see. The routes
+// and the route table are built only for a blueprint that may read them.
 func (b *Blueprint) gatewayData(in Input) map[string]any {
-	routes := make([]any, len(in.HTTPRoutes))
-	for i := range in.HTTPRoutes {
-		routes[i] = toMap(&in.HTTPRoutes[i])
-	}
 	data := b.context(in, b.gateway)
+	routes := []any{}
+	if b.gatewayReads["HTTPRoutes"] {
+		routes = make([]any, len(in.HTTPRoutes))
+		for i := range in.HTTPRoutes {
+			routes[i] = toMap(&in.HTTPRoutes[i])
+		}
+	}
 	data["HTTPRoutes"] = routes
-	data["RouteTable"] = routeTableData(in.RouteTable)
+	data["RouteTable"] = map[string]any{}
+	if b.gatewayReads["RouteTable"] {
+		data["RouteTable"] = routeTableData(in.RouteTable)
+	}
 	data["Listeners"] = listenersData(in.Gateway, in.Listeners)
 	return data
 }
