@@ -12,6 +12,7 @@ import (
 
 	"go.uber.org/zap/zapcore"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -92,12 +93,18 @@ func runFloor(ctx context.Context, args []string) error {
 		return err
 	}
 	f := &floor{Client: mgr.GetClient()}
-	err = ctrl.NewControllerManagedBy(mgr).
+	gateways := ctrl.NewControllerManagedBy(mgr).
 		Named(floorControllerName).
 		For(&gatewayv1.Gateway{}, builder.WithPredicates(ofBenchClass, predicate.GenerationChangedPredicate{})).
-		WithOptions(controller.Options{MaxConcurrentReconciles: floorWorkers}).
-		Complete(f)
-	if err != nil {
+		WithOptions(controller.Options{MaxConcurrentReconciles: floorWorkers})
+	if slices.Contains(args, routesFlag) {
+		f.routes = newFloorRoutes()
+		gateways = gateways.Watches(&gatewayv1.HTTPRoute{}, f.routes.pace.handler())
+		if err := watchFloorRoutes(mgr, f); err != nil {
+			return err
+		}
+	}
+	if err := gateways.Complete(f); err != nil {
 		return err
 	}
 	if err := watchFloorChanges(mgr, f); err != nil {
@@ -136,6 +143,9 @@ type floor struct {
 
 	mu     sync.Mutex
 	change floorChange // the change the harness made, if any (floor_change.go)
+	// routes is what the floor remembers in the routes shape (floor_routes.go); nil in
+	// the others.
+	routes *floorRoutes
 }
 
 func (f *floor) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
@@ -146,17 +156,47 @@ func (f *floor) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, e
 	f.mu.Lock()
 	change := f.change
 	f.mu.Unlock()
+	children := floorChildren(gw, change)
+	var routes []*gatewayv1.HTTPRoute
+	if f.routes != nil {
+		var err error
+		if routes, err = f.routesOf(ctx, gw); err != nil {
+			return ctrl.Result{}, err
+		}
+		for _, obj := range children {
+			if obj.GetLabels()[gatewrightv1alpha1.LabelTemplate] == routesTemplate {
+				obj.Object["data"] = map[string]any{routesKey: routeLines(routes)}
+			}
+		}
+	}
 	var clusterIP string
-	for _, obj := range floorChildren(gw, change) {
+	for _, a := range gw.Status.Addresses {
+		clusterIP = a.Value // what the floor wrote, kept while the Service is not applied again
+	}
+	for _, obj := range children {
+		applied := func() {}
+		if f.routes != nil {
+			var unchanged bool
+			if unchanged, applied = f.routes.unchanged(gw, obj); unchanged {
+				continue
+			}
+		}
 		if err := f.applyChild(ctx, gw, obj); err != nil {
 			return ctrl.Result{}, err
 		}
+		applied()
 		if obj.GetKind() == "Service" {
 			clusterIP, _, _ = unstructured.NestedString(obj.Object, "spec", "clusterIP")
 		}
 	}
 	original := gw.DeepCopy()
 	floorStatus(gw, clusterIP)
+	if f.routes != nil {
+		attachRoutes(gw, routes)
+		if equality.Semantic.DeepEqual(original.Status, gw.Status) {
+			return ctrl.Result{}, nil
+		}
+	}
 	return ctrl.Result{}, f.Status().Patch(ctx, gw, client.MergeFrom(original))
 }
 
@@ -185,7 +225,11 @@ func floorStatus(gw *gatewayv1.Gateway, clusterIP string) {
 }
 
 func setTrue(conditions *[]metav1.Condition, generation int64, conditionType, reason string) {
-	meta.SetStatusCondition(conditions, metav1.Condition{Type: conditionType, Status: metav1.ConditionTrue, Reason: reason, ObservedGeneration: generation})
+	setCondition(conditions, generation, conditionType, metav1.ConditionTrue, reason)
+}
+
+func setCondition(conditions *[]metav1.Condition, generation int64, conditionType string, status metav1.ConditionStatus, reason string) {
+	meta.SetStatusCondition(conditions, metav1.Condition{Type: conditionType, Status: status, Reason: reason, ObservedGeneration: generation})
 }
 
 // applyChild server-side applies obj, owned by gw.

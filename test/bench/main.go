@@ -62,11 +62,15 @@ func main() {
 	binary := flag.String("gatewright", "", "the gatewright binary to measure (default: build ./cmd/gatewright as the Dockerfile does)")
 	only := flag.String("only", "", "measure only floor or gatewright")
 	output := flag.String("o", "table", "output format: table or json (one document per round)")
+	flag.IntVar(&s.routes, "routes", 0, "the routes shape: one Gateway (-gateways is 1), and once it is Programmed this many HTTPRoutes over the namespaces, -parallel at a time; measured until every route is Accepted and the Gateway's routes ConfigMap holds it, then one route's path is changed and measured until applied")
 	rounds := flag.Int("rounds", 1, "measure the contenders this many times, alternating, and print each round and the median ratio of the times to all Programmed")
 	flag.Parse()
 	var err error
 	if s.change, err = parseChange(*changeFlag); err == nil && s.change != noChange {
 		s.rollout, err = parseRollout(*rolloutFlag)
+	}
+	if err == nil && s.routes > 0 {
+		err = routesShape(&s)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -114,15 +118,18 @@ func bench(s settings, timeout time.Duration, binary, only, output string, round
 			return err
 		}
 	}
-	contenders := []contender{floorContender(floorBinary, s.floorCachesChildren), gatewrightContender(binary)}
-	var ratios []float64
+	contenders := []contender{floorContender(floorBinary, s), gatewrightContender(binary)}
+	var ratios, editRatios []float64
 	for round := 1; round <= rounds; round++ {
 		rep, err := measureRound(ctx, s, contenders, only, round)
 		if err != nil {
 			return err
 		}
 		if len(rep.Results) == 2 {
-			ratios = append(ratios, rep.Results[1].AllProgrammedSeconds/rep.Results[0].AllProgrammedSeconds)
+			ratios = append(ratios, headlineSeconds(rep.Results[1])/headlineSeconds(rep.Results[0]))
+			if s.routes > 0 {
+				editRatios = append(editRatios, rep.Results[1].Routes.Edit.AppliedSeconds/rep.Results[0].Routes.Edit.AppliedSeconds)
+			}
 		}
 		if output == "json" {
 			out := json.NewEncoder(os.Stdout)
@@ -139,14 +146,19 @@ func bench(s settings, timeout time.Duration, binary, only, output string, round
 		fmt.Fprintln(os.Stdout)
 	}
 	if output == "table" && len(ratios) > 1 {
-		printRatios(os.Stdout, ratios)
+		if s.routes > 0 {
+			printRatios(os.Stdout, "every route Accepted and held", ratios)
+			printRatios(os.Stdout, "the edited route applied", editRatios)
+		} else {
+			printRatios(os.Stdout, "all Programmed", ratios)
+		}
 	}
 	return nil
 }
 
 // measureRound measures each contender (or only the one named) once, one after the other.
 func measureRound(ctx context.Context, s settings, contenders []contender, only string, round int) (*report, error) {
-	rep := &report{Machine: machine(), Gateways: s.gateways, Namespaces: s.namespaces, Parallel: s.parallel,
+	rep := &report{Machine: machine(), Gateways: s.gateways, Routes: s.routes, Namespaces: s.namespaces, Parallel: s.parallel,
 		SettleSeconds: s.settle.Seconds(), SteadySeconds: s.steady.Seconds(), Change: s.change, Rollout: s.rollout, Restart: s.restart}
 	for _, c := range contenders {
 		if only != "" && only != c.name {
@@ -210,7 +222,7 @@ func gatewrightContender(binary string) contender {
 }
 
 // floorContender is the floor (floor.go), this binary run as its own process.
-func floorContender(binary string, cachesChildren bool) contender {
+func floorContender(binary string, s settings) contender {
 	return contender{
 		name: "floor",
 		user: floorUser,
@@ -231,8 +243,11 @@ func floorContender(binary string, cachesChildren bool) contender {
 				return nil, fmt.Errorf("finding free ports: %v %v", err1, err2)
 			}
 			command := []string{binary, floorCommand, metricsFlag + metrics, probeFlag + probes}
-			if cachesChildren {
+			if s.floorCachesChildren {
 				command = append(command, cacheChildrenFlag)
+			}
+			if s.routes > 0 {
+				command = append(command, routesFlag)
 			}
 			return command, nil
 		},

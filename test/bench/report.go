@@ -19,6 +19,7 @@ type report struct {
 	Change        change    `json:"change,omitempty"`
 	Rollout       rollout   `json:"rollout,omitempty"`
 	Restart       bool      `json:"restart,omitempty"`
+	Routes        int       `json:"routes,omitempty"`
 	Results       []*result `json:"results"`
 }
 
@@ -64,6 +65,9 @@ func (rep *report) rows() []row {
 	}
 	if rep.Restart {
 		rows = append(rows, restartRows()...)
+	}
+	if rep.Routes > 0 {
+		rows = append(rows, routesRows()...)
 	}
 	return rows
 }
@@ -127,6 +131,9 @@ func (rep *report) print(w io.Writer) {
 	if rep.Restart {
 		rep.printRestart(w, header)
 	}
+	if rep.Routes > 0 {
+		rep.printRoutes(w, header)
+	}
 }
 
 // ratio is last / first for rows that compare, as "2.4×".
@@ -140,12 +147,21 @@ func ratio(row row, first, last *result) string {
 // printRatios says how the time to all Programmed compared in each round, and the
 // median: the machine's speed moves single runs, and Gatewright's, which ask more of the
 // API server, more than the floor's.
-func printRatios(w io.Writer, ratios []float64) {
+func printRatios(w io.Writer, what string, ratios []float64) {
 	cells := make([]string, len(ratios))
 	for i, r := range ratios {
 		cells[i] = fmt.Sprintf("%.2f×", r)
 	}
-	fmt.Fprintf(w, "all Programmed, gatewright / floor, by round: %s; median %.2f×\n", strings.Join(cells, " "), median(ratios))
+	fmt.Fprintf(w, "%s, gatewright / floor, by round: %s; median %.2f×\n", what, strings.Join(cells, " "), median(ratios))
+}
+
+// headlineSeconds is the time a run's shape is judged by: until every route was
+// Accepted and held in the routes shape, else until all Gateways were Programmed.
+func headlineSeconds(r *result) float64 {
+	if r.Routes != nil {
+		return r.Routes.DoneSeconds
+	}
+	return r.AllProgrammedSeconds
 }
 
 // median of values, which it sorts.

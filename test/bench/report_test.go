@@ -14,7 +14,7 @@ func TestPrintRatiosGivesEachRoundInOrderAndTheMedian(t *testing.T) {
 		{[]float64{1.6, 1.2, 1.4, 1.3}, "by round: 1.60× 1.20× 1.40× 1.30×; median 1.35×\n"},
 	} {
 		var out strings.Builder
-		printRatios(&out, tc.ratios)
+		printRatios(&out, "all Programmed", tc.ratios)
 		if !strings.HasSuffix(out.String(), tc.want) {
 			t.Errorf("%v: got %q, want it to end in %q", tc.ratios, out.String(), tc.want)
 		}

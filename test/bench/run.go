@@ -28,6 +28,7 @@ type settings struct {
 	change     change        // made once the fleet has settled, before the steady window
 	rollout    rollout       // the blueprint's strategy in a run with a change
 	restart    bool          // restart the controller once the fleet has settled, after the change
+	routes     int           // the routes shape (routes.go): routes created on one Gateway once it is Programmed
 	// floorCachesChildren makes the floor cache the children it applies.
 	floorCachesChildren bool
 }
@@ -80,6 +81,8 @@ type result struct {
 	Change *changeResult `json:"change,omitempty"`
 	// Restart is what a restart over the settled fleet cost; nil without -restart.
 	Restart *restartResult `json:"restart,omitempty"`
+	// Routes is what the routes shape cost; nil without -routes.
+	Routes *routesResult `json:"routes,omitempty"`
 	// Children counts the objects of the bench class in the cluster at the end, by kind.
 	Children map[string]int `json:"children"`
 	Folder   string         `json:"folder,omitempty"`
@@ -116,7 +119,7 @@ func measure(ctx context.Context, s settings, c contender, round int) (res *resu
 	if err := c.install(ctx, cl.admin); err != nil {
 		return nil, fmt.Errorf("granting %s its rights: %w", c.user, err)
 	}
-	if err := installWorkload(ctx, cl.admin, s.namespaces, s.rollout); err != nil {
+	if err := installWorkload(ctx, cl.admin, s); err != nil {
 		return nil, err
 	}
 	watch, err := watchGateways(ctx, cl.adminCfg, cl.env.Scheme, s.gateways)
@@ -186,6 +189,11 @@ func (r *run) measure(ctx context.Context) (*result, error) {
 		return nil, err
 	}
 	steadyStart := settledAt
+	if r.routes > 0 {
+		if res.Routes, steadyStart, err = r.measureRoutes(ctx, cpu); err != nil {
+			return nil, err
+		}
+	}
 	if r.change != noChange {
 		if res.Change, steadyStart, err = r.measureChange(ctx, cpu); err != nil {
 			return nil, err
@@ -351,7 +359,11 @@ func createGateways(ctx context.Context, admin client.Client, s settings) error 
 		wg.Go(func() {
 			for i := range next {
 				if errs[w] == nil {
-					errs[w] = admin.Create(ctx, gateway(i, s.namespaces))
+					gw := gateway(i, s.namespaces)
+					if s.routes > 0 {
+						allowRoutesFromAll(gw)
+					}
+					errs[w] = admin.Create(ctx, gw)
 				}
 			}
 		})

@@ -137,13 +137,23 @@ func gateway(i, namespaces int) *gatewayv1.Gateway {
 }
 
 // installWorkload applies the blueprint with its rollout strategy, its class, the
-// global policy and the tenant namespaces with their policies.
-func installWorkload(ctx context.Context, k8s client.Client, namespaces int, r rollout) error {
-	if err := applyYAML(ctx, k8s, blueprintYAML(r, false)+"---"+classConfigYAML(false)); err != nil {
+// global policy and the tenant namespaces with their policies; for the routes shape,
+// the blueprint whose routes ConfigMap holds every route, and a backend Service in each
+// tenant namespace.
+func installWorkload(ctx context.Context, k8s client.Client, s settings) error {
+	bp := blueprintYAML(s.rollout, false)
+	if s.routes > 0 {
+		bp = routesBlueprint(bp)
+	}
+	if err := applyYAML(ctx, k8s, bp+"---"+classConfigYAML(false)); err != nil {
 		return err
 	}
-	for i := range namespaces {
-		if err := applyYAML(ctx, k8s, tenant(namespaceName(i), false)); err != nil {
+	for i := range s.namespaces {
+		stream := tenant(namespaceName(i), false)
+		if s.routes > 0 {
+			stream += "---" + backendService(namespaceName(i))
+		}
+		if err := applyYAML(ctx, k8s, stream); err != nil {
 			return err
 		}
 	}
@@ -192,7 +202,9 @@ subjects: [{kind: ServiceAccount, name: gatewright-controller, namespace: gatewr
 `
 
 // floorRBAC is what the floor needs: to watch Gateways, apply the children, patch
-// Gateway status, and watch the ConfigMap that tells it of a change (floor_change.go).
+// Gateway status, watch the ConfigMap that tells it of a change (floor_change.go), and
+// in the routes shape watch HTTPRoutes and Services and patch the routes' status
+// (floor_routes.go).
 const floorRBAC = `
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
@@ -203,6 +215,12 @@ rules:
   verbs: [get, list, watch]
 - apiGroups: [gateway.networking.k8s.io]
   resources: [gateways/status]
+  verbs: [patch]
+- apiGroups: [gateway.networking.k8s.io]
+  resources: [httproutes]
+  verbs: [get, list, watch]
+- apiGroups: [gateway.networking.k8s.io]
+  resources: [httproutes/status]
   verbs: [patch]
 - apiGroups: [""]
   resources: [configmaps, secrets, services]
