@@ -39,9 +39,9 @@ type Blueprint struct {
 	// gatewayReads are the names of the gateway templates' data (HTTPRoutes, RouteTable)
 	// that a gateway or status template, or a helper, may read; the others are not built,
 	// which for a Gateway of thousands of routes is most of a render's work.
-	gatewayReads map[string]bool
-	clusterScoped                    map[schema.GroupKind]bool
-	valuesSchema                     *values.Schema // nil when the blueprint has none
+	gatewayReads  map[string]bool
+	clusterScoped map[schema.GroupKind]bool
+	valuesSchema  *values.Schema // nil when the blueprint has none
 	// valuesSchemaSource is the valuesSchema as written, for Lint.
 	valuesSchemaSource *apiextensionsv1.JSON
 	// known is what the templates read of .Values and the valuesSchema declares.
