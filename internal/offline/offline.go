@@ -18,6 +18,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/manifest"
+	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/routing"
 	"github.com/gatewright/gatewright/internal/snapshot"
 	"github.com/gatewright/gatewright/internal/translate"
@@ -195,12 +196,8 @@ func (s *Set) HTTPRoute(namespace, name string) (*gatewayv1.HTTPRoute, error) {
 // Snapshot gathers from the set what the values and templates of gw are computed from,
 // as the controller would from the cluster.
 func (s *Set) Snapshot(controllerNamespace string, gw *gatewayv1.Gateway) (*translate.Gateway, error) {
-	class, err := s.gatewrightClass(gw)
-	if err != nil {
-		return nil, err
-	}
 	ctx := context.Background()
-	judged, err := snapshot.Listeners(ctx, s, gw, s.secretCheck)
+	class, judged, err := s.judged(ctx, gw)
 	if err != nil {
 		return nil, err
 	}
@@ -218,12 +215,8 @@ func (s *Set) Snapshot(controllerNamespace string, gw *gatewayv1.Gateway) (*tran
 // RouteTable computes gw's route table from the set, as the controller would from the
 // cluster; unlike Snapshot, it needs neither the blueprint nor the policies.
 func (s *Set) RouteTable(gw *gatewayv1.Gateway) (*routing.Table, error) {
-	class, err := s.gatewrightClass(gw)
-	if err != nil {
-		return nil, err
-	}
 	ctx := context.Background()
-	judged, err := snapshot.Listeners(ctx, s, gw, s.secretCheck)
+	class, judged, err := s.judged(ctx, gw)
 	if err != nil {
 		return nil, err
 	}
@@ -233,6 +226,17 @@ func (s *Set) RouteTable(gw *gatewayv1.Gateway) (*routing.Table, error) {
 	}
 	table, _ := snap.RouteTable()
 	return table, nil
+}
+
+// judged is gw's class, which must be in the set and Gatewright's, and its listeners as
+// the controller judges them.
+func (s *Set) judged(ctx context.Context, gw *gatewayv1.Gateway) (*gatewayv1.GatewayClass, []listeners.Status, error) {
+	class, err := s.gatewrightClass(gw)
+	if err != nil {
+		return nil, nil, err
+	}
+	judged, err := snapshot.Listeners(ctx, s, gw, s.secretCheck)
+	return class, judged, err
 }
 
 // ForValues gathers from the set what the values of gw, or of route on it when route is
