@@ -17,6 +17,8 @@ import (
 
 func newRolloutStatusCommand(opts *clusterOptions) *cobra.Command {
 	var output string
+	var watch bool
+	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "status BLUEPRINT [-o json]",
 		Short: "Show the rollout of a blueprint's newest revision, and its revisions",
@@ -29,9 +31,15 @@ soak counts from what the wave's Gateways record: gatewright tree gateway shows 
 and which is CURRENT and TARGET.
 
 -o json prints the same; its rollout.wave and rollout.failure.wave are indexes in
-spec.rollout.waves, as in the blueprint's status (the text's "wave k" is index k-1).`,
+spec.rollout.waves, as in the blueprint's status (the text's "wave k" is index k-1).
+
+--watch follows the rollout of the newest revision instead, a line each time it moves,
+until it ends, and exits for a script or a pipeline to gate on: 0 when the revision runs
+on every Gateway, 1 when its rollout was rolled back, 2 on an error or when --timeout
+passes first. A paused rollout is waited for.`,
 		Example: `  gatewright rollout status internet
-  gatewright rollout status internet -o json`,
+  gatewright rollout status internet -o json
+  gatewright rollout status internet --watch --timeout 30m`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if output != "" && output != "json" {
@@ -40,6 +48,9 @@ spec.rollout.waves, as in the blueprint's status (the text's "wave k" is index k
 			k8s, err := blueprintClient(opts)
 			if err != nil {
 				return err
+			}
+			if watch {
+				return watchRollout(cmd.Context(), cmd.OutOrStdout(), k8s, args[0], timeout)
 			}
 			report, err := readRolloutReport(cmd.Context(), k8s, args[0], time.Now())
 			if err != nil {
@@ -52,6 +63,8 @@ spec.rollout.waves, as in the blueprint's status (the text's "wave k" is index k
 		},
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "", "json (default: text)")
+	cmd.Flags().BoolVarP(&watch, "watch", "w", false, "follow the newest revision's rollout until it ends; exit 0 complete, 1 rolled back, 2 error or timeout")
+	cmd.Flags().DurationVar(&timeout, "timeout", 0, "with --watch, give up after this long (exit 2); 0 waits as long as it takes")
 	return cmd
 }
 
