@@ -34,7 +34,7 @@ func TestRolloutStatusWatchExitsAsTheRolloutEnds(t *testing.T) {
 				status(3, 4, ", rollout: {revision: 4, from: 3, phase: Progressing, wave: 1, updated: 1}"),
 				status(4, 4, ", rollout: {revision: 4, from: 3, phase: Complete}"),
 			},
-			want: watchComplete,
+			want:  watchComplete,
 			lines: []string{"revision 4: current revision 3, its rollout not started", "revision 4: Progressing, wave 2 of 4, 1 of 0 Gateways updated", "revision 4: Complete on 0 Gateways"}},
 		{name: "a rollout rolled back exits 1 and says why",
 			statuses: []string{
