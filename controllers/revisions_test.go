@@ -191,6 +191,21 @@ var _ = Describe("GatewayClassBlueprint revisions", func() {
 		})))
 	})
 
+	It("starts a Gateway moved to another blueprint's class from that blueprint's current revision, not the number the other assigned it", func(ctx SpecContext) {
+		w.editPaused(ctx, "two", 2)
+		w.assignRevision(ctx, "web", 2)
+		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("two")))
+
+		other := world{namespace: w.namespace, class: w.class + "-other", blueprint: w.blueprint + "-other"}
+		other.classAndBlueprint(ctx, greetingBlueprint("other-one"))
+		Eventually(other.blueprintStatus(ctx)).Should(HaveField("CurrentRevision", int64(1)))
+		other.editPaused(ctx, "other-two", 2) // its provider holds revision 2 back
+
+		other.gateway(ctx, "web")
+		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("other-one")))
+		Consistently(w.configMap(ctx, "web-config"), "1s").Should(WithTransform(configMapData("greeting"), Equal("other-one")))
+	})
+
 	It("renders a route on a Gateway with the revision the Gateway runs, and records it", func(ctx SpecContext) {
 		w.route(ctx, w.namespace, "shop", w.namespace)
 		Eventually(w.configMap(ctx, "shop-on-web")).Should(WithTransform(configMapData("greeting"), Equal("one")))
