@@ -2,6 +2,7 @@ package ctrlutil
 
 import (
 	"context"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -34,7 +35,7 @@ func OptimisticLock(obj client.Object) StatusOption {
 // never stays because the news was too long to write. An object that is gone has no
 // status to write.
 func WriteStatus[S any](ctx context.Context, c client.Client, obj client.Object, original, current S, short func(S) S, opts ...StatusOption) error {
-	unconfirmed := written.unconfirmed(obj)
+	unconfirmed := writes.unconfirmed(obj)
 	if !unconfirmed && equality.Semantic.DeepEqual(original, current) {
 		return nil
 	}
@@ -56,9 +57,9 @@ func WriteStatus[S any](ctx context.Context, c client.Client, obj client.Object,
 	}
 	switch {
 	case err == nil:
-		written.record(obj, target.GetResourceVersion())
+		writes.record(obj, target.GetResourceVersion(), time.Now())
 	case apierrors.IsNotFound(err):
-		written.record(obj, "")
+		writes.record(obj, "", time.Now())
 	}
 	return client.IgnoreNotFound(err)
 }

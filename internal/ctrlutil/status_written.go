@@ -2,6 +2,7 @@ package ctrlutil
 
 import (
 	"sync"
+	"time"
 
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -17,23 +18,44 @@ import (
 // last write left is written, not compared, with an optimistic lock on the version read:
 // a cache behind the write gets a conflict and a round again once it caught up; a cache
 // ahead of it (someone else wrote since) gets its status written over what it read.
+//
+// An entry matters only until the cache shows the write, a few milliseconds: it is
+// forgotten once read back confirmed, and entries older than writtenKept (of objects
+// gone, or never read again) are swept as the map grows, so it holds the writes of the
+// last minutes, not of the process's life.
 type writtenVersions struct {
 	mu       sync.Mutex
-	versions map[types.UID]string
+	versions map[types.UID]written
+	// sweepAt is the size past which record sweeps old entries.
+	sweepAt int
 }
 
-var written = &writtenVersions{versions: map[types.UID]string{}}
+type written struct {
+	version string
+	at      time.Time
+}
+
+// writtenKept is how long an unconfirmed write is remembered: far longer than any
+// cache lags behind its API server.
+const writtenKept = 10 * time.Minute
+
+var writes = &writtenVersions{versions: map[types.UID]written{}, sweepAt: 1024}
 
 // unconfirmed tells whether obj, as read, may predate a status write of this process.
+// A copy that carries the version the write left confirms it: the entry is dropped.
 func (w *writtenVersions) unconfirmed(obj client.Object) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	version, wrote := w.versions[obj.GetUID()]
-	return wrote && version != obj.GetResourceVersion()
+	last, wrote := w.versions[obj.GetUID()]
+	if wrote && last.version == obj.GetResourceVersion() {
+		delete(w.versions, obj.GetUID())
+		return false
+	}
+	return wrote
 }
 
-// record keeps the version a write left on obj; "" forgets obj (it is gone).
-func (w *writtenVersions) record(obj client.Object, version string) {
+// record keeps the version a write left on obj at now; "" forgets obj (it is gone).
+func (w *writtenVersions) record(obj client.Object, version string, now time.Time) {
 	if obj.GetUID() == "" {
 		return
 	}
@@ -43,5 +65,14 @@ func (w *writtenVersions) record(obj client.Object, version string) {
 		delete(w.versions, obj.GetUID())
 		return
 	}
-	w.versions[obj.GetUID()] = version
+	w.versions[obj.GetUID()] = written{version: version, at: now}
+	if len(w.versions) < w.sweepAt {
+		return
+	}
+	for uid, entry := range w.versions {
+		if now.Sub(entry.at) > writtenKept {
+			delete(w.versions, uid)
+		}
+	}
+	w.sweepAt = max(1024, 2*len(w.versions))
 }
