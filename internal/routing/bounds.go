@@ -74,21 +74,30 @@ func Admit(routes []RouteInput, limits Limits) *Cutoff {
 	var cutoff *Cutoff
 	total := 0
 	for i, r := range order {
-		if cutoff == nil {
-			size := specSize(r.Route)
-			switch {
-			case i >= limits.Routes:
-				cutoff = cutoffAt(r.Route, fmt.Sprintf("the Gateway serves its %d oldest routes, its bound; this route is newer", limits.Routes))
-			case total+size > limits.Bytes:
-				cutoff = cutoffAt(r.Route, fmt.Sprintf("the Gateway serves its %d oldest routes, %d bytes of specs together, and this route's %d bytes would pass its bound of %d bytes", i, total, size, limits.Bytes))
-			}
-			total += size
+		size := specSize(r.Route)
+		switch {
+		case i >= limits.Routes:
+			cutoff = cutoffAt(r.Route, fmt.Sprintf("the Gateway serves its %d oldest routes, its bound; this route is newer", limits.Routes))
+		case total+size > limits.Bytes:
+			cutoff = cutoffAt(r.Route, fmt.Sprintf("the Gateway serves its %d oldest routes, %d bytes of specs together, and this route's %d bytes would pass its bound of %d bytes", i, total, size, limits.Bytes))
 		}
-		if cutoff != nil && r.Refusal == nil {
-			r.Refusal = &Refusal{Reason: ReasonRouteLimit, Message: cutoff.Message}
+		if cutoff != nil {
+			break
+		}
+		total += size
+	}
+	cutoff.Refuse(routes)
+	return cutoff
+}
+
+// Refuse refuses the routes at or after the cutoff that nothing refused yet; a nil
+// cutoff refuses none.
+func (c *Cutoff) Refuse(routes []RouteInput) {
+	for i := range routes {
+		if r := &routes[i]; r.Refusal == nil && c.Refuses(r.Route) {
+			r.Refusal = &Refusal{Reason: ReasonRouteLimit, Message: c.Message}
 		}
 	}
-	return cutoff
 }
 
 func cutoffAt(route *gatewayv1.HTTPRoute, message string) *Cutoff {

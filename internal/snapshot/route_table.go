@@ -86,6 +86,12 @@ func (r *RouteTableReads) Snapshot(ctx context.Context, gw *gatewayv1.Gateway) (
 	if snap.RefusedRoutes, err = r.refusedRoutes(ctx, gw, snap.Routes); err != nil {
 		return nil, err
 	}
+	// Which routes past a bound the controller left out is in the Gateway's record: the
+	// bounds are its operator's flags, which no reader of the cluster can see.
+	snap.CutoffRecorded = true
+	if snap.RecordedCutoff, err = apply.RouteCutoff(ctx, r.Reader, gw); err != nil {
+		return nil, fmt.Errorf("reading the Rendering of Gateway %s/%s (which routes it leaves out for a bound): %w", gw.Namespace, gw.Name, err)
+	}
 	return snap, nil
 }
 

@@ -61,13 +61,18 @@ func RecordedCutoff(c *routing.Cutoff) *gatewrightv1alpha1.RouteCutoff {
 	return &gatewrightv1alpha1.RouteCutoff{CreationTimestamp: c.CreationTimestamp, Namespace: c.Namespace, Name: c.Name, Message: c.Message}
 }
 
+// cutoffOf is the cutoff a Gateway's record keeps; nil when it keeps none.
+func cutoffOf(recorded *gatewrightv1alpha1.RouteCutoff) *routing.Cutoff {
+	if recorded == nil {
+		return nil
+	}
+	return &routing.Cutoff{CreationTimestamp: recorded.CreationTimestamp, Namespace: recorded.Namespace, Name: recorded.Name, Message: recorded.Message}
+}
+
 // RouteCut is the Accepted condition of route on gateway when the cutoff the Gateway's
 // record keeps leaves it out; false when it does not.
 func RouteCut(recorded *gatewrightv1alpha1.RouteCutoff, gateway string, route *gatewayv1.HTTPRoute) (Verdict, bool) {
-	if recorded == nil {
-		return Verdict{}, false
-	}
-	cutoff := &routing.Cutoff{CreationTimestamp: recorded.CreationTimestamp, Namespace: recorded.Namespace, Name: recorded.Name, Message: recorded.Message}
+	cutoff := cutoffOf(recorded)
 	if !cutoff.Refuses(route) {
 		return Verdict{}, false
 	}

@@ -43,6 +43,11 @@ type Gateway struct {
 	RouteBackends  map[types.NamespacedName][]attach.BackendRef
 	// RouteLimits bound the routes the Gateway takes; unset bounds are the defaults.
 	RouteLimits routing.Limits
+	// CutoffRecorded says that RecordedCutoff, as the Gateway's record holds it, decides
+	// which routes past a bound the table leaves out, instead of RouteLimits: a command
+	// knows what the controller decided, not the limits its operator set.
+	CutoffRecorded bool
+	RecordedCutoff *gatewrightv1alpha1.RouteCutoff
 	// RefusedRoutes are, by namespace/name, the routes their own templates refused on
 	// the Gateway, with why: the table leaves them out.
 	RefusedRoutes map[types.NamespacedName]string
@@ -176,7 +181,13 @@ func (g *Gateway) RouteTable() (*routing.Table, *routing.Cutoff) {
 			in.Routes[i].Refusal = &routing.Refusal{Reason: string(gatewayv1.RouteReasonUnsupportedValue), Message: message}
 		}
 	}
-	cutoff := routing.Admit(in.Routes, g.RouteLimits)
+	var cutoff *routing.Cutoff
+	if g.CutoffRecorded {
+		cutoff = cutoffOf(g.RecordedCutoff)
+		cutoff.Refuse(in.Routes)
+	} else {
+		cutoff = routing.Admit(in.Routes, g.RouteLimits)
+	}
 	return routing.Build(in), cutoff
 }
 
