@@ -79,6 +79,7 @@ blueprint asking more gets the cap, and its Linted condition says so.`,
 	flags.IntVar(&opts.policyWorkers, "policy-workers", opts.policyWorkers, "how many GatewayClassConfigs, and how many GatewayConfigs, are judged at once for their status (shared like the Gateway workers)")
 	flags.IntVar(&opts.routeLimits.Routes, "max-routes-per-gateway", opts.routeLimits.Routes, "how many routes one Gateway serves; past it the newest are refused on their own status")
 	flags.IntVar(&opts.routeLimits.Bytes, "max-route-bytes-per-gateway", opts.routeLimits.Bytes, "how many bytes of route specs (as JSON) one Gateway serves together; past it the newest routes are refused on their own status")
+	flags.IntVar(&opts.routeLimits.Entries, "max-route-table-entries-per-gateway", opts.routeLimits.Entries, "how many matches one Gateway's route table holds, each counted once per listener and hostname of its route; past it the newest routes are refused on their own status")
 	bindRenderCapFlags(flags, &opts.renderCaps)
 	bindLogFlags(flags, &opts.zap)
 	return cmd

@@ -21,13 +21,21 @@ type Limits struct {
 	Routes int
 	// Bytes bounds the routes' specs together, as JSON.
 	Bytes int
+	// Entries bounds the matches of the table together: a route's matches count once
+	// for every listener it attaches to and every hostname it names, as the table holds
+	// them once per host (tableEntries). Routes and bytes alone leave a product
+	// unbounded: a route of 16 hostnames and 128 matches on 64 listeners is 131,072
+	// entries of a few hundred bytes, and the templates' copy of each is larger.
+	Entries int
 }
 
 // DefaultLimits are far above ordinary scale (a Gateway with 5,000 routes, a route of
 // 128 matches): 32 MiB is 5,000 routes of 6.5 KiB each, where an ordinary route takes
-// half a kilobyte and one of 128 matches some 10 KiB. The controller's operator may
-// set others (`gatewright controller --max-routes-per-gateway`).
-var DefaultLimits = Limits{Routes: 10000, Bytes: 32 << 20}
+// half a kilobyte and one of 128 matches some 10 KiB; 250,000 entries are 5,000 routes
+// of 10 matches on 5 listeners, where an ordinary route takes one or two. The
+// controller's operator may set others (`gatewright controller
+// --max-routes-per-gateway`, ...).
+var DefaultLimits = Limits{Routes: 10000, Bytes: 32 << 20, Entries: 250000}
 
 // orDefault is l with each unset bound the default's.
 func (l Limits) orDefault() Limits {
@@ -36,6 +44,9 @@ func (l Limits) orDefault() Limits {
 	}
 	if l.Bytes <= 0 {
 		l.Bytes = DefaultLimits.Bytes
+	}
+	if l.Entries <= 0 {
+		l.Entries = DefaultLimits.Entries
 	}
 	return l
 }
@@ -72,19 +83,21 @@ func Admit(routes []RouteInput, limits Limits) *Cutoff {
 		return admissionOrder(a.Route.CreationTimestamp, a.Route.Namespace, a.Route.Name, b.Route.CreationTimestamp, b.Route.Namespace, b.Route.Name)
 	})
 	var cutoff *Cutoff
-	total := 0
+	total, entries := 0, 0
 	for i, r := range order {
-		size := specSize(r.Route)
+		size, weight := specSize(r.Route), tableEntries(r)
 		switch {
 		case i >= limits.Routes:
 			cutoff = cutoffAt(r.Route, fmt.Sprintf("the Gateway serves its %d oldest routes, its bound; this route is newer", limits.Routes))
 		case total+size > limits.Bytes:
 			cutoff = cutoffAt(r.Route, fmt.Sprintf("the Gateway serves its %d oldest routes, %d bytes of specs together, and this route's %d bytes would pass its bound of %d bytes", i, total, size, limits.Bytes))
+		case entries+weight > limits.Entries:
+			cutoff = cutoffAt(r.Route, fmt.Sprintf("the Gateway serves its %d oldest routes, %d entries of its route table together, and this route's %d (matches × hostnames × listeners) would pass its bound of %d entries", i, entries, weight, limits.Entries))
 		}
 		if cutoff != nil {
 			break
 		}
-		total += size
+		total, entries = total+size, entries+weight
 	}
 	cutoff.Refuse(routes)
 	return cutoff
@@ -113,6 +126,17 @@ func admissionOrder(ta metav1.Time, nsA, nameA string, tb metav1.Time, nsB, name
 		return 1
 	}
 	return strings.Compare(nsA+"/"+nameA, nsB+"/"+nameB)
+}
+
+// tableEntries is at most how many entries r's matches take in the table: each match
+// (a rule without matches has one) once for every listener r attaches to and every
+// hostname it names.
+func tableEntries(r *RouteInput) int {
+	matches := 0
+	for _, rule := range r.Route.Spec.Rules {
+		matches += max(1, len(rule.Matches))
+	}
+	return matches * max(1, len(r.Route.Spec.Hostnames)) * max(1, len(r.Listeners))
 }
 
 // specSize is the size of a route's spec as JSON; a spec that does not marshal (it

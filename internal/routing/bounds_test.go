@@ -66,3 +66,30 @@ func TestTheNewestRoutesPastTheSizeAreRefusedAndTheLargestOrdinaryGatewayFits(t 
 		t.Errorf("5,000 ordinary routes and one of 128 matches: cutoff %+v, want none", cutoff)
 	}
 }
+
+// A route's hostnames and listeners multiply its matches in the table: routes within
+// the count and bytes bounds can still ask for millions of entries, and the newest past
+// the entries bound are refused.
+func TestTheNewestRoutesPastTheTableEntriesAreRefused(t *testing.T) {
+	var hostnames, matches []string
+	for i := range 16 {
+		hostnames = append(hostnames, fmt.Sprintf("h%d.example", i))
+	}
+	for i := range 128 {
+		matches = append(matches, fmt.Sprintf("{path: {value: /m%d}}", i))
+	}
+	spec := `{hostnames: [` + strings.Join(hostnames, ",") + `], rules: [{matches: [` + strings.Join(matches, ",") + `]}]}`
+	var listeners []gatewayv1.SectionName
+	for i := range 8 {
+		listeners = append(listeners, gatewayv1.SectionName(fmt.Sprintf("l%d", i)))
+	}
+	var routes []RouteInput
+	for i := range 20 { // 16,384 entries each
+		routes = append(routes, RouteInput{Route: route(t, "wide", fmt.Sprintf("r%02d", i), 100-i, spec), Listeners: listeners})
+	}
+	cutoff := Admit(routes, Limits{})
+	if cutoff == nil || cutoff.Name != "r15" || routes[14].Refusal != nil || routes[15].Refusal == nil ||
+		!strings.Contains(cutoff.Message, "this route's 16384 (matches × hostnames × listeners) would pass its bound of 250000 entries") {
+		t.Fatalf("cutoff %+v; want the 16th route refused, 15 served (245,760 entries)", cutoff)
+	}
+}
