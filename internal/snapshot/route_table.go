@@ -96,10 +96,20 @@ func (r *RouteTableReads) Snapshot(ctx context.Context, gw *gatewayv1.Gateway) (
 }
 
 // refusedRoutes are the routes among routes that their own templates refused on gw, as
-// their records say: the controller leaves them out of gw's table. Each route namespace's
-// records are read; one the caller may not read is an error that names it, since a
-// refused route would otherwise answer requests it does not.
+// their records say: the controller leaves them out of gw's table. gw's route records
+// are listed cluster-wide, else in each route namespace; one the caller may not read is an
+// error that names it, since a refused route would otherwise answer requests it does not.
 func (r *RouteTableReads) refusedRoutes(ctx context.Context, gw *gatewayv1.Gateway, routes []gatewayv1.HTTPRoute) (map[types.NamespacedName]string, error) {
+	// Route records carry their Gateway's name and namespace as labels: only gw's are listed.
+	ofGateway := client.MatchingLabels{gatewayv1.GatewayNameLabelKey: gw.Name, gatewrightv1alpha1.LabelGatewayNamespace: gw.Namespace}
+	var all gatewrightv1alpha1.RenderingList
+	err := r.Reader.List(ctx, &all, ofGateway)
+	if err == nil {
+		return apply.RefusedRoutes(all.Items, gw), nil
+	}
+	if !apierrors.IsForbidden(err) {
+		return nil, fmt.Errorf("listing Renderings (whether routes' own templates refused them): %w", err)
+	}
 	var renderings []gatewrightv1alpha1.Rendering
 	seen := map[string]bool{}
 	for _, route := range routes {
@@ -108,7 +118,7 @@ func (r *RouteTableReads) refusedRoutes(ctx context.Context, gw *gatewayv1.Gatew
 		}
 		seen[route.Namespace] = true
 		var list gatewrightv1alpha1.RenderingList
-		if err := r.Reader.List(ctx, &list, client.InNamespace(route.Namespace)); err != nil {
+		if err := r.Reader.List(ctx, &list, client.InNamespace(route.Namespace), ofGateway); err != nil {
 			return nil, fmt.Errorf("reading the Renderings of namespace %s (whether its routes' own templates refused them): %w", route.Namespace, err)
 		}
 		renderings = append(renderings, list.Items...)
