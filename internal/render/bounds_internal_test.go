@@ -93,6 +93,8 @@ func TestBoundsGrowWithRouteMatches(t *testing.T) {
 			want: limits{operations: 1025600, builtBytes: 40 << 20, renderedBytes: 8<<20 + 512<<10, separators: 106250, time: 2256 * time.Millisecond}},
 		{name: "5,000 matches add 5,000 allowances", matches: 5000,
 			want: limits{operations: 2000000, builtBytes: 32<<20 + 5000*64<<10, renderedBytes: 8<<20 + 5000*4<<10, separators: 344140, time: 12 * time.Second}},
+		{name: "a render's time stops growing at a minute, however many matches", matches: 250000,
+			want: limits{operations: 51000000, builtBytes: 32<<20 + 250000*64<<10, renderedBytes: 8<<20 + 250000*4<<10, separators: separatorsFor(8<<20 + 250000*4<<10), time: time.Minute}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
