@@ -3,6 +3,7 @@ package controllers
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -176,6 +177,12 @@ func (r *HTTPRouteReconciler) reconcileParent(ctx context.Context, route *gatewa
 	}
 
 	res, err := r.translate(ctx, translate.Route{Route: route, BackendRefs: backends.BackendRefs}, parent, rec)
+	if errors.Is(err, snapshot.ErrNoRouteTemplate) {
+		// The revision the Gateway runs renders nothing for routes: the route has no
+		// values of its own, its Gateway's configuration serves it, and there is nothing
+		// to record. What an earlier revision's route templates made goes with the record.
+		return statuses, false, r.Applier.DeleteRecord(ctx, rec)
+	}
 	if res != nil && res.Values != nil {
 		for i := range statuses {
 			setRouteAffected(&statuses[i], route, res.Values.Policies)
@@ -246,6 +253,9 @@ func (r *HTTPRouteReconciler) translate(ctx context.Context, route translate.Rou
 	}
 	if err := snapshot.AtRevision(ctx, r.Client, snap, target); err != nil {
 		return nil, err // the revision the parent Gateway runs
+	}
+	if snap.Values.Blueprint.Spec.HTTPRouteTemplate == nil {
+		return nil, fmt.Errorf("GatewayClassBlueprint %s: %w", snap.Values.Blueprint.Name, snapshot.ErrNoRouteTemplate)
 	}
 	defer func() { countRender(metrics.KindHTTPRoute, snap.Values.Blueprint.Name, err) }()
 	if snap.Listeners, err = snapshot.Listeners(ctx, r.Client, parent.gateway, r.certificates.check(ctx)); err != nil {

@@ -140,6 +140,33 @@ spec:
 		Eventually(timeout).Should(Equal("20s"))
 	})
 
+	It("records nothing for a route when the blueprint renders nothing for routes, and prunes what earlier route templates made", func(ctx SpecContext) {
+		other := newWorld(ctx).namespace
+		w.route(ctx, other, "shop", w.namespace)
+		Eventually(func() error {
+			return k8s.Get(ctx, client.ObjectKey{Namespace: other, Name: "shop-on-web"}, &corev1.ConfigMap{})
+		}).Should(Succeed())
+		renderings := func() int {
+			list := &gatewrightv1alpha1.RenderingList{}
+			Expect(k8s.List(ctx, list, client.InNamespace(other))).To(Succeed())
+			return len(list.Items)
+		}
+		Expect(renderings()).To(Equal(1))
+
+		By("dropping the route templates")
+		w.classAndBlueprint(ctx, routeBlueprint[:strings.Index(routeBlueprint, "httpRouteTemplate:")])
+		Eventually(func() bool {
+			return apierrors.IsNotFound(k8s.Get(ctx, client.ObjectKey{Namespace: other, Name: "shop-on-web"}, &corev1.ConfigMap{}))
+		}).Should(BeTrue())
+		Eventually(renderings).Should(BeZero())
+		Consistently(renderings, "2s").Should(BeZero())
+		Expect(w.routeParents(ctx, other, "shop")()).To(Equal([]string{"web: True/Accepted: "}))
+		route := &gatewayv1.HTTPRoute{}
+		Expect(k8s.Get(ctx, client.ObjectKey{Namespace: other, Name: "shop"}, route)).To(Succeed())
+		Expect(meta.FindStatusCondition(route.Status.Parents[0].Conditions, "gatewright.dev/GatewayClassConfigAffected")).To(BeNil())
+		Eventually(w.configMap(ctx, "web-routes")).Should(WithTransform(configMapData("routes"), Equal("1")))
+	})
+
 	It("renders route templates again when the Gateway publishes an address", func(ctx SpecContext) {
 		w.classAndBlueprint(ctx, `
 gatewayTemplate:

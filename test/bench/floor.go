@@ -35,10 +35,11 @@ import (
 )
 
 // The floor is the purpose-built controller of issue 14 that Gatewright is compared
-// with: no templates, no policies, no inventory. It watches the Gateways of the bench
+// with: no templates, no values, no inventory. It watches the Gateways of the bench
 // class and, once per generation, server-side applies the same five children as the
 // bench blueprint renders and patches the Gateway's status once, with what the Gateway
-// API asks of every implementation (floorStatus): 6 writes per Gateway,
+// API asks of every implementation (floorStatus): 6 writes per Gateway; and writes each
+// policy's status once per generation, as GEP-713 asks (floor_policies.go).
 // 16 workers, no client-side rate limit. What it takes is what this API server allows
 // for this work.
 const (
@@ -108,6 +109,9 @@ func runFloor(ctx context.Context, args []string) error {
 		return err
 	}
 	if err := watchFloorChanges(mgr, f); err != nil {
+		return err
+	}
+	if err := watchFloorPolicies(mgr, f); err != nil {
 		return err
 	}
 	if slices.Contains(args, cacheChildrenFlag) {

@@ -28,6 +28,9 @@ func changeRows() []row {
 		{"  writes for unchanged Gateways", "%.0f", total(func(c *changeResult) int { return c.UnchangedWrites }), false},
 		{"change: all requests", "%.0f", total(func(c *changeResult) int { return c.Window.Requests }), true},
 		{"change: controller CPU (s)", "%.2f", seconds(func(c *changeResult) float64 { return c.ControllerCPUSeconds }), true},
+		{"  controller CPU / changed Gateway (ms)", "%.2f", seconds(func(c *changeResult) float64 {
+			return 1000 * c.ControllerCPUSeconds / float64(c.ChangedGateways)
+		}), false},
 		{"change: API server CPU (s)", "%.2f", seconds(func(c *changeResult) float64 { return c.APIServerCPUSeconds }), true},
 	}
 }
