@@ -131,3 +131,21 @@ func TestFloorStatusIsTheListenersGatewrightReports(t *testing.T) {
 		t.Errorf("a second status has %d conditions on a listener, want 3", n)
 	}
 }
+
+// The floor writes each policy's status once per generation, as GEP-713 asks of any
+// implementation: a second look at the same generation writes nothing.
+func TestFloorWritesEachPolicyStatusOncePerGeneration(t *testing.T) {
+	status := &gatewayv1.PolicyStatus{}
+	targets := []gatewayv1.LocalPolicyTargetReference{{Kind: "Namespace", Name: "tenant-0"}}
+	for _, step := range []struct {
+		generation int64
+		want       bool
+	}{{1, true}, {1, false}, {2, true}} {
+		if got := floorPolicyStatus(status, targets, "tenant-0", step.generation); got != step.want {
+			t.Errorf("generation %d: wrote %t, want %t", step.generation, got, step.want)
+		}
+	}
+	if len(status.Ancestors) != 1 || len(status.Ancestors[0].Conditions) != 2 {
+		t.Fatalf("ancestors = %+v, want one with Accepted and Programmed", status.Ancestors)
+	}
+}
