@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/offline"
@@ -50,10 +49,10 @@ func DependsOn(base, changed *offline.Set, controllerNamespace string) Depends {
 		}
 		reached[key] = true
 		d.namespaces[gw.Namespace] = true
-		if !sameNamespaceOnly(gw) {
+		if !attach.SameNamespaceOnly(gw) {
 			d.everywhere = true
 		}
-		if selectsByLabels(gw) {
+		if attach.SelectsByLabels(gw) {
 			d.namespaceLabels = true
 		}
 		for _, key := range attach.CertificateSecrets(gw) {
@@ -132,24 +131,4 @@ func changedKeys(base, changed *offline.Set) []client.ObjectKey {
 		differing(base.GatewayConfigs, changed.GatewayConfigs, sameSpec),
 		differing(base.ReferenceGrants, changed.ReferenceGrants, sameSpec),
 	)
-}
-
-func sameNamespaceOnly(gw *gatewayv1.Gateway) bool {
-	for _, l := range gw.Spec.Listeners {
-		if l.AllowedRoutes != nil && l.AllowedRoutes.Namespaces != nil && l.AllowedRoutes.Namespaces.From != nil &&
-			*l.AllowedRoutes.Namespaces.From != gatewayv1.NamespacesFromSame {
-			return false
-		}
-	}
-	return true
-}
-
-func selectsByLabels(gw *gatewayv1.Gateway) bool {
-	for _, l := range gw.Spec.Listeners {
-		if l.AllowedRoutes != nil && l.AllowedRoutes.Namespaces != nil && l.AllowedRoutes.Namespaces.From != nil &&
-			*l.AllowedRoutes.Namespaces.From == gatewayv1.NamespacesFromSelector {
-			return true
-		}
-	}
-	return false
 }
