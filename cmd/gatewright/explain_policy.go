@@ -80,7 +80,7 @@ type placer struct {
 	reach         snapshot.Reach
 	contextValues *snapshot.ContextValues
 	revisions     *runningRevisions
-	// reached collects the Gateways of the contexts reached.
+	// reached collects the Gateways of the contexts reached, when not nil.
 	reached *[]*gatewayv1.Gateway
 }
 
@@ -127,7 +127,9 @@ func (p placer) placeTarget(ctx context.Context, source values.Source, sets []va
 	}
 	tp.Contexts = len(contexts)
 	for _, c := range contexts {
-		*p.reached = append(*p.reached, c.Gateway)
+		if p.reached != nil {
+			*p.reached = append(*p.reached, c.Gateway)
+		}
 	}
 	judge := translate.NewEnforcement(source)
 	groups := outcomeGroups{source: source, sets: sets, list: []outcome{}, byFates: map[string]int{}, byResult: map[*translate.Result]int{}}
