@@ -24,6 +24,7 @@ type diffOptions struct {
 	output              string
 	limit               int
 	limitSet            bool
+	partial             bool
 }
 
 // The exit codes of diff, as kubectl diff's.
@@ -74,9 +75,23 @@ hold them, a caller who may not read them), the live spec stands in, and a note 
 --limit bounds the Gateways and routes (and, separately, the policies) printed; the summary
 counts them all. -o json prints everything unless --limit is given.
 
-Exit status: 0 when nothing changes, 1 when something does, 2 on an error (as kubectl diff).
-What you may not read (a tenant's view) is left out and said on stderr ("could not read ...").
-Past a few seconds, progress goes to stderr.`,
+Live, it reads with your rights. When they keep it from reading something the answer
+depends on (the GatewayClasses, blueprints and their revisions, the GatewayClassConfigs of
+the controller namespace and of the namespaces reached, the Gateways, routes, policies and
+Renderings of those namespaces, or of every namespace for a change that reaches Gateways by
+class or a Gateway that takes routes from other namespaces, and the Secrets, Services and
+ReferenceGrants their references name), diff prints no answer: it names on stderr each
+kind, namespace and missing permission ("cannot read GatewayClassConfigs in namespace
+gatewright-system: missing permission list gatewayclassconfigs.gatewright.dev") and exits
+2. docs/install.md lists the grants a tenant needs. What it could not read and does not
+need is a note on stderr. --partial computes the diff anyway, with what it could read, and
+marks it partial: a first line "PARTIAL" that names what was not read (with -o json,
+"partial": true and "unread": [...]); it then exits 1 if it found changes and 2 if not,
+never 0: a partial diff cannot say that nothing changes.
+
+Exit status: 0 when nothing changes, 1 when something does, 2 on an error or when a read
+the answer depends on was refused (as kubectl diff). Past a few seconds, progress goes to
+stderr.`,
 		Example: `  # what a blueprint change does to the live cluster
   gatewright diff -f blueprints/envoy-proxy/blueprint.yaml
 
@@ -114,6 +129,7 @@ Past a few seconds, progress goes to stderr.`,
 	flags.StringVar(&opts.controllerNamespace, "controller-namespace", opts.controllerNamespace, "the namespace whose GatewayClassConfigs are global")
 	flags.StringVarP(&opts.output, "output", "o", "", "json (default: text)")
 	flags.IntVar(&opts.limit, "limit", opts.limit, "print at most this many Gateways and routes, and policies (0: all)")
+	flags.BoolVar(&opts.partial, "partial", false, "when a read the answer depends on is refused, print what could be computed, marked partial (exit 1 or 2, never 0)")
 	_ = cmd.MarkFlagFilename("filename", "yaml", "yml", "json")
 	return cmd
 }
@@ -137,13 +153,17 @@ func runDiff(ctx context.Context, out, errOut io.Writer, opts diffOptions) error
 	if err != nil {
 		return err
 	}
-	base, notes, err := opts.readBase(ctx, changes, deletes)
+	base, unread, err := opts.readBase(ctx, changes, deletes)
 	if err != nil {
 		return err
 	}
 	changed, err := base.With(changes, deletes, opts.controllerNamespace)
 	if err != nil {
 		return err
+	}
+	needed, notes := neededReads(diff.DependsOn(base, changed, opts.controllerNamespace), unread)
+	if len(needed) > 0 && !opts.partial {
+		return refusedReads(errOut, needed)
 	}
 	notes = append(notes, revisionNotes(base, changed)...)
 	for _, note := range notes {
@@ -154,6 +174,7 @@ func runDiff(ctx context.Context, out, errOut io.Writer, opts diffOptions) error
 		return err
 	}
 	report.Notes = notes
+	report.Partial, report.Unread = len(needed) > 0, needed
 	if opts.output == "json" {
 		err = printDiffJSON(out, report, opts)
 	} else {
@@ -162,16 +183,47 @@ func runDiff(ctx context.Context, out, errOut io.Writer, opts diffOptions) error
 	if err != nil {
 		return err
 	}
-	if report.Changed() {
+	switch {
+	case report.Changed():
 		return errChanged
+	case report.Partial:
+		return errPartialUnchanged
 	}
 	return nil
+}
+
+// errPartialUnchanged is a partial diff's way out when it found no change: it cannot
+// tell that nothing changes, so never exit 0.
+var errPartialUnchanged = &exitError{code: diffFailed, err: errors.New("the partial diff found no change in what it could read"), silent: true}
+
+// neededReads splits the reads refused into those the answer depends on and notes on
+// those it does not.
+func neededReads(depends diff.Depends, unread []offline.Unread) (needed []offline.Unread, notes []string) {
+	for _, u := range unread {
+		if depends.Needs(u) {
+			needed = append(needed, u)
+		} else {
+			notes = append(notes, "not read, and not needed for this change: "+u.String())
+		}
+	}
+	return needed, notes
+}
+
+// refusedReads names on errOut each read the answer depends on that was refused, and
+// is diff's way out: exit 2, with no answer printed.
+func refusedReads(errOut io.Writer, needed []offline.Unread) error {
+	for _, u := range needed {
+		fmt.Fprintf(errOut, "cannot read %s\n", u)
+	}
+	err := fmt.Errorf("the diff depends on %d read(s) your rights refused, listed above: it would be computed without them, so it is not printed (docs/install.md lists the grants a tenant needs; --partial prints it marked partial)", len(needed))
+	fmt.Fprintln(errOut, "Error:", err)
+	return &exitError{code: diffFailed, err: err, silent: true}
 }
 
 // readBase reads the cluster the change applies to: the files of --base, or the live
 // cluster with the caller's rights, listing namespace by namespace where it may not
 // list cluster-wide: its own, the controller's and those the change touches.
-func (o diffOptions) readBase(ctx context.Context, changes *offline.Set, deletes []offline.Ref) (*offline.Set, []string, error) {
+func (o diffOptions) readBase(ctx context.Context, changes *offline.Set, deletes []offline.Ref) (*offline.Set, []offline.Unread, error) {
 	if len(o.base) > 0 {
 		base, err := offline.Load(o.base...)
 		return base, nil, err

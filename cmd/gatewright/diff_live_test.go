@@ -17,8 +17,8 @@ import (
 
 // tenantAccess lets team-a-owner do what a tenant of team-a does: the tenant role in
 // team-a and in the controller namespace (to read the global policies), read the
-// Gateways, routes and Services of team-a, and the classes and blueprints. Nothing else:
-// neither team-b nor Namespaces nor ReferenceGrants.
+// Gateways, routes, ReferenceGrants and Services of team-a, and the classes and
+// blueprints. Nothing else: neither team-b nor Namespaces nor the blueprints' revisions.
 const tenantAccess = `
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
@@ -42,7 +42,7 @@ kind: Role
 metadata: {name: gateways-reader, namespace: team-a}
 rules:
 - apiGroups: [gateway.networking.k8s.io]
-  resources: [gateways, httproutes]
+  resources: [gateways, httproutes, referencegrants]
   verbs: [get, list]
 - apiGroups: [""]
   resources: [services]
@@ -91,6 +91,7 @@ func TestDiffLive(t *testing.T) {
 		sameAs   string
 		reached  int
 		inStderr string
+		partial  bool
 	}{
 		{name: "the admin's diff of a tenant policy is the offline one", kubeconfig: adminConfig,
 			args: []string{"-f", diffWorld + "tenant-policy.yaml"}, exit: 1, sameAs: "tenant-policy.json", reached: 1},
@@ -98,12 +99,23 @@ func TestDiffLive(t *testing.T) {
 			args: []string{"-f", diffWorld + "template-change.yaml"}, exit: 1, sameAs: "template-change.json", reached: 2},
 		{name: "the admin's diff of a value the schema refuses is the offline one", kubeconfig: adminConfig,
 			args: []string{"-f", diffWorld + "schema-break.yaml"}, exit: 1, sameAs: "schema-break.json", reached: 1},
-		{name: "a tenant diffs its own policy with what it may read, and hears what it may not", kubeconfig: tenantConfig,
+		{name: "a tenant diffs its own policy with what it may read, the answer's inputs all of it", kubeconfig: tenantConfig,
 			args: []string{"-n", "team-a", "-f", diffWorld + "tenant-policy.yaml"}, exit: 1, reached: 1,
-			inStderr: `note: could not read Gateways in namespace gatewright-system: gateways.gateway.networking.k8s.io is forbidden: User "team-a-owner"`},
-		{name: "a tenant's blueprint change reaches only the Gateways it may read", kubeconfig: tenantConfig,
-			args: []string{"-n", "team-a", "-f", diffWorld + "template-change.yaml"}, exit: 1, reached: 1},
+			inStderr: `note: not read, and not needed for this change: Gateways in namespace gatewright-system: missing permission list gateways.gateway.networking.k8s.io`},
+		{name: "a tenant's blueprint change, with --partial, reaches only the Gateways it may read and says so", kubeconfig: tenantConfig,
+			args: []string{"-n", "team-a", "-f", diffWorld + "template-change.yaml", "--partial"}, exit: 1, reached: 1, partial: true},
 	}
+	t.Run("a tenant's blueprint change, which reaches namespaces it may not read, gets no diff", func(t *testing.T) {
+		var out, errOut bytes.Buffer
+		cmd := newRootCommand()
+		cmd.SetOut(&out)
+		cmd.SetErr(&errOut)
+		cmd.SetArgs([]string{"diff", "--kubeconfig", tenantConfig, "-n", "team-a", "-f", diffWorld + "template-change.yaml"})
+		if code := exitCodeOf(cmd.Execute()); code != diffFailed || out.Len() > 0 ||
+			!strings.Contains(errOut.String(), "cannot read Gateways in all namespaces: missing permission list gateways.gateway.networking.k8s.io (read in namespace team-a only)") {
+			t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit 2 naming the Gateways of every namespace", code, out.String(), errOut.String())
+		}
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
@@ -118,6 +130,9 @@ func TestDiffLive(t *testing.T) {
 			var report diff.Report
 			if err := json.Unmarshal(out.Bytes(), &report); err != nil {
 				t.Fatalf("%v in %s", err, out.String())
+			}
+			if report.Partial != tt.partial || tt.partial && len(report.Unread) == 0 {
+				t.Errorf("partial %v (unread %v), want %v", report.Partial, report.Unread, tt.partial)
 			}
 			if report.Summary.Gateways != tt.reached {
 				t.Errorf("reached %d Gateways, want %d:\n%s", report.Summary.Gateways, tt.reached, out.String())

@@ -13,6 +13,13 @@ import (
 // them (0: all), then the policies, at most limit, then the summary line, always last.
 func printDiff(out io.Writer, r *diff.Report, limit int) error {
 	var b strings.Builder
+	if r.Partial {
+		b.WriteString("PARTIAL: computed without what could not be read, which the answer depends on; what is not shown may change too:\n")
+		for _, u := range r.Unread {
+			fmt.Fprintf(&b, "  cannot read %s\n", u)
+		}
+		b.WriteString("\n")
+	}
 	entries := append(append([]diff.Entry(nil), r.Gateways...), r.Routes...)
 	shown := bounded(len(entries), limit)
 	for _, e := range entries[:shown] {
@@ -35,6 +42,9 @@ func printDiff(out io.Writer, r *diff.Report, limit int) error {
 			fmt.Fprintf(&b, "  ... and %d more (--limit %d)\n", more, limit)
 		}
 		b.WriteString("\n")
+	}
+	if r.Partial {
+		b.WriteString("partial: ")
 	}
 	b.WriteString(summaryLine(r.Summary))
 	_, err := io.WriteString(out, b.String())

@@ -87,18 +87,21 @@ func TestDiffLiveWithRevisions(t *testing.T) {
 		sameAs     string // the offline golden report
 		inOut      string
 		inStderr   []string
+		partial    bool
+		exit       int
 	}{
-		{name: "the admin's diff of a blueprint edit is the offline one", kubeconfig: kubeconfigFor(""),
+		{name: "the admin's diff of a blueprint edit is the offline one", kubeconfig: kubeconfigFor(""), exit: diffChanged,
 			changes: "blueprint-edit.yaml", sameAs: "revision-blueprint-edit.out",
 			inStderr: []string{"note: GatewayClassBlueprint bp: the change is revision 3"}},
-		{name: "the admin's diff of a policy edit is the offline one", kubeconfig: kubeconfigFor(""),
+		{name: "the admin's diff of a policy edit is the offline one", kubeconfig: kubeconfigFor(""), exit: diffChanged,
 			changes: "policy-edit.yaml", sameAs: "revision-policy-edit.out"},
-		{name: "a tenant who may not read the revisions gets the live spec, and is told", kubeconfig: kubeconfigFor("team-a-owner"),
-			changes: "policy-edit.yaml", inOut: "-  greeting: hello\n      +  greeting: hi\n         version: two\n",
-			inStderr: []string{
-				"note: could not read GatewayClassBlueprintRevisions: ",
-				"note: without the revisions, Gateways are computed with their blueprint's live spec, not the revision they run\n",
-			}},
+		{name: "a tenant who may not read the revisions gets no diff, and is told which", kubeconfig: kubeconfigFor("team-a-owner"), exit: diffFailed,
+			changes: "policy-edit.yaml",
+			inStderr: []string{"cannot read GatewayClassBlueprintRevisions (cluster-scoped): missing permission list gatewayclassblueprintrevisions.gatewright.dev; " +
+				"Gateways are computed with their blueprint's live spec, not the revision they run\n"}},
+		{name: "with --partial, a tenant who may not read the revisions gets the live spec, marked partial", kubeconfig: kubeconfigFor("team-a-owner"), exit: diffChanged,
+			changes: "policy-edit.yaml", partial: true, inOut: "-  greeting: hello\n      +  greeting: hi\n         version: two\n",
+			inStderr: []string{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -106,9 +109,16 @@ func TestDiffLiveWithRevisions(t *testing.T) {
 			cmd := newRootCommand()
 			cmd.SetOut(&out)
 			cmd.SetErr(&errOut)
-			cmd.SetArgs([]string{"diff", "--kubeconfig", tt.kubeconfig, "-n", "team-a", "-f", world + tt.changes})
-			if err := cmd.Execute(); exitCodeOf(err) != diffChanged {
-				t.Fatalf("exit %d (%v), want %d; stderr:\n%s", exitCodeOf(err), err, diffChanged, errOut.String())
+			args := []string{"diff", "--kubeconfig", tt.kubeconfig, "-n", "team-a", "-f", world + tt.changes}
+			if tt.partial {
+				args = append(args, "--partial")
+			}
+			cmd.SetArgs(args)
+			if err := cmd.Execute(); exitCodeOf(err) != tt.exit {
+				t.Fatalf("exit %d (%v), want %d; stderr:\n%s", exitCodeOf(err), err, tt.exit, errOut.String())
+			}
+			if tt.partial && !strings.Contains(out.String(), "PARTIAL: ") {
+				t.Errorf("the partial report does not say so:\n%s", out.String())
 			}
 			if tt.sameAs != "" {
 				golden.Check(t, filepath.Join("testdata", "diff", tt.sameAs), out.Bytes())

@@ -16,6 +16,7 @@ type explainOptions struct {
 	controllerNamespace string
 	output              string
 	strict              bool
+	partial             bool
 }
 
 func newExplainCommand() *cobra.Command {
@@ -38,16 +39,17 @@ that an error.
 
 The values are computed with the blueprint revision the Gateway runs, as the controller
 renders it: the one its Rendering's targetRevision names, else the blueprint's
-currentRevision; the output says which, and the newer revision a rollout is bringing. A
-caller who may not read the Rendering or the revision gets the blueprint's currentRevision
-or its live spec instead, and a note that says so.
+currentRevision; the output says which, and the newer revision a rollout is bringing.
 
 It needs read access to those objects: in the Gateway's (and route's) namespace, in the
-controller namespace, and to GatewayClasses and GatewayClassBlueprints. A caller who may
-not read one of them (the owner of a route on another tenant's Gateway) gets the values
-the controller recorded in the Rendering of the Gateway or route when it last applied
-them, with where each came from and each policy's state, and a line that says so; values
-at the blueprint's privateValuePaths show as <private>.
+controller namespace, and to GatewayClasses, GatewayClassBlueprints and their revisions
+(docs/install.md lists a tenant's grants). A caller who may not read one of them (the
+owner of a route on another tenant's Gateway) gets the values the controller recorded in
+the Rendering of the Gateway or route when it last applied them, with where each came
+from and each policy's state, and a line that says so; values at the blueprint's
+privateValuePaths show as <private>. Values are never computed without a read the caller
+may not make: when the record cannot be read either, explain says what it could not read
+and exits 2.
 
 explain gatewayconfig (gwc) or gatewayclassconfig (gcc) says where a policy lands: the
 values it sets, then per targetRef the Enforced condition the controller writes for it
@@ -70,11 +72,18 @@ enforced {status, reason, message}, contexts (a count), outcomes [{count, contex
 notes, values [{path, as, fate (InEffect, Overridden, WhenFalse, RefusedBySchema or
 UnsetRefused), by {source, as, level, strategy}, strategy, failedClosed, message}]}]}].
 
-It reads with the caller's rights. What they do not reach is said on stderr (the kind
-and namespace): Gateways and routes of namespaces the caller may not read are left out
-(a cluster-wide list refused is made in the policy's namespace instead), and a context
-whose class, blueprint or policies the caller may not read is shown as not computed:
-values computed without a policy the caller cannot see would be wrong.`,
+It reads with the caller's rights. A cluster-wide list refused is made in the policy's
+namespace instead, which is all the answer needs when the Gateways reached take routes of
+their own namespace only (and select none by namespace labels): the other reads refused
+are said on stderr as warnings. When the answer depends on a read refused (Gateways or
+routes of other namespaces, a class, blueprint, revision or policy of a context), explain
+names each and exits 2, printing nothing: a verdict judged without contexts the caller
+cannot see could be wrong. With --partial it prints what it could compute, marked
+PARTIAL (with -o yaml|json, "partial": true and "unread"), contexts it could not compute
+shown as not computed, and still exits 2.
+
+Exit status: 0, 1 on an error (or invalid values, or a warning with --strict), 2 when a
+read the answer depends on was refused.`,
 		Example: `  gatewright explain gateway web -n team-a
   gatewright explain httproute shop -n team-a -o yaml
   gatewright explain httproute shop -n team-b --gateway team-a/web
@@ -83,7 +92,7 @@ values computed without a policy the caller cannot see would be wrong.`,
 		Args:      cobra.ExactArgs(2),
 		ValidArgs: []string{"gateway", "httproute", "gatewayconfig", "gatewayclassconfig"},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runExplain(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), opts, args[0], args[1])
+			return failClosed(runExplain(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), opts, args[0], args[1]))
 		},
 	}
 	cmd.AddCommand(newExplainRequestCommand())
@@ -93,6 +102,7 @@ values computed without a policy the caller cannot see would be wrong.`,
 	flags.StringVar(&opts.controllerNamespace, "controller-namespace", opts.controllerNamespace, "the namespace whose GatewayClassConfigs are global")
 	flags.StringVarP(&opts.output, "output", "o", "", "yaml or json (default: tables)")
 	flags.BoolVar(&opts.strict, "strict", false, "exit non-zero when a warning is printed (a condition that failed closed)")
+	flags.BoolVar(&opts.partial, "partial", false, "gatewayconfig|gatewayclassconfig: when a read is refused, print what can be computed, marked partial (exit 2)")
 	return cmd
 }
 

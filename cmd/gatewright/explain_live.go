@@ -29,12 +29,11 @@ func (r liveReader) explainGateway(ctx context.Context, namespace, name string) 
 	if err := r.get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, &gw); err != nil {
 		return nil, err
 	}
-	snap, notes, err := r.snapshot(ctx, &gw, nil)
+	snap, err := r.snapshot(ctx, &gw, nil)
 	if err != nil {
 		return nil, err
 	}
-	exp, err := newExplanation(&gw, nil, snap, snap.Valuing(&render.Cache{}, nil))
-	return exp.noted(notes), err
+	return newExplanation(&gw, nil, snap, snap.Valuing(&render.Cache{}, nil))
 }
 
 func (r liveReader) explainHTTPRoute(ctx context.Context, namespace, name, parent string) (*explanation, error) {
@@ -46,37 +45,38 @@ func (r liveReader) explainHTTPRoute(ctx context.Context, namespace, name, paren
 	if err != nil {
 		return nil, err
 	}
-	snap, notes, err := r.snapshot(ctx, gw, &route)
+	snap, err := r.snapshot(ctx, gw, &route)
 	if err != nil {
 		return nil, err
 	}
-	exp, err := newExplanation(gw, &route, snap, snap.Valuing(&render.Cache{}, &route))
-	return exp.noted(notes), err
+	return newExplanation(gw, &route, snap, snap.Valuing(&render.Cache{}, &route))
 }
 
 // snapshot reads what the values of gw, or of route on it, are computed from, as the
 // controller does: the class, the blueprint revision gw runs and the policies of the
-// controller, Gateway and route namespaces. The notes say what the caller could not
-// read to find the revision, and what was used instead.
-func (r liveReader) snapshot(ctx context.Context, gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) (*translate.Gateway, []string, error) {
+// controller, Gateway and route namespaces. A read the caller may not make is an error
+// (the caller then gets the values the Gateway's or route's record holds): values
+// computed without a policy, or with another revision than the one the Gateway runs,
+// would be wrong.
+func (r liveReader) snapshot(ctx context.Context, gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) (*translate.Gateway, error) {
 	var class gatewayv1.GatewayClass
 	if err := r.get(ctx, client.ObjectKey{Name: string(gw.Spec.GatewayClassName)}, &class); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if class.Spec.ControllerName != gatewrightv1alpha1.ControllerName {
-		return nil, nil, fmt.Errorf("GatewayClass %s: controllerName is %s, not %s", class.Name, class.Spec.ControllerName, gatewrightv1alpha1.ControllerName)
+		return nil, fmt.Errorf("GatewayClass %s: controllerName is %s, not %s", class.Name, class.Spec.ControllerName, gatewrightv1alpha1.ControllerName)
 	}
 	snap, err := snapshot.ForValues(ctx, r.client, r.controllerNamespace, gw, &class, route)
 	if err != nil {
-		return nil, nil, fmt.Errorf("GatewayClass %s: %w", class.Name, err)
+		return nil, fmt.Errorf("GatewayClass %s: %w", class.Name, err)
 	}
-	revs := runningRevisions{client: r.client, denied: &deniedReads{}}
+	revs := runningRevisions{client: r.client, denied: &deniedReads{}, strict: true}
 	rev, err := revs.running(ctx, gw, snap.Values.Blueprint)
 	if err != nil {
-		return nil, nil, fmt.Errorf("GatewayClassBlueprint %s: %w", snap.Values.Blueprint.Name, err)
+		return nil, fmt.Errorf("GatewayClassBlueprint %s: %w", snap.Values.Blueprint.Name, err)
 	}
 	snap.Revision = snapshot.UseRevision(&snap.Values, rev)
-	return snap, revs.denied.lines, nil
+	return snap, nil
 }
 
 // parentGateway is the route's parent Gateway of a Gatewright class: the one named by

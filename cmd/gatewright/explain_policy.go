@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -33,6 +35,11 @@ type placement struct {
 	// Invalid is why the policy cannot be used at all: no values are computed with it.
 	Invalid string            `json:"invalid,omitempty"`
 	Targets []targetPlacement `json:"targets"`
+	// Partial tells that the placement was computed without what Unread lists, which it
+	// depends on (explain --partial): contexts may be missing, and the verdicts are
+	// judged over those shown only.
+	Partial bool     `json:"partial,omitempty"`
+	Unread  []string `json:"unread,omitempty"`
 }
 
 // targetPlacement is where one target of the policy leads.
@@ -73,6 +80,8 @@ type placer struct {
 	reach         snapshot.Reach
 	contextValues *snapshot.ContextValues
 	revisions     *runningRevisions
+	// reached collects the Gateways of the contexts reached, when not nil.
+	reached *[]*gatewayv1.Gateway
 }
 
 // place explains the policy source, of targets and blocks.
@@ -117,6 +126,11 @@ func (p placer) placeTarget(ctx context.Context, source values.Source, sets []va
 		return tp, err
 	}
 	tp.Contexts = len(contexts)
+	for _, c := range contexts {
+		if p.reached != nil {
+			*p.reached = append(*p.reached, c.Gateway)
+		}
+	}
 	judge := translate.NewEnforcement(source)
 	groups := outcomeGroups{source: source, sets: sets, list: []outcome{}, byFates: map[string]int{}, byResult: map[*translate.Result]int{}}
 	for _, c := range contexts {
@@ -209,15 +223,33 @@ func runExplainPolicy(ctx context.Context, out, errOut io.Writer, k8s client.Cli
 		contextValues: &snapshot.ContextValues{Reader: rightsReader{client: k8s, denied: denied},
 			ControllerNamespace: opts.controllerNamespace, Blueprints: &render.Cache{}, Running: revisions.running},
 		revisions: revisions,
+		reached:   &[]*gatewayv1.Gateway{},
 	}
 	pl, err := p.place(ctx, source, targets, blocks)
+	needed := denied.needed(*p.reached)
+	if err == nil && len(needed) > 0 && !opts.partial {
+		return &unreadError{reads: trimCannotRead(needed)}
+	}
 	denied.print(errOut)
 	if err != nil {
 		return err
 	}
+	pl.Partial, pl.Unread = len(needed) > 0, trimCannotRead(needed)
 	warned := printWarnings(errOut, source.String(), pl.failedClosedWarnings())
 	if err := pl.print(out, opts.output); err != nil {
 		return err
 	}
+	if pl.Partial {
+		return &exitError{code: exitUnread, err: errors.New("the explanation is partial: what could not be read is named in it"), silent: true}
+	}
 	return strictError(opts.strict, warned)
+}
+
+// trimCannotRead is lines without their leading "cannot read ".
+func trimCannotRead(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, line := range lines {
+		out[i] = strings.TrimPrefix(line, "cannot read ")
+	}
+	return out
 }

@@ -131,6 +131,7 @@ func TestExplainPolicyLive(t *testing.T) {
 		kubeconfig            string
 		args                  []string
 		want, wantErr, absent []string
+		exit                  int
 	}{
 		{name: "the admin sees every context, the route of another namespace included", kubeconfig: kubeconfig(""),
 			args: []string{"gatewayconfig", "team", "-n", "team-a"},
@@ -142,16 +143,21 @@ func TestExplainPolicyLive(t *testing.T) {
 				"retries  default  in effect",
 			},
 			absent: []string{"warning"}},
-		{name: "a tenant with the documented grants sees its namespace's contexts and is told of the others", kubeconfig: kubeconfig("team-a-owner"),
-			args: []string{"gwc", "team", "-n", "team-a"},
+		{name: "a tenant whose Gateway takes other namespaces' routes, which it may not read, gets no verdict", kubeconfig: kubeconfig("team-a-owner"),
+			args:    []string{"gwc", "team", "-n", "team-a"},
+			wantErr: []string{"cannot read HTTPRoutes outside namespace team-a (forbidden): the Gateways and routes there are not shown"},
+			absent:  []string{"team-b/shop", "Target Namespace/team-a"}, exit: 2},
+		{name: "with --partial, a tenant sees its namespace's contexts, marked partial", kubeconfig: kubeconfig("team-a-owner"),
+			args: []string{"gwc", "team", "-n", "team-a", "--partial"},
 			want: []string{
+				"PARTIAL: computed without what could not be read",
+				"  cannot read HTTPRoutes outside namespace team-a (forbidden)",
 				"2 context(s): Gateway team-a/web, HTTPRoute team-a/home on Gateway team-a/web\n",
 				"timeout  default  overridden by the override of GatewayClassConfig gatewright-system/global (level 2)",
 			},
-			wantErr: []string{"warning: cannot read HTTPRoutes outside namespace team-a (forbidden): the Gateways and routes there are not shown"},
-			absent:  []string{"team-b/shop"}},
+			absent: []string{"team-b/shop"}, exit: 2},
 		{name: "a tenant without them gets no values computed, and is told why", kubeconfig: kubeconfig("bare-tenant"),
-			args: []string{"gatewayconfig", "team", "-n", "team-a", "-o", "yaml"},
+			args: []string{"gatewayconfig", "team", "-n", "team-a", "-o", "yaml", "--partial"}, exit: 2,
 			want: []string{
 				"notComputed: 'GatewayClass internet: gatewayclasses.gateway.networking.k8s.io",
 				"reason: Pending",
@@ -160,6 +166,10 @@ func TestExplainPolicyLive(t *testing.T) {
 				"warning: cannot read GatewayClass internet (forbidden): the contexts whose values need it are not computed",
 				"warning: cannot read HTTPRoutes outside namespace team-a (forbidden)",
 			}},
+		{name: "a tenant without them, without --partial, gets nothing but what it could not read", kubeconfig: kubeconfig("bare-tenant"),
+			args:    []string{"gatewayconfig", "team", "-n", "team-a"},
+			wantErr: []string{"cannot read GatewayClass internet (forbidden)"},
+			absent:  []string{"Target Namespace/team-a"}, exit: 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -168,8 +178,8 @@ func TestExplainPolicyLive(t *testing.T) {
 			cmd.SetOut(&out)
 			cmd.SetErr(&errOut)
 			cmd.SetArgs(append([]string{"explain", "--kubeconfig", tt.kubeconfig}, tt.args...))
-			if err := cmd.Execute(); err != nil {
-				t.Fatalf("%v\n%s", err, errOut.String())
+			if err := cmd.Execute(); exitCodeOf(err) != tt.exit {
+				t.Fatalf("exit %d (%v), want %d\n%s", exitCodeOf(err), err, tt.exit, errOut.String())
 			}
 			for _, want := range tt.want {
 				if !strings.Contains(out.String(), want) {

@@ -24,6 +24,9 @@ func (p *placement) print(out io.Writer, format string) error {
 		return printObject(out, p, format)
 	}
 	fmt.Fprintf(out, "%s\n", p.Policy)
+	if p.Partial {
+		fmt.Fprintf(out, "PARTIAL: computed without what could not be read; contexts may be missing and the verdicts are judged over those shown:\n  cannot read %s\n", strings.Join(p.Unread, "\n  cannot read "))
+	}
 	if p.Invalid != "" {
 		fmt.Fprintf(out, "\nThe policy cannot be used, no values are computed with it: %s\n", p.Invalid)
 	}

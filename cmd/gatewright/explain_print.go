@@ -30,10 +30,8 @@ type explanation struct {
 	// Gateway runs, and RolloutPhase where its rollout stands.
 	TargetRevision int64                           `json:"targetRevision,omitempty"`
 	RolloutPhase   gatewrightv1alpha1.RolloutPhase `json:"rolloutPhase,omitempty"`
-	// Notes say what the caller could not read, and what was used instead.
-	Notes      []string       `json:"notes,omitempty"`
-	Values     map[string]any `json:"values"`
-	Provenance []values.Leaf  `json:"provenance"`
+	Values         map[string]any                  `json:"values"`
+	Provenance     []values.Leaf                   `json:"provenance"`
 	// Unused are the values no template reads and the valuesSchema does not declare.
 	Unused   []values.UnusedValue `json:"unused,omitempty"`
 	Policies []policyExplanation  `json:"policies"`
@@ -100,9 +98,6 @@ func (e *explanation) print(out io.Writer, format string) error {
 	if e.Revision > 0 {
 		fmt.Fprintf(out, "Blueprint revision %d%s\n", e.Revision, e.rollingOut())
 	}
-	for _, note := range e.Notes {
-		fmt.Fprintf(out, "Note: %s\n", note)
-	}
 	fmt.Fprint(out, "\nValues:\n")
 	if err := printProvenance(out, e.Provenance, e.Unused, ""); err != nil {
 		return err
@@ -149,14 +144,6 @@ func (e *explanation) print(out io.Writer, format string) error {
 		fmt.Fprintf(out, "\nThe values are invalid: %s\n", e.Error)
 	}
 	return nil
-}
-
-// noted is e with notes, or nil for no explanation.
-func (e *explanation) noted(notes []string) *explanation {
-	if e != nil {
-		e.Notes = notes
-	}
-	return e
 }
 
 // rollingOut says, after the revision the Gateway runs, which newer one the blueprint

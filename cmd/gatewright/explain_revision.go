@@ -22,8 +22,12 @@ import (
 // each revision read once. A read they refuse falls back, and denied says so: the
 // Renderings to the blueprint's currentRevision, a revision to the blueprint's live spec.
 type runningRevisions struct {
-	client  client.Reader
-	denied  *deniedReads
+	client client.Reader
+	denied *deniedReads
+	// strict returns a refused read as the error it is, instead of falling back: the
+	// explanation of one Gateway then comes from its record, which the controller wrote
+	// with the revision it really runs.
+	strict  bool
 	targets map[string]map[string]int64 // by namespace and Gateway name
 	read    snapshot.RevisionReads
 	// ran is the revision each Gateway was last found to run, 0 for the live spec.
@@ -38,6 +42,9 @@ func (r *runningRevisions) running(ctx context.Context, gw *gatewayv1.Gateway, l
 	}
 	target := targets[gw.Name]
 	rev, err := r.read.Running(ctx, r.client, live, target)
+	if apierrors.IsForbidden(err) && r.strict {
+		return nil, fmt.Errorf("reading GatewayClassBlueprintRevision %s (the revision the Gateway runs): %w", revisions.Name(live.Name, snapshot.RunningNumber(live, target)), err)
+	}
 	if apierrors.IsForbidden(err) {
 		n := snapshot.RunningNumber(live, target)
 		r.denied.add("GatewayClassBlueprintRevision "+revisions.Name(live.Name, n), fmt.Sprintf(
@@ -73,6 +80,9 @@ func (r *runningRevisions) targetsIn(ctx context.Context, namespace string) (map
 	}
 	var list gatewrightv1alpha1.RenderingList
 	err = r.client.List(ctx, &list, client.InNamespace(namespace), client.MatchingLabelsSelector{Selector: labels.NewSelector().Add(*ofGateways)})
+	if apierrors.IsForbidden(err) && r.strict {
+		return nil, fmt.Errorf("listing the Renderings of namespace %s (which revision a rollout assigned its Gateways): %w", namespace, err)
+	}
 	if apierrors.IsForbidden(err) {
 		r.denied.add("the Renderings of namespace "+namespace,
 			"its Gateways are taken to run their blueprint's currentRevision, not one a rollout assigned them")

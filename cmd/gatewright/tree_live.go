@@ -19,6 +19,7 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/render"
 )
 
 // treeReader reads what a Gateway or HTTPRoute made from its Renderings, and the live
@@ -27,10 +28,15 @@ type treeReader struct {
 	client client.Client
 	// records reads Renderings with the controller's own checks of what they may list.
 	records *apply.Applier
+	// blueprints parses the blueprints whose readyWhen judge the objects.
+	blueprints *render.Cache
+	// partial: a read the tree depends on that is refused leaves out what it would show,
+	// said in the tree, rather than failing it.
+	partial bool
 }
 
-func newTreeReader(k8s client.Client) treeReader {
-	return treeReader{client: k8s, records: apply.New(k8s, k8s)}
+func newTreeReader(k8s client.Client, partial bool) treeReader {
+	return treeReader{client: k8s, records: apply.New(k8s, k8s), blueprints: &render.Cache{}, partial: partial}
 }
 
 func (r treeReader) gatewayTree(ctx context.Context, namespace, name string) (*gatewayTree, error) {
@@ -46,7 +52,8 @@ func (r treeReader) gatewayTree(ctx context.Context, namespace, name string) (*g
 		Kind: "Gateway", Namespace: namespace, Name: name,
 		Conditions: conditions(gw.Status.Conditions, "Accepted", "Programmed"),
 	}, Objects: []treeObject{}}
-	if tree.GatewayClass, tree.Blueprint, err = r.classAndBlueprint(ctx, string(gw.Spec.GatewayClassName)); err != nil {
+	var blueprint *gatewrightv1alpha1.GatewayClassBlueprint
+	if tree.GatewayClass, tree.Blueprint, blueprint, err = r.classAndBlueprint(ctx, string(gw.Spec.GatewayClassName)); err != nil {
 		return nil, err
 	}
 	if !rec.Exists() {
@@ -55,11 +62,12 @@ func (r treeReader) gatewayTree(ctx context.Context, namespace, name string) (*g
 		tree.HTTPRoutes = []routeOnGateway{}
 		return tree, nil
 	}
-	tree.Objects = r.objects(ctx, rec.Inventory)
+	tree.Objects = r.objects(ctx, rec.Inventory, r.judge(ctx, blueprint, rec.Revision, false))
 	tree.Revision, tree.TargetRevision = rec.Revision, rec.TargetRevision
-	if tree.HTTPRoutes, err = r.routesOn(ctx, &gw); err != nil {
+	if tree.HTTPRoutes, tree.Unread, err = r.routesOn(ctx, &gw, blueprint); err != nil {
 		return nil, err
 	}
+	tree.Partial = len(tree.Unread) > 0
 	return tree, nil
 }
 
@@ -77,9 +85,25 @@ func (r treeReader) httpRouteTree(ctx context.Context, namespace, name string) (
 	}
 	tree := &routeTree{HTTPRoute: namespace + "/" + name, Parents: []routeOnGateway{}}
 	for _, gateway := range sortedKeys(records) {
-		tree.Parents = append(tree.Parents, r.routeOnGateway(ctx, &route, gateway, records[gateway]))
+		judge := r.parentJudge(ctx, parentKey(gateway, namespace), records[gateway].Revision)
+		tree.Parents = append(tree.Parents, r.routeOnGateway(ctx, &route, gateway, records[gateway], judge))
 	}
 	return tree, nil
+}
+
+// parentJudge judges the objects of a route on the Gateway key as judge does, with
+// the blueprint of the Gateway's class; when the Gateway, its class or blueprint cannot
+// be read, by nothing: each object's readiness is then unknown, and says why.
+func (r treeReader) parentJudge(ctx context.Context, key client.ObjectKey, revision int64) objectJudge {
+	var gw gatewayv1.Gateway
+	if err := r.client.Get(ctx, key, &gw); err != nil {
+		return unjudged(fmt.Errorf("reading Gateway %s: %w", key, err))
+	}
+	_, _, blueprint, err := r.classAndBlueprint(ctx, string(gw.Spec.GatewayClassName))
+	if err != nil {
+		return unjudged(err)
+	}
+	return r.judge(ctx, blueprint, revision, true)
 }
 
 // getOwner reads the Gateway or HTTPRoute the tree is of, saying plainly when it is missing.
@@ -95,25 +119,25 @@ func (r treeReader) getOwner(ctx context.Context, kind string, key types.Namespa
 }
 
 // classAndBlueprint reads the GatewayClass named className and the GatewayClassBlueprint
-// it refers to; the blueprint is nil when the class names none.
-func (r treeReader) classAndBlueprint(ctx context.Context, className string) (treeNode, *treeNode, error) {
+// it refers to; the blueprint is nil when the class names none or it is missing.
+func (r treeReader) classAndBlueprint(ctx context.Context, className string) (treeNode, *treeNode, *gatewrightv1alpha1.GatewayClassBlueprint, error) {
 	classNode := treeNode{Kind: "GatewayClass", Name: className}
 	var class gatewayv1.GatewayClass
 	if found, err := r.getPart(ctx, client.ObjectKey{Name: className}, &class, &classNode); err != nil || !found {
-		return classNode, nil, err
+		return classNode, nil, nil, err
 	}
 	classNode.Conditions = conditions(class.Status.Conditions, "Accepted")
 	ref := class.Spec.ParametersRef
 	if ref == nil || string(ref.Kind) != gatewrightv1alpha1.KindGatewayClassBlueprint {
-		return classNode, nil, nil
+		return classNode, nil, nil, nil
 	}
 	blueprintNode := &treeNode{Kind: gatewrightv1alpha1.KindGatewayClassBlueprint, Name: ref.Name}
 	var blueprint gatewrightv1alpha1.GatewayClassBlueprint
 	if found, err := r.getPart(ctx, client.ObjectKey{Name: ref.Name}, &blueprint, blueprintNode); err != nil || !found {
-		return classNode, blueprintNode, err
+		return classNode, blueprintNode, nil, err
 	}
 	blueprintNode.Conditions = conditions(blueprint.Status.Conditions, "Accepted")
-	return classNode, blueprintNode, nil
+	return classNode, blueprintNode, &blueprint, nil
 }
 
 // getPart reads an object the tree shows but does not start from; a missing one is
@@ -131,17 +155,32 @@ func (r treeReader) getPart(ctx context.Context, key client.ObjectKey, obj clien
 }
 
 // routesOn lists the HTTPRoutes rendered on gw, found across namespaces by the labels
-// of their Renderings.
-func (r treeReader) routesOn(ctx context.Context, gw *gatewayv1.Gateway) ([]routeOnGateway, error) {
+// of their Renderings. A caller who may not list them in every namespace (a tenant) gets
+// those of gw's namespace when gw takes routes from its own namespace only, which are
+// then all of them; else the refused list is an error, or, with r.partial, what is not
+// shown (unread).
+func (r treeReader) routesOn(ctx context.Context, gw *gatewayv1.Gateway, blueprint *gatewrightv1alpha1.GatewayClassBlueprint) (_ []routeOnGateway, unread []string, err error) {
 	selector := labels.SelectorFromSet(labels.Set{
 		gatewrightv1alpha1.LabelManagedBy:        gatewrightv1alpha1.ManagedByValue,
 		gatewayv1.GatewayNameLabelKey:            gw.Name,
 		gatewrightv1alpha1.LabelGatewayNamespace: gw.Namespace,
 	})
 	isRoute, _ := labels.NewRequirement(gatewrightv1alpha1.LabelHTTPRouteName, selection.Exists, nil)
+	ofRoutes := client.MatchingLabelsSelector{Selector: selector.Add(*isRoute)}
 	var list gatewrightv1alpha1.RenderingList
-	if err := r.client.List(ctx, &list, client.MatchingLabelsSelector{Selector: selector.Add(*isRoute)}); err != nil {
-		return nil, fmt.Errorf("listing the Renderings of the HTTPRoutes on Gateway %s/%s: %w", gw.Namespace, gw.Name, err)
+	err = r.client.List(ctx, &list, ofRoutes)
+	if apierrors.IsForbidden(err) {
+		if !attach.SameNamespaceOnly(gw) {
+			refused := fmt.Sprintf("Renderings in all namespaces: missing permission list renderings.gatewright.dev (the HTTPRoutes of other namespaces that Gateway %s/%s takes are not shown)", gw.Namespace, gw.Name)
+			if !r.partial {
+				return nil, nil, &unreadError{reads: []string{refused}, err: err}
+			}
+			unread = append(unread, refused)
+		}
+		err = r.client.List(ctx, &list, ofRoutes, client.InNamespace(gw.Namespace))
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("listing the Renderings of the HTTPRoutes on Gateway %s/%s: %w", gw.Namespace, gw.Name, err)
 	}
 	routes := map[types.NamespacedName]bool{}
 	for _, rendering := range list.Items {
@@ -156,7 +195,7 @@ func (r treeReader) routesOn(ctx context.Context, gw *gatewayv1.Gateway) ([]rout
 		node := treeNode{Kind: "HTTPRoute"}
 		found, err := r.getPart(ctx, key, &route, &node)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !found {
 			// A route deleted before its Renderings were cleaned up: what they list remains.
@@ -164,24 +203,24 @@ func (r treeReader) routesOn(ctx context.Context, gw *gatewayv1.Gateway) ([]rout
 		}
 		records, err := r.records.LoadRouteRecords(ctx, &route)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if rec := records[gateway]; rec != nil {
-			parent := r.routeOnGateway(ctx, &route, gateway, rec)
+			parent := r.routeOnGateway(ctx, &route, gateway, rec, r.judge(ctx, blueprint, rec.Revision, true))
 			parent.Missing = !found
 			out = append(out, parent)
 		}
 	}
-	return out, nil
+	return out, unread, nil
 }
 
 // routeOnGateway is route on the Gateway "namespace/name", with the objects of rec.
-func (r treeReader) routeOnGateway(ctx context.Context, route *gatewayv1.HTTPRoute, gateway string, rec *apply.Record) routeOnGateway {
+func (r treeReader) routeOnGateway(ctx context.Context, route *gatewayv1.HTTPRoute, gateway string, rec *apply.Record, judge objectJudge) routeOnGateway {
 	return routeOnGateway{
 		HTTPRoute:  route.Namespace + "/" + route.Name,
 		Gateway:    gateway,
 		Conditions: conditions(routeConditionsOn(route, gateway), "Accepted", "ResolvedRefs"),
-		Objects:    r.objects(ctx, rec.Inventory),
+		Objects:    r.objects(ctx, rec.Inventory, judge),
 	}
 }
 
@@ -211,9 +250,9 @@ func routeConditionsOn(route *gatewayv1.HTTPRoute, gateway string) []metav1.Cond
 	return nil
 }
 
-// objects reads each object of inv to tell whether it is ready now; one that cannot be
-// read is shown with its error rather than failing the tree.
-func (r treeReader) objects(ctx context.Context, inv apply.Inventory) []treeObject {
+// objects reads each object of inv to tell whether it is ready now, by judge; one that
+// cannot be read, or judged, is shown with its error rather than failing the tree.
+func (r treeReader) objects(ctx context.Context, inv apply.Inventory, judge objectJudge) []treeObject {
 	out := make([]treeObject, 0, len(inv))
 	for _, e := range inv {
 		obj := treeObject{
@@ -229,8 +268,13 @@ func (r treeReader) objects(ctx context.Context, inv apply.Inventory) []treeObje
 			obj.Ready = readyMissing
 		case err != nil:
 			obj.Ready, obj.Error = readyUnknown, err.Error()
+		case judge.err != nil:
+			obj.Ready, obj.Error = readyUnknown, "cannot judge it by its template's readyWhen: "+judge.err.Error()
 		default:
-			ready, reason := apply.Readiness(live)
+			ready, reason := judge.ready(live, e.Template)
+			if !ready && reason == "" {
+				_, reason = apply.Readiness(live) // kstatus's message, where no readyWhen gives one
+			}
 			obj.Ready, obj.Reason = readyFalse, reason
 			if ready {
 				obj.Ready = readyTrue

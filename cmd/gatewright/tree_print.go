@@ -24,6 +24,10 @@ type gatewayTree struct {
 	// NotRendered says why nothing was rendered for the Gateway; empty once it has a
 	// Rendering.
 	NotRendered string `json:"notRendered,omitempty"`
+	// Partial tells that HTTPRoutes on the Gateway may be missing: Unread says what could
+	// not be read (tree --partial).
+	Partial bool     `json:"partial,omitempty"`
+	Unread  []string `json:"unread,omitempty"`
 }
 
 // routeTree is what `tree httproute` shows: the route's objects per parent Gateway.

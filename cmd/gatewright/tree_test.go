@@ -19,6 +19,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/offline"
+	"github.com/gatewright/gatewright/internal/revisions"
 	"github.com/gatewright/gatewright/test/golden"
 	"github.com/gatewright/gatewright/test/testenv"
 )
@@ -231,12 +232,17 @@ func createTreeFixture(t *testing.T, k8s client.Client) {
 		Spec:       corev1.ServiceSpec{Ports: []corev1.ServicePort{{Name: "http", Port: 80}}},
 	}
 	routeConfig := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "team-b", Name: "shop-routes"}}
+	// The revision the Rendering says rendered the objects, whose readyWhen judges them.
+	revision := &gatewrightv1alpha1.GatewayClassBlueprintRevision{
+		ObjectMeta: metav1.ObjectMeta{Name: revisions.Name(blueprint.Name, 2), Labels: revisions.Labels(blueprint.Name)},
+		Blueprint:  blueprint.Name, Revision: 2, Spec: *blueprint.Spec.DeepCopy(), Hash: strings.Repeat("0", 64),
+	}
 
 	for _, obj := range []client.Object{
 		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "team-a"}},
 		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "team-b"}},
 		&blueprint, &class, gw, bare, unseen, route,
-		gatewayRendering, gatewayRenderingPart1, routeRendering, deployment, service, routeConfig,
+		gatewayRendering, gatewayRenderingPart1, routeRendering, deployment, service, routeConfig, revision,
 	} {
 		obj.SetResourceVersion("")
 		if err := k8s.Create(ctx, obj); err != nil {

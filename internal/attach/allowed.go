@@ -41,3 +41,33 @@ func refusal(gw *gatewayv1.Gateway, l *gatewayv1.Listener, route *gatewayv1.HTTP
 	}
 	return ""
 }
+
+// SameNamespaceOnly tells whether every listener of gw takes routes of gw's namespace
+// only: then no route of another namespace can attach, and a reader of gw's namespace
+// sees every route that may.
+func SameNamespaceOnly(gw *gatewayv1.Gateway) bool {
+	for _, l := range gw.Spec.Listeners {
+		if from := namespacesFrom(&l); from != gatewayv1.NamespacesFromSame {
+			return false
+		}
+	}
+	return true
+}
+
+// SelectsByLabels tells whether a listener of gw takes routes by their namespace's
+// labels: only then do namespaces' labels decide what attaches.
+func SelectsByLabels(gw *gatewayv1.Gateway) bool {
+	for _, l := range gw.Spec.Listeners {
+		if namespacesFrom(&l) == gatewayv1.NamespacesFromSelector {
+			return true
+		}
+	}
+	return false
+}
+
+func namespacesFrom(l *gatewayv1.Listener) gatewayv1.FromNamespaces {
+	if l.AllowedRoutes != nil && l.AllowedRoutes.Namespaces != nil && l.AllowedRoutes.Namespaces.From != nil {
+		return *l.AllowedRoutes.Namespaces.From
+	}
+	return gatewayv1.NamespacesFromSame
+}

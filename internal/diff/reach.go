@@ -28,16 +28,30 @@ type reach struct {
 	// is judged even where they take part in nothing.
 	policies []client.ObjectKey
 	all      bool
+	// byClass: a blueprint or class changed, which reaches its Gateways in every namespace.
+	byClass bool
 }
 
 // reachedGateways returns the keys of the Gateways, of either side, that the change may
 // reach, sorted, and the policies that differ by kind.
 func reachedGateways(base, changed *offline.Set, controllerNamespace string) ([]client.ObjectKey, map[string][]client.ObjectKey) {
+	r := newReach(base, changed, controllerNamespace)
+	policies := r.walk(base, changed)
+	return r.keys(), policies
+}
+
+func newReach(base, changed *offline.Set, controllerNamespace string) *reach {
 	r := &reach{controllerNamespace: controllerNamespace, reached: map[client.ObjectKey]bool{}}
 	for _, set := range []*offline.Set{base, changed} {
 		r.gateways = append(r.gateways, pointers(set.Gateways)...)
 		r.routes = append(r.routes, pointers(set.HTTPRoutes)...)
 	}
+	return r
+}
+
+// walk follows every object that differs to what it reaches, and returns the policies
+// that differ by kind.
+func (r *reach) walk(base, changed *offline.Set) map[string][]client.ObjectKey {
 	for _, name := range differing(base.Blueprints, changed.Blueprints, sameSpec) {
 		r.blueprint(name.Name, base, changed)
 	}
@@ -72,7 +86,7 @@ func reachedGateways(base, changed *offline.Set, controllerNamespace string) ([]
 	for _, key := range referenced {
 		r.referencesInto(key.Namespace)
 	}
-	return r.keys(), policies
+	return policies
 }
 
 func (r *reach) keys() []client.ObjectKey {
@@ -97,6 +111,7 @@ func (r *reach) blueprint(name string, sets ...*offline.Set) {
 }
 
 func (r *reach) class(name string) {
+	r.byClass = true
 	for _, gw := range r.gateways {
 		if string(gw.Spec.GatewayClassName) == name {
 			r.reached[client.ObjectKeyFromObject(gw)] = true

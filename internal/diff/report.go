@@ -1,5 +1,7 @@
 package diff
 
+import "github.com/gatewright/gatewright/internal/offline"
+
 // Report is what a change does, in the shape `gatewright diff -o json` prints.
 type Report struct {
 	Gateways []Entry        `json:"gateways"`
@@ -7,6 +9,11 @@ type Report struct {
 	Policies []PolicyChange `json:"policies"`
 	Summary  Summary        `json:"summary"`
 	Notes    []string       `json:"notes,omitempty"`
+	// Partial tells that the report was computed without what Unread lists, which it
+	// depends on (gatewright diff --partial): a Gateway, route or policy it does not show
+	// may change all the same.
+	Partial bool             `json:"partial,omitempty"`
+	Unread  []offline.Unread `json:"unread,omitempty"`
 }
 
 // Entry is what changes for one Gateway, or for one HTTPRoute on one parent Gateway.

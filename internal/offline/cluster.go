@@ -32,11 +32,12 @@ type ClusterOptions struct {
 
 // FromCluster reads into a set what the values and templates of the cluster's Gateways
 // are computed from, with the caller's rights: every kind the set holds, cluster-wide
-// when allowed, else in opts.Namespaces. It returns notes naming what could not be read;
-// only a failure to reach the API server is an error. Of the Secrets and Services, only
+// when allowed, else in opts.Namespaces. It returns what the caller's rights kept it from
+// reading (a kind the cluster does not serve holds nothing, and is no such read); only a
+// failure to reach the API server is an error. Of the Secrets and Services, only
 // those of the namespaces that certificateRefs and backendRefs name are kept (Services as
 // metadata); when they cannot be read, SecretsUnread or ServicesUnread is set.
-func FromCluster(ctx context.Context, r client.Reader, opts ClusterOptions) (*Set, []string, error) {
+func FromCluster(ctx context.Context, r client.Reader, opts ClusterOptions) (*Set, []Unread, error) {
 	reader := clusterReader{reader: r, namespaces: opts.Namespaces}
 	s := &Set{}
 	for _, read := range []func() error{
@@ -70,40 +71,55 @@ func FromCluster(ctx context.Context, r client.Reader, opts ClusterOptions) (*Se
 			return nil, nil, err
 		}
 	}
-	return s, reader.notes, nil
+	return s, reader.unread, nil
 }
 
-// clusterReader lists with the caller's rights and keeps notes of what it may not read.
+// clusterReader lists with the caller's rights and keeps what it may not read.
 type clusterReader struct {
 	reader     client.Reader
 	namespaces []string
-	notes      []string
+	unread     []Unread
 }
 
-// unreadable tells whether err says the caller may not read a kind, or that the cluster
-// does not serve it, and notes it; any other error is not.
-func (c *clusterReader) unreadable(err error, what string) bool {
-	if !apierrors.IsForbidden(err) && !meta.IsNoMatchError(err) && !apierrors.IsNotFound(err) {
+// unreadable tells whether err says the caller may not list a kind (kept in c.unread,
+// with meaning), or that the cluster does not serve it (so none exist); any other error
+// is not.
+func (c *clusterReader) unreadable(err error, kind, namespace string, namespaced bool, meaning string) bool {
+	if meta.IsNoMatchError(err) || apierrors.IsNotFound(err) {
+		return true
+	}
+	if !apierrors.IsForbidden(err) {
 		return false
 	}
-	c.notes = append(c.notes, fmt.Sprintf("could not read %s: %v", what, err))
+	u := unreadOf(err, "list", kind, namespace, namespaced)
+	u.Meaning = meaning
+	c.unread = append(c.unread, u)
 	return true
 }
 
 // listAll lists a kind cluster-wide, or, when the caller may not and the kind is
-// namespaced, namespace by namespace.
+// namespaced, namespace by namespace; the cluster-wide list refused is kept too, with
+// the namespaces read instead.
 func listAll[T any](ctx context.Context, c *clusterReader, what string, list client.ObjectList, into *[]T, namespaced bool, opts ...client.ListOption) error {
+	return listAllMeaning(ctx, c, what, "", list, into, namespaced, opts...)
+}
+
+func listAllMeaning[T any](ctx context.Context, c *clusterReader, what, meaning string, list client.ObjectList, into *[]T, namespaced bool, opts ...client.ListOption) error {
 	err := c.reader.List(ctx, list, opts...)
 	if err == nil {
 		return appendItems(list, into)
 	}
 	if !apierrors.IsForbidden(err) || !namespaced {
-		if c.unreadable(err, what) {
+		if c.unreadable(err, what, "", namespaced, meaning) {
 			return nil
 		}
 		return err
 	}
-	_, err = listIn(ctx, c, c.namespaces, list, into, what, "", opts...)
+	everywhere := unreadOf(err, "list", what, "", true)
+	everywhere.Meaning = meaning
+	read, err := listIn(ctx, c, c.namespaces, list, into, what, meaning, opts...)
+	everywhere.ReadIn = read
+	c.unread = append(c.unread, everywhere)
 	return err
 }
 
@@ -134,8 +150,9 @@ func (c *clusterReader) readSecrets(ctx context.Context, s, changes *Set) error 
 			}
 		}
 	}
-	var err error
-	s.SecretsUnread, err = listIn(ctx, c, namespaces, &corev1.SecretList{}, &s.Secrets, "Secrets", "certificateRefs to them count as resolved")
+	noted := len(c.unread)
+	_, err := listIn(ctx, c, namespaces, &corev1.SecretList{}, &s.Secrets, "Secrets", "certificateRefs to them count as resolved")
+	s.SecretsUnread = len(c.unread) > noted
 	return err
 }
 
@@ -168,7 +185,9 @@ func (c *clusterReader) readServices(ctx context.Context, s, changes *Set) error
 	case err == nil:
 		found = list.Items
 	case apierrors.IsForbidden(err):
-		s.ServicesUnread, err = listIn(ctx, c, slices.Collect(maps.Keys(wanted)), list, &found, "Services", "backendRefs to them count as resolved")
+		noted := len(c.unread)
+		_, err = listIn(ctx, c, slices.Collect(maps.Keys(wanted)), list, &found, "Services", "backendRefs to them count as resolved")
+		s.ServicesUnread = len(c.unread) > noted
 	}
 	if err != nil {
 		return err
@@ -188,58 +207,47 @@ func nonNil(sets ...*Set) []*Set {
 // listIn lists a kind in each of namespaces, each time into an empty copy of list: a
 // list decoded into one that holds items keeps what the new items leave unset (map
 // entries, fields), which would mix one namespace's objects into another's. Where the
-// caller may not list, it notes so, with what that means, and says some went unread.
-func listIn[T any](ctx context.Context, c *clusterReader, namespaces []string, list client.ObjectList, into *[]T, what, meaning string, opts ...client.ListOption) (unread bool, err error) {
+// caller may not list, it keeps so, with what that means. It returns the namespaces read.
+func listIn[T any](ctx context.Context, c *clusterReader, namespaces []string, list client.ObjectList, into *[]T, what, meaning string, opts ...client.ListOption) (read []string, err error) {
 	for _, namespace := range uniqueNamespaces(namespaces) {
 		page := list.DeepCopyObject().(client.ObjectList)
 		if err := c.reader.List(ctx, page, append(opts, client.InNamespace(namespace))...); err != nil {
-			note := what + " in namespace " + namespace
-			if meaning != "" {
-				note += " (" + meaning + ")"
-			}
-			if c.unreadable(err, note) {
-				unread = true
+			if c.unreadable(err, what, namespace, true, meaning) {
 				continue
 			}
-			return unread, err
+			return read, err
 		}
 		if err := appendItems(page, into); err != nil {
-			return unread, err
+			return read, err
 		}
+		read = append(read, namespace)
 	}
-	return unread, nil
+	return read, nil
 }
 
 // readRevisions reads what says which blueprint revision each Gateway runs, when a
 // blueprint has revisions: the revisions, and the Renderings of Gateways (not of
 // routes), kept to what names their owner and revisions. What the caller may not read
-// is noted, with what stands in for it.
+// is kept, with what stands in for it.
 func (c *clusterReader) readRevisions(ctx context.Context, s *Set) error {
 	if !slices.ContainsFunc(s.Blueprints, func(bp gatewrightv1alpha1.GatewayClassBlueprint) bool { return bp.Status.TargetRevision > 0 }) {
 		return nil
 	}
-	noted := len(c.notes)
-	if err := listAll(ctx, c, "GatewayClassBlueprintRevisions", &gatewrightv1alpha1.GatewayClassBlueprintRevisionList{}, &s.Revisions, false); err != nil {
+	if err := listAllMeaning(ctx, c, "GatewayClassBlueprintRevisions", "Gateways are computed with their blueprint's live spec, not the revision they run",
+		&gatewrightv1alpha1.GatewayClassBlueprintRevisionList{}, &s.Revisions, false); err != nil {
 		return err
 	}
-	if len(c.notes) > noted {
-		c.notes = append(c.notes, "without the revisions, Gateways are computed with their blueprint's live spec, not the revision they run")
-	}
-	noted = len(c.notes)
 	ofGateways, err := labels.NewRequirement(gatewrightv1alpha1.LabelHTTPRouteName, selection.DoesNotExist, nil)
 	if err != nil {
 		return err
 	}
-	if err := listAll(ctx, c, "Renderings", &gatewrightv1alpha1.RenderingList{}, &s.Renderings, true,
-		client.MatchingLabelsSelector{Selector: labels.NewSelector().Add(*ofGateways)}); err != nil {
+	if err := listAllMeaning(ctx, c, "Renderings", "their Gateways are taken to run their blueprint's currentRevision, not one a rollout assigned them",
+		&gatewrightv1alpha1.RenderingList{}, &s.Renderings, true, client.MatchingLabelsSelector{Selector: labels.NewSelector().Add(*ofGateways)}); err != nil {
 		return err
 	}
 	for i := range s.Renderings {
 		r := &s.Renderings[i]
 		r.Objects, r.Values, r.ManagedFields = nil, nil, nil
-	}
-	if len(c.notes) > noted {
-		c.notes = append(c.notes, "without their Renderings, Gateways are taken to run their blueprint's currentRevision, not one a rollout assigned them")
 	}
 	return nil
 }

@@ -56,7 +56,7 @@ func TestFromClusterReadsWhatTheCallerMay(t *testing.T) {
 		&gatewayv1.GatewayClass{ObjectMeta: metav1.ObjectMeta{Name: "internet"}, Spec: gatewayv1.GatewayClassSpec{ControllerName: gatewrightv1alpha1.ControllerName}},
 		&gatewrightv1alpha1.GatewayConfig{ObjectMeta: metav1.ObjectMeta{Namespace: "team-b", Name: "theirs"}})
 
-	set, notes, err := offline.FromCluster(context.Background(), r, offline.ClusterOptions{Namespaces: []string{"team-a", "team-a"}})
+	set, unread, err := offline.FromCluster(context.Background(), r, offline.ClusterOptions{Namespaces: []string{"team-a", "team-a"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,9 +69,13 @@ func TestFromClusterReadsWhatTheCallerMay(t *testing.T) {
 	if !set.SecretsUnread {
 		t.Error("Secrets that could not be read are not said to be unread")
 	}
-	for _, want := range []string{"could not read Namespaces", "could not read Secrets in namespace team-a"} {
-		if !slices.ContainsFunc(notes, func(n string) bool { return strings.HasPrefix(n, want) }) {
-			t.Errorf("no note %q in %q", want, notes)
+	for _, want := range []string{
+		"Namespaces (cluster-scoped): missing permission list things",
+		"Secrets in namespace team-a: missing permission list secrets",
+		"Gateways in all namespaces: missing permission list things (read in namespace team-a only)",
+	} {
+		if !slices.ContainsFunc(unread, func(u offline.Unread) bool { return strings.HasPrefix(u.String(), want) }) {
+			t.Errorf("no unread %q in %q", want, unread)
 		}
 	}
 }
@@ -148,7 +152,7 @@ func TestFromClusterReadsTheSecretsAndServicesThatRefsName(t *testing.T) {
 				}).Build()
 			changes := &offline.Set{Gateways: []gatewayv1.Gateway{changedGateway}, HTTPRoutes: []gatewayv1.HTTPRoute{*route("team-a", "added", "new-backends")}}
 
-			set, notes, err := offline.FromCluster(context.Background(), r, offline.ClusterOptions{Namespaces: []string{"team-a"}, Changes: changes})
+			set, unread, err := offline.FromCluster(context.Background(), r, offline.ClusterOptions{Namespaces: []string{"team-a"}, Changes: changes})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -166,8 +170,8 @@ func TestFromClusterReadsTheSecretsAndServicesThatRefsName(t *testing.T) {
 			if !set.SecretsUnread || set.ServicesUnread {
 				t.Errorf("SecretsUnread %v, ServicesUnread %v; want true, false", set.SecretsUnread, set.ServicesUnread)
 			}
-			if want := "could not read Secrets in namespace certs"; !slices.ContainsFunc(notes, func(n string) bool { return strings.HasPrefix(n, want) }) {
-				t.Errorf("no note %q in %q", want, notes)
+			if want := "Secrets in namespace certs: missing permission list secrets; certificateRefs to them count as resolved"; !slices.ContainsFunc(unread, func(u offline.Unread) bool { return u.String() == want }) {
+				t.Errorf("no unread %q in %q", want, unread)
 			}
 		})
 	}

@@ -14,6 +14,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
+	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/tlscert"
 	"github.com/gatewright/gatewright/internal/translate"
 )
@@ -142,23 +143,13 @@ func (r *RouteTableReads) class(ctx context.Context, name string) (*gatewayv1.Ga
 func (r *RouteTableReads) candidateRoutes(ctx context.Context, gw *gatewayv1.Gateway) ([]gatewayv1.HTTPRoute, error) {
 	var list gatewayv1.HTTPRouteList
 	err := r.Reader.List(ctx, &list)
-	if apierrors.IsForbidden(err) && sameNamespaceOnly(gw) {
+	if apierrors.IsForbidden(err) && attach.SameNamespaceOnly(gw) {
 		err = r.Reader.List(ctx, &list, client.InNamespace(gw.Namespace))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("listing HTTPRoutes (routes of other namespaces may attach to Gateway %s/%s): %w", gw.Namespace, gw.Name, err)
 	}
 	return list.Items, nil
-}
-
-func sameNamespaceOnly(gw *gatewayv1.Gateway) bool {
-	for _, l := range gw.Spec.Listeners {
-		if l.AllowedRoutes != nil && l.AllowedRoutes.Namespaces != nil && l.AllowedRoutes.Namespaces.From != nil &&
-			*l.AllowedRoutes.Namespaces.From != gatewayv1.NamespacesFromSame {
-			return false
-		}
-	}
-	return true
 }
 
 // serviceExists reads a Service's metadata; a Service the caller may not read is an
@@ -239,20 +230,10 @@ type namespaceStandIn struct {
 func (n namespaceStandIn) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
 	err := n.Reader.Get(ctx, key, obj, opts...)
 	ns, isNamespace := obj.(*corev1.Namespace)
-	if !isNamespace || !apierrors.IsForbidden(err) || selectsByLabels(n.gw) {
+	if !isNamespace || !apierrors.IsForbidden(err) || attach.SelectsByLabels(n.gw) {
 		return err
 	}
 	*ns = corev1.Namespace{}
 	ns.Name, ns.Labels = key.Name, map[string]string{corev1.LabelMetadataName: key.Name}
 	return nil
-}
-
-func selectsByLabels(gw *gatewayv1.Gateway) bool {
-	for _, l := range gw.Spec.Listeners {
-		if l.AllowedRoutes != nil && l.AllowedRoutes.Namespaces != nil && l.AllowedRoutes.Namespaces.From != nil &&
-			*l.AllowedRoutes.Namespaces.From == gatewayv1.NamespacesFromSelector {
-			return true
-		}
-	}
-	return false
 }

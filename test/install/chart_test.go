@@ -169,7 +169,8 @@ var _ = Describe("The Helm chart", func() {
 		})
 
 		It("creates the persona roles", func() {
-			Expect(objs.keys()).To(ContainElements("ClusterRole/gatewright-tenant", "ClusterRole/gatewright-viewer", "ClusterRole/gatewright-provider"))
+			Expect(objs.keys()).To(ContainElements("ClusterRole/gatewright-tenant", "ClusterRole/gatewright-viewer", "ClusterRole/gatewright-provider",
+				"ClusterRole/gatewright-tenant-classes", "ClusterRole/gatewright-tenant-global-configs", "ClusterRole/gatewright-tenant-reader"))
 		})
 
 		It("tells how to apply the CRDs before an upgrade", func() {
@@ -207,7 +208,8 @@ var _ = Describe("The Helm chart", func() {
 			}),
 		Entry("shard: only the named GatewayClasses, no persona roles", "shard",
 			nil,
-			[]string{"ClusterRole/gatewright-provider", "ClusterRole/gatewright-tenant", "ClusterRole/gatewright-viewer"},
+			[]string{"ClusterRole/gatewright-provider", "ClusterRole/gatewright-tenant", "ClusterRole/gatewright-tenant-classes",
+				"ClusterRole/gatewright-tenant-global-configs", "ClusterRole/gatewright-tenant-reader", "ClusterRole/gatewright-viewer"},
 			[]string{"Deployment/gatewright-controller"},
 			func(objs objects, notes string) {
 				args := as[appsv1.Deployment](objs.get("Deployment", "gatewright-controller")).Spec.Template.Spec.Containers[0].Args

@@ -84,7 +84,8 @@ var _ = Describe("config/default", func() {
 	})
 
 	It("grants the controller and the personas what the chart grants", func() {
-		for _, role := range []string{"gatewright-controller", "gatewright-tenant", "gatewright-viewer", "gatewright-provider"} {
+		for _, role := range []string{"gatewright-controller", "gatewright-tenant", "gatewright-viewer", "gatewright-provider",
+			"gatewright-tenant-classes", "gatewright-tenant-global-configs", "gatewright-tenant-reader"} {
 			Expect(clusterRoleGrants(built, role)).To(Equal(clusterRoleGrants(chart, role)), role)
 			Expect(aggregationLabels(built.get("ClusterRole", role).GetLabels())).
 				To(Equal(aggregationLabels(chart.get("ClusterRole", role).GetLabels())), role)
