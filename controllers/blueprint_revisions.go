@@ -146,6 +146,8 @@ func newRevision(bp *gatewrightv1alpha1.GatewayClassBlueprint, n int64, hash str
 		Hash:         hash,
 		Spec:         *bp.Spec.DeepCopy(),
 		ClassConfigs: riding,
+		// A class-wide config rides unless it opts out (revisions.WithHeld reads it).
+		ClassConfigsRideByDefault: true,
 	}
 	rev.SetGroupVersionKind(gatewrightv1alpha1.GroupVersion.WithKind(gatewrightv1alpha1.KindGatewayClassBlueprintRevision))
 	return rev

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -50,30 +49,27 @@ func targetsAny(gcc *gatewrightv1alpha1.GatewayClassConfig, classes []string) bo
 	})
 }
 
-// WithHeld are the GatewayClassConfigs a Gateway on a revision made at made renders
-// with: the live configs that do not ride the rollout, and, for those that do, the copies
-// the revision holds, so that a config's change or deletion reaches the Gateway with the
-// revision that carries it. A riding config the revision does not hold waits for a
-// revision that does if it was made after the revision; made before, it did not ride
-// then (it opted in since, or the revision was made by a controller from before configs
-// rode by default) and applies as it is, as it did: the revision that takes it in then
-// holds what the Gateways render already. A config that no longer rides (it opted out)
-// applies as it is now, at once.
-func WithHeld(live []gatewrightv1alpha1.GatewayClassConfig, controllerNamespace string, held []gatewrightv1alpha1.RevisionClassConfig, made time.Time) []gatewrightv1alpha1.GatewayClassConfig {
-	out := make([]gatewrightv1alpha1.GatewayClassConfig, 0, len(live)+len(held))
+// WithHeld are the GatewayClassConfigs a Gateway on rev renders with: the live configs
+// that do not ride the rollout, and, for those that do, the copies rev holds, so that a
+// config's change or deletion reaches the Gateway with the revision that carries it. A
+// riding config rev does not hold waits for a revision that does when it rode as rev was
+// made (waits); else it applies as it is, as it did. A config that no longer rides (it
+// opted out) applies as it is now, at once.
+func WithHeld(live []gatewrightv1alpha1.GatewayClassConfig, controllerNamespace string, rev *gatewrightv1alpha1.GatewayClassBlueprintRevision) []gatewrightv1alpha1.GatewayClassConfig {
+	out := make([]gatewrightv1alpha1.GatewayClassConfig, 0, len(live)+len(rev.ClassConfigs))
 	isHeld := map[string]bool{}
-	for _, h := range held {
+	for _, h := range rev.ClassConfigs {
 		isHeld[h.Name] = true
 	}
 	applyNow := map[string]bool{}
 	for i := range live {
 		gcc := &live[i]
-		if !Rides(gcc, controllerNamespace) || (!isHeld[gcc.Name] && gcc.CreationTimestamp.Time.Before(made)) {
+		if !Rides(gcc, controllerNamespace) || (!isHeld[gcc.Name] && !waits(gcc, rev)) {
 			out = append(out, *gcc)
 			applyNow[gcc.Name] = gcc.Namespace == controllerNamespace
 		}
 	}
-	for _, h := range held {
+	for _, h := range rev.ClassConfigs {
 		if applyNow[h.Name] {
 			continue
 		}
@@ -84,11 +80,25 @@ func WithHeld(live []gatewrightv1alpha1.GatewayClassConfig, controllerNamespace 
 	return out
 }
 
+// waits tells whether gcc, which rides now and rev does not hold, rode when rev was made,
+// so that its creation reaches rev's Gateways with a newer revision, in the waves: it was
+// made since rev (or in the same second), and it rode then by the rules of the controller
+// that made rev (by default, or, before riding was the default, when it said true). A
+// config that did not ride then was in effect as it is, and stays so: one made before
+// rev, or one that opted in since (by dropping false, or by the controller's upgrade to
+// riding by default).
+func waits(gcc *gatewrightv1alpha1.GatewayClassConfig, rev *gatewrightv1alpha1.GatewayClassBlueprintRevision) bool {
+	if gcc.CreationTimestamp.Time.Before(rev.CreationTimestamp.Time) {
+		return false
+	}
+	return rev.ClassConfigsRideByDefault || (gcc.Spec.RolloutWithBlueprint != nil && *gcc.Spec.RolloutWithBlueprint)
+}
+
 // RendersAs tells whether a new revision of spec holding riding renders, for every
 // Gateway, just what rev renders: its spec is rev's (spec.rollout aside), and each
 // class-wide config of live renders the same on both. A riding config does when rev holds
 // the same copy, or when rev does not hold it and it applies as it is on rev (WithHeld:
-// made before rev), which is how a config that rides only since (opted in, or the
+// it does not wait), which is how a config that rides only since (opted in, or the
 // controller started riding configs by default) is taken into a revision without a
 // change. A config rev holds that rides no more does when it opted out (it applies live
 // on both); deleted, or aimed at other classes, it does not. What rolloutWithBlueprint
@@ -122,8 +132,8 @@ func RendersAs(rev *gatewrightv1alpha1.GatewayClassBlueprintRevision, spec *gate
 			}
 			continue
 		}
-		if gcc := byName[c.Name]; gcc == nil || !gcc.CreationTimestamp.Time.Before(rev.CreationTimestamp.Time) {
-			return false, nil // made since rev: its Gateways do not render it yet
+		if gcc := byName[c.Name]; gcc == nil || waits(gcc, rev) {
+			return false, nil // its Gateways do not render it yet
 		}
 	}
 	for name := range held {

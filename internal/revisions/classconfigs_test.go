@@ -108,11 +108,12 @@ func TestWithHeld(t *testing.T) {
 		c.CreationTimestamp = at
 		return c
 	}
-	held := []gatewrightv1alpha1.RevisionClassConfig{
+	rev := &gatewrightv1alpha1.GatewayClassBlueprintRevision{ClassConfigsRideByDefault: true, ClassConfigs: []gatewrightv1alpha1.RevisionClassConfig{
 		{Name: "fleet", Spec: classConfig(system, "fleet", unset, "2", class("internet")).Spec},
 		{Name: "deleted", Spec: classConfig(system, "deleted", unset, "5", class("internet")).Spec},
 		{Name: "turned-off", Spec: classConfig(system, "turned-off", unset, "6", class("internet")).Spec},
-	}
+	}}
+	rev.CreationTimestamp = metav1.NewTime(made)
 	live := []gatewrightv1alpha1.GatewayClassConfig{
 		created(classConfig(system, "fleet", unset, "3", class("internet")), before),
 		created(classConfig(system, "new", unset, "4", class("internet")), after),
@@ -120,7 +121,7 @@ func TestWithHeld(t *testing.T) {
 		created(classConfig(system, "turned-off", off, "7", class("internet")), before),
 		created(classConfig("team-a", "fleet", unset, "8", namespace("team-a")), before),
 	}
-	got := names(WithHeld(live, system, held, made))
+	got := names(WithHeld(live, system, rev))
 	want := []string{
 		system + `/turned-on={"replicas":9}`,
 		system + `/turned-off={"replicas":7}`,
@@ -133,6 +134,27 @@ func TestWithHeld(t *testing.T) {
 	}
 }
 
+func TestWithHeldOnARevisionFromBeforeRidingByDefault(t *testing.T) {
+	made := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	after := metav1.NewTime(made.Add(time.Hour))
+	created := func(c gatewrightv1alpha1.GatewayClassConfig) gatewrightv1alpha1.GatewayClassConfig {
+		c.CreationTimestamp = after
+		return c
+	}
+	old := &gatewrightv1alpha1.GatewayClassBlueprintRevision{}
+	old.CreationTimestamp = metav1.NewTime(made)
+	live := []gatewrightv1alpha1.GatewayClassConfig{
+		created(classConfig(system, "opted-in", on, "2", class("internet"))),
+		created(classConfig(system, "unset", unset, "3", class("internet"))),
+	}
+	got := names(WithHeld(live, system, old))
+	// Made since the revision, the one that said true rode then and waits; the other did
+	// not ride under the controller that made the revision: it was, and stays, in effect.
+	if want := []string{system + `/unset={"replicas":3}`}; !reflect.DeepEqual(got, want) {
+		t.Errorf("WithHeld = %v, want %v", got, want)
+	}
+}
+
 func TestRendersAs(t *testing.T) {
 	made := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 	before, after := metav1.NewTime(made.Add(-time.Hour)), metav1.NewTime(made.Add(time.Hour))
@@ -142,7 +164,7 @@ func TestRendersAs(t *testing.T) {
 	}
 	spec := gatewrightv1alpha1.GatewayClassBlueprintSpec{Rollout: &gatewrightv1alpha1.BlueprintRollout{SoakSeconds: 5}}
 	revision := func(held ...gatewrightv1alpha1.GatewayClassConfig) *gatewrightv1alpha1.GatewayClassBlueprintRevision {
-		rev := &gatewrightv1alpha1.GatewayClassBlueprintRevision{Spec: spec, ClassConfigs: []gatewrightv1alpha1.RevisionClassConfig{}}
+		rev := &gatewrightv1alpha1.GatewayClassBlueprintRevision{Spec: spec, ClassConfigsRideByDefault: true, ClassConfigs: []gatewrightv1alpha1.RevisionClassConfig{}}
 		rev.CreationTimestamp = metav1.NewTime(made)
 		for _, c := range held {
 			rev.ClassConfigs = append(rev.ClassConfigs, gatewrightv1alpha1.RevisionClassConfig{Name: c.Name, Spec: c.Spec})
@@ -184,6 +206,12 @@ func TestRendersAs(t *testing.T) {
 			rev:  revision(classConfig(system, "fleet", unset, "2", class("internet"))),
 			live: []gatewrightv1alpha1.GatewayClassConfig{created(classConfig(system, "fleet", unset, "3", class("internet")), before)},
 			spec: spec,
+		},
+		{
+			name: "a config made since a revision from before riding by default, which did not ride then, renders as it did",
+			rev:  &gatewrightv1alpha1.GatewayClassBlueprintRevision{Spec: spec, ObjectMeta: metav1.ObjectMeta{CreationTimestamp: metav1.NewTime(made)}},
+			live: []gatewrightv1alpha1.GatewayClassConfig{created(classConfig(system, "fleet", unset, "2", class("internet")), after)},
+			spec: spec, want: true,
 		},
 		{
 			name: "a config made since the revision does not: its Gateways wait for it",
