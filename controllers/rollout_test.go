@@ -204,6 +204,23 @@ var _ = Describe("A blueprint's rollout", func() {
 		Eventually(w.blueprintStatus(ctx)).Should(And(HaveField("CurrentRevision", int64(2)), HaveField("Rollout.Phase", gatewrightv1alpha1.RolloutComplete)))
 	})
 
+	It("ignores a promote of a revision rolled back, and gives it to every Gateway when the promote is forced", func(ctx SpecContext) {
+		setUp(ctx, fastRollout)
+		w.classAndBlueprint(ctx, proxyBlueprint("two", true, fastRollout))
+		Eventually(w.rolloutStatus(ctx), "30s").Should(HaveField("Phase", gatewrightv1alpha1.RolloutRolledBack))
+		Eventually(w.greetings(ctx)).Should(Equal(map[string]int{"one": fleetSize}))
+
+		w.annotateBlueprint(ctx, gatewrightv1alpha1.AnnotationRolloutPromote, "2")
+		Consistently(w.greetings(ctx), "3s").Should(Equal(map[string]int{"one": fleetSize}), "a promote without force gave a rolled-back revision to a Gateway")
+		Expect(w.rolloutStatus(ctx)()).To(HaveField("Phase", gatewrightv1alpha1.RolloutRolledBack))
+
+		w.annotateBlueprint(ctx, gatewrightv1alpha1.AnnotationRolloutForcePromote, "2")
+		Eventually(w.greetings(ctx)).Should(Equal(map[string]int{"two": fleetSize}))
+		Eventually(w.blueprintStatus(ctx)).Should(And(HaveField("CurrentRevision", int64(2)),
+			HaveField("Rollout.Phase", gatewrightv1alpha1.RolloutComplete), HaveField("Rollout.Failure", BeNil())))
+		Consistently(w.blueprintStatus(ctx), "3s").Should(HaveField("CurrentRevision", int64(2)), "the promoted revision was rolled back again")
+	})
+
 	It("holds the rollout while an abort annotation is not a revision number, and says so on the blueprint", func(ctx SpecContext) {
 		setUp(ctx, "{soakSeconds: 10}")
 		w.classAndBlueprint(ctx, proxyBlueprint("two", false, "{soakSeconds: 10}"))
