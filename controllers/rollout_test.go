@@ -209,6 +209,12 @@ var _ = Describe("A blueprint's rollout", func() {
 		w.classAndBlueprint(ctx, proxyBlueprint("two", true, fastRollout))
 		Eventually(w.rolloutStatus(ctx), "30s").Should(HaveField("Phase", gatewrightv1alpha1.RolloutRolledBack))
 		Eventually(w.greetings(ctx)).Should(Equal(map[string]int{"one": fleetSize}))
+		phase := func(phase string) func() float64 {
+			return metric("gatewright_blueprint_rollout_phase", "blueprint", w.blueprint, "phase", phase)
+		}
+		Expect(metric("gatewright_blueprint_rollbacks_total", "blueprint", w.blueprint)()).To(Equal(1.0))
+		Expect(phase("RolledBack")()).To(Equal(1.0))
+		Expect(metric("gatewright_blueprint_rollout_wave", "blueprint", w.blueprint)()).To(Equal(1.0))
 
 		w.annotateBlueprint(ctx, gatewrightv1alpha1.AnnotationRolloutPromote, "2")
 		Consistently(w.greetings(ctx), "3s").Should(Equal(map[string]int{"one": fleetSize}), "a promote without force gave a rolled-back revision to a Gateway")
@@ -219,6 +225,8 @@ var _ = Describe("A blueprint's rollout", func() {
 		Eventually(w.blueprintStatus(ctx)).Should(And(HaveField("CurrentRevision", int64(2)),
 			HaveField("Rollout.Phase", gatewrightv1alpha1.RolloutComplete), HaveField("Rollout.Failure", BeNil())))
 		Consistently(w.blueprintStatus(ctx), "3s").Should(HaveField("CurrentRevision", int64(2)), "the promoted revision was rolled back again")
+		Expect([]float64{phase("Progressing")(), phase("Paused")(), phase("Complete")(), phase("RolledBack")()}).To(Equal([]float64{0, 0, 1, 0}))
+		Expect(metric("gatewright_blueprint_rollbacks_total", "blueprint", w.blueprint)()).To(Equal(1.0))
 	})
 
 	It("holds the rollout while an abort annotation is not a revision number, and says so on the blueprint", func(ctx SpecContext) {
