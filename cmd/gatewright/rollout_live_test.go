@@ -208,7 +208,7 @@ func TestRolloutLive(t *testing.T) {
 			{name: "promote of a rolled-back rollout is refused, naming --force", phase: gatewrightv1alpha1.RolloutRolledBack, args: []string{"promote", "internet"}, refused: true,
 				want: "the rollout of revision 3 of GatewayClassBlueprint internet was rolled back (its gate failed); a revision that failed its gate is not promoted: fix the spec, which makes a new revision, or, to give it to every Gateway at once anyway, gatewright rollout promote internet --revision 3 --force"},
 			{name: "promote --force of a rolled-back rollout annotates the force too, and says what it does", phase: gatewrightv1alpha1.RolloutRolledBack, args: []string{"promote", "internet", "--force"},
-				want: "promoting revision 3, which was rolled back (its gate failed), with --force (gatewright.dev/rollout-promote=3, gatewright.dev/rollout-force-promote=3): every Gateway of the blueprint's classes gets it at once, from revision 2, with no gate and nothing to roll it back",
+				want:       "promoting revision 3, which was rolled back (its gate failed), with --force (gatewright.dev/rollout-promote=3, gatewright.dev/rollout-force-promote=3): every Gateway of the blueprint's classes gets it at once, from revision 2, with no gate and nothing to roll it back",
 				annotation: gatewrightv1alpha1.AnnotationRolloutPromote, forced: true},
 			{name: "promote --force of a rollout under way is a promote", phase: gatewrightv1alpha1.RolloutProgressing, args: []string{"promote", "internet", "--force"},
 				want: "GatewayClassBlueprint internet: promoting revision 3 (", annotation: gatewrightv1alpha1.AnnotationRolloutPromote},
