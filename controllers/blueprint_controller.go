@@ -49,6 +49,7 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 		if apierrors.IsNotFound(err) {
 			r.Blueprints.Forget(req.Name)
 			r.sent.seen(req.Name, nil)
+			forgetRollbacks(req.Name)
 			return ctrl.Result{}, nil
 		}
 		return ctrl.Result{}, err
@@ -112,6 +113,7 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 		return ctrl.Result{}, err
 	}
 	r.recordRolloutEvents(bp, original.Rollout, bp.Status.Rollout)
+	countRollback(bp.Name, original.Rollout, bp.Status.Rollout)
 	return ctrl.Result{RequeueAfter: step.RequeueAfter}, r.assign(ctx, bp, step, records)
 }
 

@@ -70,6 +70,10 @@ func (r *BlueprintReconciler) revise(ctx context.Context, bp *gatewrightv1alpha1
 		if newest != nil {
 			next = newest.Revision + 1
 		}
+		adopted, err := r.rendersAsCurrent(ctx, bp, newest, riding)
+		if err != nil {
+			return err
+		}
 		rev := newRevision(bp, next, hash, riding)
 		if err := r.Create(ctx, rev); err != nil {
 			err = fmt.Errorf("writing revision %d of GatewayClassBlueprint %s: %w", next, bp.Name, err)
@@ -79,6 +83,11 @@ func (r *BlueprintReconciler) revise(ctx context.Context, bp *gatewrightv1alpha1
 			return err
 		}
 		h = append(h, rev)
+		if adopted {
+			// Nothing to roll out: the revision is current at once, and its rollout is
+			// complete before it starts (rollout.Step from a current target).
+			bp.Status.CurrentRevision = next
+		}
 	}
 	running, inUse := revisionsInUse(renderings)
 	inUse[bp.Status.CurrentRevision] = true
@@ -97,6 +106,24 @@ func (r *BlueprintReconciler) revise(ctx context.Context, bp *gatewrightv1alpha1
 		bp.Status.Revisions = append(bp.Status.Revisions, gatewrightv1alpha1.RevisionGateways{Revision: rev.Revision, Gateways: running[rev.Revision]})
 	}
 	return nil
+}
+
+// rendersAsCurrent tells whether the revision bp makes now, holding riding, renders on
+// every Gateway what they render already (revisions.RendersAs): newest is the current
+// revision and its rollout is over, and the new revision only takes in class-wide
+// GatewayClassConfigs as they are in effect (those that ride since they opted in, or
+// since configs ride by default) or lets go of one that opted out. Such a revision needs
+// no waves: rolling out what every Gateway already renders could only fail for reasons
+// that are not its own.
+func (r *BlueprintReconciler) rendersAsCurrent(ctx context.Context, bp *gatewrightv1alpha1.GatewayClassBlueprint, newest *gatewrightv1alpha1.GatewayClassBlueprintRevision, riding []gatewrightv1alpha1.RevisionClassConfig) (bool, error) {
+	if newest == nil || newest.Revision != bp.Status.CurrentRevision || (bp.Status.Rollout != nil && bp.Status.Rollout.Phase != gatewrightv1alpha1.RolloutComplete) {
+		return false, nil
+	}
+	var live gatewrightv1alpha1.GatewayClassConfigList
+	if err := r.List(ctx, &live, client.InNamespace(r.ControllerNamespace), client.UnsafeDisableDeepCopy); err != nil {
+		return false, err
+	}
+	return revisions.RendersAs(newest, &bp.Spec, riding, live.Items, r.ControllerNamespace)
 }
 
 // newRevision is revision n of bp, holding its spec and the configs riding its rollout,
@@ -119,6 +146,8 @@ func newRevision(bp *gatewrightv1alpha1.GatewayClassBlueprint, n int64, hash str
 		Hash:         hash,
 		Spec:         *bp.Spec.DeepCopy(),
 		ClassConfigs: riding,
+		// A class-wide config rides unless it opts out (revisions.WithHeld reads it).
+		ClassConfigsRideByDefault: true,
 	}
 	rev.SetGroupVersionKind(gatewrightv1alpha1.GroupVersion.WithKind(gatewrightv1alpha1.KindGatewayClassBlueprintRevision))
 	return rev

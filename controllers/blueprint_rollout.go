@@ -38,7 +38,7 @@ func (r *BlueprintReconciler) stepRollout(ctx context.Context, bp *gatewrightv1a
 	if err != nil {
 		return rollout.Result{}, err
 	}
-	step := rollout.Step(bp.Status.Rollout, cfg, rollout.Observation{
+	step := rollout.Step(rollout.Reopened(bp.Status.Rollout, cfg), cfg, rollout.Observation{
 		Stable: stable, Target: bp.Status.TargetRevision, Members: members, Now: time.Now(),
 	})
 	bp.Status.Rollout, bp.Status.CurrentRevision = step.Status, step.Stable
@@ -242,7 +242,7 @@ func (s *sentAssignments) forget(blueprint string, key client.ObjectKey) {
 }
 
 // rolloutAsked passes the blueprint updates that ask something of its rollout besides a
-// spec edit: the promote and abort annotations.
+// spec edit: the promote (and its force) and abort annotations.
 var rolloutAsked = predicate.Funcs{
 	CreateFunc:  func(event.CreateEvent) bool { return false },
 	DeleteFunc:  func(event.DeleteEvent) bool { return false },
@@ -250,6 +250,7 @@ var rolloutAsked = predicate.Funcs{
 	UpdateFunc: func(e event.UpdateEvent) bool {
 		old, updated := e.ObjectOld.GetAnnotations(), e.ObjectNew.GetAnnotations()
 		return old[gatewrightv1alpha1.AnnotationRolloutPromote] != updated[gatewrightv1alpha1.AnnotationRolloutPromote] ||
-			old[gatewrightv1alpha1.AnnotationRolloutAbort] != updated[gatewrightv1alpha1.AnnotationRolloutAbort]
+			old[gatewrightv1alpha1.AnnotationRolloutAbort] != updated[gatewrightv1alpha1.AnnotationRolloutAbort] ||
+			old[gatewrightv1alpha1.AnnotationRolloutForcePromote] != updated[gatewrightv1alpha1.AnnotationRolloutForcePromote]
 	},
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -13,8 +14,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/metrics"
 	"github.com/gatewright/gatewright/internal/render"
@@ -77,30 +80,44 @@ func observeTranslation(kind string, res *translate.Result) {
 // gatewayConditionTypes are the conditions gatewright_gateways counts.
 var gatewayConditionTypes = []string{string(gatewayv1.GatewayConditionAccepted), string(gatewayv1.GatewayConditionProgrammed)}
 
+// leaderCollector is a collector that reports only while this instance leads.
+type leaderCollector interface {
+	prometheus.Collector
+	manager.LeaderElectionRunnable
+	manager.Runnable
+}
+
+// leadership is what a collector that reports from the cache needs to report only while
+// this instance leads: it runs as a leader-election runnable, so that summing over
+// replicas counts each object once.
+type leadership struct {
+	leading atomic.Bool
+}
+
+func (l *leadership) NeedLeaderElection() bool { return true }
+
+// Start marks the collector as reporting until ctx ends, that is while this instance
+// leads and runs.
+func (l *leadership) Start(ctx context.Context) error {
+	l.leading.Store(true)
+	<-ctx.Done()
+	l.leading.Store(false)
+	return nil
+}
+
 // gatewayConditions computes gatewright_gateways from the cache at every scrape. A gauge
 // kept up to date by the reconciler would have to see every delete, class change and
 // status edit, and start over right after a restart; counting what the cache holds is
 // right by construction, and a deleted Gateway or class simply is not counted any more.
 //
-// It reports only while this instance leads (it runs as a leader-election runnable), so
-// that summing over replicas counts each Gateway once. Its Describe sends nothing, which
-// makes it an unchecked collector: several instances in one process (one per shard) may
-// each register one, and their series never collide as their classes do not overlap.
+// It reports only while this instance leads (leadership). Its Describe sends nothing,
+// which makes it an unchecked collector: several instances in one process (one per
+// shard) may each register one, and their series never collide as their classes do not
+// overlap.
 type gatewayConditions struct {
-	reader  client.Reader
-	shard   shard
-	leading atomic.Bool
-}
-
-func (c *gatewayConditions) NeedLeaderElection() bool { return true }
-
-// Start marks the collector as reporting until ctx ends, that is while this instance
-// leads and runs.
-func (c *gatewayConditions) Start(ctx context.Context) error {
-	c.leading.Store(true)
-	<-ctx.Done()
-	c.leading.Store(false)
-	return nil
+	leadership
+	reader client.Reader
+	shard  shard
 }
 
 func (c *gatewayConditions) Describe(chan<- *prometheus.Desc) {}
@@ -167,4 +184,83 @@ func (c *gatewayConditions) count(ctx context.Context) (*conditionCounts, error)
 		}
 	}
 	return counts, nil
+}
+
+// rolloutPhases are the phases gatewright_blueprint_rollout_phase has a series for.
+var rolloutPhases = []gatewrightv1alpha1.RolloutPhase{
+	gatewrightv1alpha1.RolloutProgressing, gatewrightv1alpha1.RolloutPaused,
+	gatewrightv1alpha1.RolloutComplete, gatewrightv1alpha1.RolloutRolledBack,
+}
+
+// blueprintRollouts reports each blueprint's rollout (its phase, its wave, its current
+// and target revisions) from the blueprints' status in the cache at every scrape, as
+// gatewayConditions counts Gateways: the rollout engine writes that status and nothing
+// more, and a deleted blueprint stops being reported at once. It reports while this
+// instance leads the primary shard, the one that writes blueprint status, so that a sum
+// over replicas and shards counts each blueprint once. Unchecked, as gatewayConditions.
+type blueprintRollouts struct {
+	leadership
+	reader client.Reader
+	shard  shard
+}
+
+func (c *blueprintRollouts) Describe(chan<- *prometheus.Desc) {}
+
+func (c *blueprintRollouts) Collect(ch chan<- prometheus.Metric) {
+	if !c.leading.Load() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if primary, err := c.shard.primary(ctx, c.reader); err != nil || !primary {
+		if err != nil {
+			log.FromContext(ctx).Error(err, "telling whether this shard is primary for the blueprint rollout metrics")
+		}
+		return
+	}
+	var blueprints gatewrightv1alpha1.GatewayClassBlueprintList
+	if err := c.reader.List(ctx, &blueprints, client.UnsafeDisableDeepCopy); err != nil {
+		log.FromContext(ctx).Error(err, "listing blueprints for the blueprint rollout metrics")
+		return
+	}
+	slices.SortFunc(blueprints.Items, func(a, b gatewrightv1alpha1.GatewayClassBlueprint) int { return strings.Compare(a.Name, b.Name) })
+	for i := range blueprints.Items {
+		bp := &blueprints.Items[i]
+		st := bp.Status.Rollout
+		for _, phase := range rolloutPhases {
+			ch <- prometheus.MustNewConstMetric(metrics.RolloutPhase, prometheus.GaugeValue, oneIf(st != nil && st.Phase == phase), bp.Name, string(phase))
+		}
+		wave := 0.0
+		if st != nil {
+			wave = float64(st.Wave) + 1
+		}
+		ch <- prometheus.MustNewConstMetric(metrics.RolloutWave, prometheus.GaugeValue, wave, bp.Name)
+		ch <- prometheus.MustNewConstMetric(metrics.CurrentRevision, prometheus.GaugeValue, float64(bp.Status.CurrentRevision), bp.Name)
+		ch <- prometheus.MustNewConstMetric(metrics.TargetRevision, prometheus.GaugeValue, float64(bp.Status.TargetRevision), bp.Name)
+	}
+}
+
+func oneIf(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// countRollback counts, once the status that says so is written, a step that rolled
+// blueprint's rollout back; any step makes sure the blueprint's series exists, at zero
+// until its first rollback.
+func countRollback(blueprint string, before, after *gatewrightv1alpha1.BlueprintRolloutStatus) {
+	counter := metrics.RolloutRollbacks.WithLabelValues(blueprint)
+	if after == nil || after.Phase != gatewrightv1alpha1.RolloutRolledBack {
+		return
+	}
+	if before == nil || before.Revision != after.Revision || before.Phase != gatewrightv1alpha1.RolloutRolledBack {
+		counter.Inc()
+	}
+}
+
+// forgetRollbacks drops a deleted blueprint's rollback count.
+func forgetRollbacks(blueprint string) {
+	metrics.RolloutRollbacks.DeleteLabelValues(blueprint)
 }

@@ -147,6 +147,22 @@ var _ = Describe("GatewayClassBlueprint revisions", func() {
 		Expect(rev.OwnerReferences).To(ConsistOf(And(HaveField("Name", w.blueprint), HaveField("Kind", "GatewayClassBlueprint"), HaveField("Controller", HaveValue(BeTrue())))))
 	})
 
+	It("makes a spec put back to an earlier revision's, as a revert in Git does, a new revision with that content, which rolls out as any change", func(ctx SpecContext) {
+		w.editGreeting(ctx, "two", 2)
+		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("two")))
+		Eventually(w.rolloutStatus(ctx)).Should(And(HaveField("Revision", int64(2)), HaveField("Phase", gatewrightv1alpha1.RolloutComplete)))
+
+		w.editGreeting(ctx, "one", 3)
+		Eventually(w.configMap(ctx, "web-config")).Should(WithTransform(configMapData("greeting"), Equal("one")))
+		Eventually(w.renderedRevision(ctx, "web")).Should(BeEquivalentTo(3))
+		Expect(w.revisionNumbers(ctx)()).To(Equal([]int64{1, 2, 3}), "the revert reused an old revision number")
+		first, reverted := &gatewrightv1alpha1.GatewayClassBlueprintRevision{}, &gatewrightv1alpha1.GatewayClassBlueprintRevision{}
+		Expect(k8s.Get(ctx, client.ObjectKey{Name: w.blueprint + "-1"}, first)).To(Succeed())
+		Expect(k8s.Get(ctx, client.ObjectKey{Name: w.blueprint + "-3"}, reverted)).To(Succeed())
+		Expect(reverted.Hash).To(Equal(first.Hash), "revision 3 holds revision 1's content")
+		Eventually(w.rolloutStatus(ctx)).Should(And(HaveField("Revision", int64(3)), HaveField("From", int64(2)), HaveField("Phase", gatewrightv1alpha1.RolloutComplete)))
+	})
+
 	It("makes no revision, and rewrites no Rendering, for a spec applied again unchanged or an edit of metadata", func(ctx SpecContext) {
 		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/Programmed"))
 		written := w.rendering(ctx, "gateway.web").ResourceVersion

@@ -204,67 +204,29 @@ var _ = Describe("A blueprint's rollout", func() {
 		Eventually(w.blueprintStatus(ctx)).Should(And(HaveField("CurrentRevision", int64(2)), HaveField("Rollout.Phase", gatewrightv1alpha1.RolloutComplete)))
 	})
 
-	It("takes a class-wide GatewayClassConfig that rides the rollout to the Gateways in the blueprint's waves", func(ctx SpecContext) {
-		valuesBlueprint := proxyBlueprint("{{ .Values.greeting | quote }}", false, fastRollout)
-		classConfig := func(greeting string) string {
-			return `
-apiVersion: gatewright.dev/v1alpha1
-kind: GatewayClassConfig
-metadata: {name: CLASS-fleet, namespace: ` + controllerNamespace + `}
-spec:
-  targetRefs: [{group: gateway.networking.k8s.io, kind: GatewayClass, name: CLASS}]
-  rolloutWithBlueprint: true
-  default: {greeting: ` + greeting + `}
-`
-		}
-		w = newWorld(ctx)
-		w.apply(ctx, classConfig("one"))
-		w.classAndBlueprint(ctx, valuesBlueprint)
-		for i := range fleetSize {
-			w.gateway(ctx, gatewayName(i))
-		}
-		Eventually(w.greetings(ctx)).Should(Equal(map[string]int{"one": fleetSize}))
-		Eventually(w.blueprintStatus(ctx)).Should(HaveField("CurrentRevision", int64(1)))
-		rev := &gatewrightv1alpha1.GatewayClassBlueprintRevision{}
-		Expect(k8s.Get(ctx, client.ObjectKey{Name: w.blueprint + "-1"}, rev)).To(Succeed())
-		Expect(rev.ClassConfigs).To(ConsistOf(HaveField("Name", w.class+"-fleet")))
-
-		w.apply(ctx, classConfig("two"))
-		Eventually(w.greetings(ctx)).Should(Equal(map[string]int{"one": fleetSize - 1, "two": 1}))
-		Expect(w.rolloutStatus(ctx)()).To(And(HaveField("Revision", int64(2)), HaveField("Wave", int32(0))))
-		Consistently(w.greetings(ctx), "1s").Should(Equal(map[string]int{"one": fleetSize - 1, "two": 1}), "the config reached a second Gateway before the first wave's soak")
-		Eventually(w.greetings(ctx)).Should(Equal(map[string]int{"two": fleetSize}))
-		Eventually(w.rolloutStatus(ctx)).Should(HaveField("Phase", gatewrightv1alpha1.RolloutComplete))
-	})
-
-	It("makes no revision while more riding GatewayClassConfigs target its classes than a revision holds, and says so on the blueprint", func(ctx SpecContext) {
+	It("ignores a promote of a revision rolled back, and gives it to every Gateway when the promote is forced", func(ctx SpecContext) {
 		setUp(ctx, fastRollout)
-		for i := range gatewrightv1alpha1.MaxRevisionClassConfigs + 1 {
-			w.apply(ctx, fmt.Sprintf(`
-apiVersion: gatewright.dev/v1alpha1
-kind: GatewayClassConfig
-metadata: {name: CLASS-fleet-%02d, namespace: %s}
-spec:
-  targetRefs: [{group: gateway.networking.k8s.io, kind: GatewayClass, name: CLASS}]
-  rolloutWithBlueprint: true
-  default: {greeting: riding}
-`, i, controllerNamespace))
+		w.classAndBlueprint(ctx, proxyBlueprint("two", true, fastRollout))
+		Eventually(w.rolloutStatus(ctx), "30s").Should(HaveField("Phase", gatewrightv1alpha1.RolloutRolledBack))
+		Eventually(w.greetings(ctx)).Should(Equal(map[string]int{"one": fleetSize}))
+		phase := func(phase string) func() float64 {
+			return metric("gatewright_blueprint_rollout_phase", "blueprint", w.blueprint, "phase", phase)
 		}
-		Eventually(clusterEvents(ctx, "GatewayClassBlueprint", w.blueprint)).Should(ContainElement(
-			And(HavePrefix("RevisionNotWritten: "), ContainSubstring("a revision holds at most 32"), HaveSuffix("the Gateways keep the revision they run"))))
-		// Configs up to the bound made revisions as they came; past it none is made, and
-		// with one config fewer the next revision holds them all.
-		numbers := w.revisionNumbers(ctx)()
-		Consistently(w.revisionNumbers(ctx), "2s").Should(Equal(numbers))
-		Expect(k8s.Delete(ctx, &gatewrightv1alpha1.GatewayClassConfig{ObjectMeta: metav1.ObjectMeta{
-			Namespace: controllerNamespace, Name: fmt.Sprintf("%s-fleet-%02d", w.class, gatewrightv1alpha1.MaxRevisionClassConfigs),
-		}})).To(Succeed())
-		Eventually(func() []gatewrightv1alpha1.RevisionClassConfig {
-			numbers := w.revisionNumbers(ctx)()
-			newest := &gatewrightv1alpha1.GatewayClassBlueprintRevision{}
-			Expect(k8s.Get(ctx, client.ObjectKey{Name: fmt.Sprintf("%s-%d", w.blueprint, numbers[len(numbers)-1])}, newest)).To(Succeed())
-			return newest.ClassConfigs
-		}).Should(HaveLen(gatewrightv1alpha1.MaxRevisionClassConfigs))
+		Expect(metric("gatewright_blueprint_rollbacks_total", "blueprint", w.blueprint)()).To(Equal(1.0))
+		Expect(phase("RolledBack")()).To(Equal(1.0))
+		Expect(metric("gatewright_blueprint_rollout_wave", "blueprint", w.blueprint)()).To(Equal(1.0))
+
+		w.annotateBlueprint(ctx, gatewrightv1alpha1.AnnotationRolloutPromote, "2")
+		Consistently(w.greetings(ctx), "3s").Should(Equal(map[string]int{"one": fleetSize}), "a promote without force gave a rolled-back revision to a Gateway")
+		Expect(w.rolloutStatus(ctx)()).To(HaveField("Phase", gatewrightv1alpha1.RolloutRolledBack))
+
+		w.annotateBlueprint(ctx, gatewrightv1alpha1.AnnotationRolloutForcePromote, "2")
+		Eventually(w.greetings(ctx)).Should(Equal(map[string]int{"two": fleetSize}))
+		Eventually(w.blueprintStatus(ctx)).Should(And(HaveField("CurrentRevision", int64(2)),
+			HaveField("Rollout.Phase", gatewrightv1alpha1.RolloutComplete), HaveField("Rollout.Failure", BeNil())))
+		Consistently(w.blueprintStatus(ctx), "3s").Should(HaveField("CurrentRevision", int64(2)), "the promoted revision was rolled back again")
+		Expect([]float64{phase("Progressing")(), phase("Paused")(), phase("Complete")(), phase("RolledBack")()}).To(Equal([]float64{0, 0, 1, 0}))
+		Expect(metric("gatewright_blueprint_rollbacks_total", "blueprint", w.blueprint)()).To(Equal(1.0))
 	})
 
 	It("holds the rollout while an abort annotation is not a revision number, and says so on the blueprint", func(ctx SpecContext) {

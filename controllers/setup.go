@@ -140,9 +140,17 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	if err := gateways.SetupWithManager(mgr); err != nil {
 		return err
 	}
-	conditions := &gatewayConditions{reader: mgr.GetClient(), shard: shard}
-	if err := mgr.Add(conditions); err != nil {
-		return err
+	// Collectors that read the cache when scraped, while this instance leads.
+	for _, collector := range []leaderCollector{
+		&gatewayConditions{reader: mgr.GetClient(), shard: shard},
+		&blueprintRollouts{reader: mgr.GetClient(), shard: shard},
+	} {
+		if err := mgr.Add(collector); err != nil {
+			return err
+		}
+		if err := ctrlmetrics.Registry.Register(collector); err != nil {
+			return err
+		}
 	}
-	return ctrlmetrics.Registry.Register(conditions)
+	return nil
 }

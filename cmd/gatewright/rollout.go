@@ -28,9 +28,11 @@ gate deadline (docs/rollout.md).
 status reads the blueprint's status and its revisions; pause and resume set
 spec.rollout.paused; promote and abort set the blueprint's annotations
 gatewright.dev/rollout-promote and gatewright.dev/rollout-abort to the revision, which the
-controller acts on; undo sets the spec back to an older revision's, which becomes a new
+controller acts on (promote --force of a rolled-back revision also sets
+gatewright.dev/rollout-force-promote); undo sets the spec back to an older revision's, which becomes a new
 revision. They use your rights: the provider role (gatewright-provider) has what they need.
-A command refuses what would do nothing or is not possible now with exit status 2.`,
+A command refuses what would do nothing or is not possible now with exit status 2; promote
+and undo refuse a revision that was rolled back unless --force says to go ahead.`,
 		Example: `  gatewright rollout status internet
   gatewright rollout pause internet
   gatewright rollout promote internet

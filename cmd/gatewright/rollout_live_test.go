@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -190,6 +191,7 @@ func TestRolloutLive(t *testing.T) {
 			want       string
 			refused    bool
 			annotation string
+			forced     bool
 		}{
 			{name: "promote of another revision is refused", phase: gatewrightv1alpha1.RolloutProgressing, args: []string{"promote", "internet", "--revision", "2"}, refused: true,
 				want: "GatewayClassBlueprint internet has no rollout of revision 2: the newest rollout is of revision 3 (Progressing)"},
@@ -203,8 +205,13 @@ func TestRolloutLive(t *testing.T) {
 				want: "is complete already: to go back, `gatewright rollout undo internet`"},
 			{name: "abort of a rolled-back rollout is refused", phase: gatewrightv1alpha1.RolloutRolledBack, args: []string{"abort", "internet"}, refused: true,
 				want: "the rollout of revision 3 of GatewayClassBlueprint internet was rolled back already"},
-			{name: "promote of a rolled-back rollout is refused", phase: gatewrightv1alpha1.RolloutRolledBack, args: []string{"promote", "internet"}, refused: true,
-				want: "the rollout of revision 3 of GatewayClassBlueprint internet was rolled back (its gate failed); a revision that failed its gate is not promoted"},
+			{name: "promote of a rolled-back rollout is refused, naming --force", phase: gatewrightv1alpha1.RolloutRolledBack, args: []string{"promote", "internet"}, refused: true,
+				want: "the rollout of revision 3 of GatewayClassBlueprint internet was rolled back (its gate failed); a revision that failed its gate is not promoted: fix the spec, which makes a new revision, or, to give it to every Gateway at once anyway, gatewright rollout promote internet --revision 3 --force"},
+			{name: "promote --force of a rolled-back rollout annotates the force too, and says what it does", phase: gatewrightv1alpha1.RolloutRolledBack, args: []string{"promote", "internet", "--force"},
+				want:       "promoting revision 3, which was rolled back (its gate failed), with --force (gatewright.dev/rollout-promote=3, gatewright.dev/rollout-force-promote=3): every Gateway of the blueprint's classes gets it at once, from revision 2, with no gate and nothing to roll it back",
+				annotation: gatewrightv1alpha1.AnnotationRolloutPromote, forced: true},
+			{name: "promote --force of a rollout under way is a promote", phase: gatewrightv1alpha1.RolloutProgressing, args: []string{"promote", "internet", "--force"},
+				want: "GatewayClassBlueprint internet: promoting revision 3 (", annotation: gatewrightv1alpha1.AnnotationRolloutPromote},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -223,8 +230,12 @@ func TestRolloutLive(t *testing.T) {
 				if err != nil || !strings.Contains(out, tt.want) {
 					t.Fatalf("%v, printed %q, want %q", err, out, tt.want)
 				}
-				if got := blueprint().Annotations; len(got) != 1 || got[tt.annotation] != "3" {
-					t.Fatalf("the blueprint's annotations are %v, want %s: \"3\"", got, tt.annotation)
+				want := map[string]string{tt.annotation: "3"}
+				if tt.forced {
+					want[gatewrightv1alpha1.AnnotationRolloutForcePromote] = "3"
+				}
+				if got := blueprint().Annotations; !maps.Equal(got, want) {
+					t.Fatalf("the blueprint's annotations are %v, want %v", got, want)
 				}
 			})
 		}
@@ -269,7 +280,7 @@ func TestRolloutLive(t *testing.T) {
 			t.Errorf("undo to the spec it has: exit %d, stderr %q, want %q", exitCode(err), errOut, want)
 		}
 		_, errOut, err = runGatewright(provider, "rollout", "undo", "internet", "--to-revision", "3")
-		if want := "the rollout of revision 3 of GatewayClassBlueprint internet was rolled back (its gate failed): undo goes back to a revision that worked"; exitCode(err) != rolloutRefused || !strings.Contains(errOut, want) {
+		if want := "the rollout of revision 3 of GatewayClassBlueprint internet was rolled back (its gate failed): undo goes back to a revision that worked; fix the spec instead, or, to set the spec to it anyway, --force"; exitCode(err) != rolloutRefused || !strings.Contains(errOut, want) {
 			t.Errorf("undo to the revision rolled back: exit %d, stderr %q, want %q", exitCode(err), errOut, want)
 		}
 		_, errOut, err = runGatewright(provider, "rollout", "undo", "internet", "--to-revision", "9")
@@ -292,12 +303,36 @@ func TestRolloutLive(t *testing.T) {
 				return c.Update(ctx, obj, opts...)
 			},
 		})
-		err = runRolloutUndo(ctx, io.Discard, meddling, "internet", 1)
+		err = runRolloutUndo(ctx, io.Discard, meddling, "internet", 1, false)
 		if want := "GatewayClassBlueprint internet changed since undo read it; nothing was written: try again"; err == nil || err.Error() != want {
 			t.Fatalf("got %v, want %q", err, want)
 		}
 		if got := string(blueprint().Spec.Values.Default.Raw); got != `{"timeout":"20s"}` {
 			t.Errorf("the blueprint's values are %s, want them unchanged", got)
+		}
+	})
+
+	t.Run("undo --force to the revision rolled back sets its spec and says no revision or rollout follows", func(t *testing.T) {
+		setRollout(gatewrightv1alpha1.RolloutRolledBack)
+		out, _, err := runGatewright(provider, "rollout", "undo", "internet", "--to-revision", "3", "--force")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{
+			"spec set back to revision 3's, which was rolled back, with --force",
+			"It is the newest revision: no new revision, its rollout stays rolled back and the Gateways keep revision 2.",
+			"gatewright rollout promote internet --revision 3 --force",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("the output lacks %q:\n%s", want, out)
+			}
+		}
+		if got := string(blueprint().Spec.Values.Default.Raw); got != `{"timeout":"30s"}` {
+			t.Errorf("the blueprint's values are %s, want revision 3's", got)
+		}
+		_, errOut, err := runGatewright(provider, "rollout", "undo", "internet", "--to-revision", "3", "--force")
+		if want := "the spec of GatewayClassBlueprint internet is revision 3's already; its rollout was rolled back and stays so: to give it to every Gateway at once, gatewright rollout promote internet --revision 3 --force"; exitCode(err) != rolloutRefused || !strings.Contains(errOut, want) {
+			t.Errorf("undo --force to the spec it has: exit %d, stderr %q, want %q", exitCode(err), errOut, want)
 		}
 	})
 }

@@ -193,6 +193,8 @@ func TestUndoTarget(t *testing.T) {
 		current, target int64
 		history         []gatewrightv1alpha1.GatewayClassBlueprintRevision
 		to              int64
+		rolledBack      int64 // the revision whose rollout was rolled back, if any
+		force           bool
 		want            int64
 		wantErr         string
 	}{
@@ -207,12 +209,18 @@ func TestUndoTarget(t *testing.T) {
 			wantErr: "GatewayClassBlueprint internet has no revision before its current revision 1; it has 1"},
 		{name: "a blueprint without revisions has nothing to undo", history: history(),
 			wantErr: "GatewayClassBlueprint internet has no revisions yet"},
+		{name: "the revision rolled back is refused, naming --force", current: 4, target: 5, history: history(4, 5), to: 5, rolledBack: 5,
+			wantErr: "the rollout of revision 5 of GatewayClassBlueprint internet was rolled back (its gate failed): undo goes back to a revision that worked; fix the spec instead, or, to set the spec to it anyway, --force"},
+		{name: "the revision rolled back with --force", current: 4, target: 5, history: history(4, 5), to: 5, rolledBack: 5, force: true, want: 5},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			bp := &gatewrightv1alpha1.GatewayClassBlueprint{ObjectMeta: metav1.ObjectMeta{Name: "internet"}}
 			bp.Status.CurrentRevision, bp.Status.TargetRevision = tt.current, tt.target
-			rev, err := undoTarget(bp, tt.history, tt.to)
+			if tt.rolledBack != 0 {
+				bp.Status.Rollout = &gatewrightv1alpha1.BlueprintRolloutStatus{Revision: tt.rolledBack, From: tt.current, Phase: gatewrightv1alpha1.RolloutRolledBack}
+			}
+			rev, rolledBack, err := undoTarget(bp, tt.history, tt.to, tt.force)
 			if tt.wantErr != "" {
 				if err == nil || err.Error() != tt.wantErr || exitCode(err) != rolloutRefused {
 					t.Fatalf("got %v, want the refusal %q", err, tt.wantErr)
@@ -224,6 +232,9 @@ func TestUndoTarget(t *testing.T) {
 			}
 			if rev.Revision != tt.want {
 				t.Fatalf("went back to revision %d, want %d", rev.Revision, tt.want)
+			}
+			if rolledBack != (tt.rolledBack == tt.want) {
+				t.Fatalf("undoTarget says the revision was rolled back: %v", rolledBack)
 			}
 		})
 	}

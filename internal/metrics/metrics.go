@@ -111,11 +111,42 @@ var (
 	Gateways = prometheus.NewDesc("gatewright_gateways",
 		"Gateways by GatewayClass, condition type (Accepted, Programmed) and status.",
 		[]string{"gatewayclass", "type", "status"}, nil)
+
+	// RolloutPhase is 1 for the phase of each blueprint's newest rollout
+	// (status.rollout.phase) and 0 for the others: one series per blueprint and phase.
+	// Like the gauges below it is read from the blueprints' status when scraped, by the
+	// leader of the primary shard only, the one that writes that status.
+	RolloutPhase = prometheus.NewDesc("gatewright_blueprint_rollout_phase",
+		"1 for the phase of the blueprint's newest rollout (Progressing, Paused, Complete, RolledBack), 0 for the others.",
+		[]string{"blueprint", "phase"}, nil)
+
+	// RolloutWave is the wave the blueprint's newest rollout assigned last, counted from 1
+	// as gatewright rollout status counts it; 0 before any rollout.
+	RolloutWave = prometheus.NewDesc("gatewright_blueprint_rollout_wave",
+		"The wave the blueprint's newest rollout assigned last, from 1; 0 before any rollout.",
+		[]string{"blueprint"}, nil)
+
+	// CurrentRevision and TargetRevision are the blueprint's status.currentRevision (what
+	// its Gateways run) and status.targetRevision (its newest revision).
+	CurrentRevision = prometheus.NewDesc("gatewright_blueprint_current_revision",
+		"The blueprint's currentRevision: the revision its Gateways run unless a rollout assigned them a newer one.",
+		[]string{"blueprint"}, nil)
+	TargetRevision = prometheus.NewDesc("gatewright_blueprint_target_revision",
+		"The blueprint's targetRevision: its newest revision.",
+		[]string{"blueprint"}, nil)
+
+	// RolloutRollbacks counts the rollouts rolled back, by blueprint: a wave that failed
+	// its gate, or an abort. Its series starts at zero when the controller first
+	// reconciles the blueprint, so that increase() sees the first rollback.
+	RolloutRollbacks = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "gatewright_blueprint_rollbacks_total",
+		Help: "Rollouts of a blueprint's revisions rolled back (a wave failed its gate, or an abort), by blueprint.",
+	}, []string{"blueprint"})
 )
 
 func init() {
 	ctrlmetrics.Registry.MustRegister(Renders, RenderErrors, Applies, AppliedObjects, DeletedObjects,
-		ApplyDuration, ValuesMergeDuration, RenderDuration, SecretReads)
+		ApplyDuration, ValuesMergeDuration, RenderDuration, SecretReads, RolloutRollbacks)
 	// Every fixed label combination starts at zero, so that rates and alerts see the
 	// series from the first scrape on rather than when the first event happens.
 	for _, kind := range []string{KindGateway, KindHTTPRoute} {

@@ -38,12 +38,11 @@ func midRollout(t *testing.T) string {
 	return midRolloutWith(t, "")
 }
 
-// ridingConfig is a class-wide GatewayClassConfig of class gw that rides the rollout of
-// its blueprint, giving greeting.
+// ridingConfig is a class-wide GatewayClassConfig of class gw, which rides the rollout
+// of its blueprint by default, giving greeting.
 func ridingConfig(greeting string) string {
 	return `
 targetRefs: [{group: gateway.networking.k8s.io, kind: GatewayClass, name: gw}]
-rolloutWithBlueprint: true
 default: {greeting: ` + greeting + `}
 `
 }

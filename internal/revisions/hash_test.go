@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/yaml"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
@@ -146,7 +147,7 @@ gatewayTemplate: {resourceTemplates: [{name: config, template: "kind: ConfigMap"
 `)
 	config := func(replicas string) []gatewrightv1alpha1.RevisionClassConfig {
 		return []gatewrightv1alpha1.RevisionClassConfig{{Name: "fleet", Spec: gatewrightv1alpha1.GatewayClassConfigSpec{
-			RolloutWithBlueprint: true,
+			RolloutWithBlueprint: ptr.To(true),
 			DefaultsAndOverrides: gatewrightv1alpha1.DefaultsAndOverrides{Default: &apiextensionsv1.JSON{Raw: []byte(`{"replicas":` + replicas + `}`)}},
 		}}}
 	}

@@ -31,6 +31,9 @@ type Config struct {
 	// Promote and Abort are the revisions the provider asked to promote or abort
 	// (the blueprint's annotations), 0 for none.
 	Promote, Abort int64
+	// ForcePromote is the revision the provider asked to promote though its rollout was
+	// rolled back, 0 for none (Reopened).
+	ForcePromote int64
 	// Unreadable says which of those annotations is not a revision number; such an
 	// annotation holds the rollout as Paused does.
 	Unreadable string
@@ -74,11 +77,29 @@ func ConfigOf(bp *gatewrightv1alpha1.GatewayClassBlueprint) Config {
 	var unreadable []string
 	cfg.Promote = annotatedRevision(bp.Annotations, gatewrightv1alpha1.AnnotationRolloutPromote, &unreadable)
 	cfg.Abort = annotatedRevision(bp.Annotations, gatewrightv1alpha1.AnnotationRolloutAbort, &unreadable)
+	cfg.ForcePromote = annotatedRevision(bp.Annotations, gatewrightv1alpha1.AnnotationRolloutForcePromote, &unreadable)
 	if len(unreadable) > 0 {
 		cfg.Unreadable = strings.Join(unreadable, "; ")
 		cfg.Paused = true
 	}
 	return cfg
+}
+
+// Reopened is the recorded status a step starts from: recorded, but for a rollout rolled
+// back whose revision the provider promotes with force (the promote and force-promote
+// annotations both name it), which is stepped as if it were still progressing, so that
+// Step promotes it: every Gateway gets the revision at once and the rollout completes.
+// Without the force Step ignores a promote of a revision that was rolled back. Once
+// promoted the rollout is Complete, so stepping it again changes nothing, as after a
+// crash.
+func Reopened(recorded *Status, cfg Config) *Status {
+	if recorded == nil || recorded.Phase != gatewrightv1alpha1.RolloutRolledBack ||
+		cfg.Promote != recorded.Revision || cfg.ForcePromote != recorded.Revision {
+		return recorded
+	}
+	reopened := recorded.DeepCopy()
+	reopened.Phase = gatewrightv1alpha1.RolloutProgressing
+	return reopened
 }
 
 // maxQuotedAnnotation bounds how much of an unreadable annotation a message repeats.

@@ -71,3 +71,60 @@ func TestConfigOfReadsTheRolloutAnnotations(t *testing.T) {
 		})
 	}
 }
+
+func TestForcedPromoteOfARevisionRolledBack(t *testing.T) {
+	rolledBack := func(t *testing.T) *fleet {
+		f := newFleet(10, 1, 2, wavesConfig())
+		f.step(t)
+		f.advance(t, time.Second)
+		f.advance(t, soak)
+		wantRunning(t, f, 2, 5)
+		f.cfg.Abort = 2
+		f.advance(t, time.Second)
+		wantPhase(t, f, gatewrightv1alpha1.RolloutRolledBack)
+		return f
+	}
+	t.Run("promote with force of the revision gives it to every Gateway at once and completes", func(t *testing.T) {
+		f := rolledBack(t)
+		f.cfg.Promote, f.cfg.ForcePromote = 2, 2
+		f.advance(t, time.Second)
+		wantPhase(t, f, gatewrightv1alpha1.RolloutComplete)
+		wantRunning(t, f, 2, 10)
+		if f.stable != 2 || f.status.Failure != nil {
+			t.Errorf("stable revision %d, failure %+v; want 2 and none", f.stable, f.status.Failure)
+		}
+		f.advance(t, time.Hour)
+		wantPhase(t, f, gatewrightv1alpha1.RolloutComplete)
+		wantRunning(t, f, 2, 10)
+	})
+	t.Run("the force alone, or naming another revision, is not a promote", func(t *testing.T) {
+		for _, cfg := range []struct{ promote, force int64 }{{0, 2}, {2, 1}, {2, 3}} {
+			f := rolledBack(t)
+			f.cfg.Promote, f.cfg.ForcePromote = cfg.promote, cfg.force
+			f.advance(t, time.Second)
+			wantPhase(t, f, gatewrightv1alpha1.RolloutRolledBack)
+			wantRunning(t, f, 2, 0)
+		}
+	})
+	t.Run("the force changes nothing for a rollout that was not rolled back", func(t *testing.T) {
+		progressing := &Status{Revision: 2, From: 1, Phase: gatewrightv1alpha1.RolloutProgressing}
+		if got := Reopened(progressing, Config{Promote: 2, ForcePromote: 2}); got != progressing {
+			t.Errorf("Reopened = %+v, want the recorded status", got)
+		}
+	})
+}
+
+func TestConfigOfReadsTheForce(t *testing.T) {
+	bp := &gatewrightv1alpha1.GatewayClassBlueprint{}
+	bp.Annotations = map[string]string{
+		gatewrightv1alpha1.AnnotationRolloutPromote:      "7",
+		gatewrightv1alpha1.AnnotationRolloutForcePromote: "7",
+	}
+	if cfg := ConfigOf(bp); cfg.Promote != 7 || cfg.ForcePromote != 7 || cfg.Unreadable != "" {
+		t.Errorf("ConfigOf = %+v, want promote 7 with force", cfg)
+	}
+	bp.Annotations[gatewrightv1alpha1.AnnotationRolloutForcePromote] = "yes"
+	if cfg := ConfigOf(bp); !strings.Contains(cfg.Unreadable, gatewrightv1alpha1.AnnotationRolloutForcePromote) || !cfg.Paused {
+		t.Errorf("ConfigOf = %+v, want the unreadable force to hold the rollout", cfg)
+	}
+}

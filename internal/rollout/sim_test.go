@@ -68,7 +68,7 @@ func (f *fleet) observe() Observation {
 // step steps the rollout, writes its status and applies its assignments, as the controller would.
 func (f *fleet) step(t *testing.T) Result {
 	t.Helper()
-	r := Step(f.status, f.cfg, f.observe())
+	r := Step(Reopened(f.status, f.cfg), f.cfg, f.observe())
 	f.status, f.stable = r.Status, r.Stable
 	f.apply(r.Assignments)
 	return r

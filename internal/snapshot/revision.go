@@ -36,7 +36,7 @@ func UseRevision(in *values.Inputs, rev *gatewrightv1alpha1.GatewayClassBlueprin
 		return 0
 	}
 	in.Blueprint = AsRevision(in.Blueprint, rev)
-	in.GatewayClassConfigs = revisions.WithHeld(in.GatewayClassConfigs, in.ControllerNamespace, rev.ClassConfigs, rev.CreationTimestamp.Time)
+	in.GatewayClassConfigs = revisions.WithHeld(in.GatewayClassConfigs, in.ControllerNamespace, rev)
 	return rev.Revision
 }
 

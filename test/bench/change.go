@@ -15,7 +15,9 @@ const (
 	// changeBlueprint adds a key to the blueprint's bootstrap template: every Gateway.
 	changeBlueprint = change("blueprint")
 	// changeClassConfig gives the global GatewayClassConfig a default image: every
-	// Gateway, at once (the config does not set rolloutWithBlueprint).
+	// Gateway, at once (the config opts out of the blueprint's waves with
+	// rolloutWithBlueprint: false, so the run measures the change itself, as before
+	// class-wide configs rode the waves by default).
 	changeClassConfig = change("classconfig")
 	// changeGatewayConfig gives one namespace's GatewayConfig a default image: that
 	// namespace's Gateways, and no other.
@@ -128,7 +130,8 @@ func blueprintYAML(r rollout, edited bool) string {
 	return bp
 }
 
-// classConfigYAML is the global policy, with the classconfig change made if edited.
+// classConfigYAML is the global policy, with the classconfig change made if edited. It
+// opts out of riding the blueprint's waves: changeClassConfig measures a change at once.
 func classConfigYAML(edited bool) string {
 	defaults := ""
 	if edited {
@@ -140,6 +143,7 @@ kind: GatewayClassConfig
 metadata: {name: bench, namespace: %s}
 spec:
   targetRefs: [{group: gateway.networking.k8s.io, kind: GatewayClass, name: bench}]
+  rolloutWithBlueprint: false
   override: {labels: {managed: platform}}%s
 `, controllerNamespace, defaults)
 }

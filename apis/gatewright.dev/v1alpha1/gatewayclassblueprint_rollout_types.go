@@ -22,6 +22,11 @@ const (
 	// AnnotationRolloutAbort sends the Gateways that run the revision back to the one
 	// the rollout started from, as a failed gate does.
 	AnnotationRolloutAbort = "gatewright.dev/rollout-abort"
+	// AnnotationRolloutForcePromote, naming the same revision as AnnotationRolloutPromote,
+	// lets the promote take a revision whose rollout was rolled back (gatewright rollout
+	// promote --force): every Gateway gets the revision that failed its gate, at once.
+	// Without it such a promote is ignored.
+	AnnotationRolloutForcePromote = "gatewright.dev/rollout-force-promote"
 )
 
 // MaxRolloutWaves bounds spec.rollout.waves.

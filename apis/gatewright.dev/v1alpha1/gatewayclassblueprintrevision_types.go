@@ -52,15 +52,25 @@ type GatewayClassBlueprintRevision struct {
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="spec is immutable"
 	Spec GatewayClassBlueprintSpec `json:"spec"`
 
-	// ClassConfigs are the GatewayClassConfigs with rolloutWithBlueprint, of the controller
-	// namespace, that targeted the blueprint's classes when the revision was made, by name:
-	// a Gateway on this revision renders these copies instead of the live configs.
+	// ClassConfigs are the GatewayClassConfigs of the controller namespace that rode the
+	// blueprint's rollout (class-wide, rolloutWithBlueprint not false) and targeted its
+	// classes when the revision was made, by name: a Gateway on this revision renders
+	// these copies instead of the live configs.
 	// +optional
 	// +listType=map
 	// +listMapKey=name
 	// +kubebuilder:validation:MaxItems=32
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="classConfigs is immutable"
 	ClassConfigs []RevisionClassConfig `json:"classConfigs,omitempty"`
+
+	// ClassConfigsRideByDefault is true on a revision made by a controller under which a
+	// class-wide GatewayClassConfig rides the rollout unless it opts out. On a revision
+	// made before (riding was opt-in) a config it does not hold rode then only if it said
+	// rolloutWithBlueprint: true, so only such a config waits for a newer revision; the
+	// others apply as they are, as they did.
+	// +optional
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="classConfigsRideByDefault is immutable"
+	ClassConfigsRideByDefault bool `json:"classConfigsRideByDefault,omitempty"`
 }
 
 // MaxRevisionClassConfigs bounds a revision's classConfigs.

@@ -20,14 +20,17 @@ type GatewayClassConfigSpec struct {
 	// +kubebuilder:validation:XValidation:rule="self.all(t, (t.group == 'gateway.networking.k8s.io' && t.kind == 'GatewayClass') || (t.group == '' && t.kind == 'Namespace'))",message="a GatewayClassConfig may target only a GatewayClass (group gateway.networking.k8s.io) or a Namespace (group \"\")"
 	TargetRefs []gatewayv1.LocalPolicyTargetReference `json:"targetRefs"`
 
-	// RolloutWithBlueprint makes each change of this config (and its deletion) reach the
-	// Gateways as a change of their blueprint does: as a new revision of the blueprint of
-	// each GatewayClass it targets, rolled out in that blueprint's waves, gated, and rolled
-	// back when a wave fails. Gateways render the copy of the config their revision holds.
-	// It is honoured on a config in the controller namespace (class-wide, level 2) that
-	// targets only GatewayClasses; elsewhere a change applies at once, as without it.
+	// RolloutWithBlueprint says whether each change of this config (and its creation and
+	// deletion) reaches the Gateways as a change of their blueprint does: as a new
+	// revision of the blueprint of each GatewayClass it targets, rolled out in that
+	// blueprint's waves, gated, and rolled back when a wave fails. Gateways render the
+	// copy of the config their revision holds. It applies to a config in the controller
+	// namespace (class-wide, level 2) that targets only GatewayClasses, and such a config
+	// rides the waves unless it sets false (a provider's opt-out: its changes then apply
+	// at once). Elsewhere a change applies at once, and true is refused unless every
+	// target is a GatewayClass.
 	// +optional
-	RolloutWithBlueprint bool `json:"rolloutWithBlueprint,omitempty"`
+	RolloutWithBlueprint *bool `json:"rolloutWithBlueprint,omitempty"`
 
 	DefaultsAndOverrides `json:",inline"`
 }

@@ -359,6 +359,11 @@ func (in *GatewayClassConfigSpec) DeepCopyInto(out *GatewayClassConfigSpec) {
 		*out = make([]apisv1.LocalPolicyTargetReference, len(*in))
 		copy(*out, *in)
 	}
+	if in.RolloutWithBlueprint != nil {
+		in, out := &in.RolloutWithBlueprint, &out.RolloutWithBlueprint
+		*out = new(bool)
+		**out = **in
+	}
 	in.DefaultsAndOverrides.DeepCopyInto(&out.DefaultsAndOverrides)
 }
 
