@@ -204,7 +204,8 @@ subjects: [{kind: ServiceAccount, name: gatewright-controller, namespace: gatewr
 // floorRBAC is what the floor needs: to watch Gateways, apply the children, patch
 // Gateway status, watch the ConfigMap that tells it of a change (floor_change.go), and
 // in the routes shape watch HTTPRoutes and Services and patch the routes' status
-// (floor_routes.go).
+// (floor_routes.go), write the policies' status (floor_policies.go) and record a
+// change's Gateways in Renderings.
 const floorRBAC = `
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
@@ -228,6 +229,15 @@ rules:
 - apiGroups: [""]
   resources: [configmaps, secrets, services]
   verbs: [get, list, watch]
+- apiGroups: [gatewright.dev]
+  resources: [gatewayconfigs, gatewayclassconfigs]
+  verbs: [get, list, watch]
+- apiGroups: [gatewright.dev]
+  resources: [gatewayconfigs/status, gatewayclassconfigs/status]
+  verbs: [patch]
+- apiGroups: [gatewright.dev]
+  resources: [renderings]
+  verbs: [create, patch]
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding
