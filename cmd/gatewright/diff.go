@@ -165,7 +165,7 @@ func runDiff(ctx context.Context, out, errOut io.Writer, opts diffOptions) error
 	if len(needed) > 0 && !opts.partial {
 		return refusedReads(errOut, needed)
 	}
-	notes = append(notes, revisionNotes(base, changed)...)
+	notes = append(notes, revisionNotes(base, changed, len(opts.base) == 0)...)
 	for _, note := range notes {
 		fmt.Fprintln(errOut, "note:", note)
 	}

@@ -1,0 +1,156 @@
+// Package docs_test walks the documentation as a reader would: every offline gatewright
+// command a page shows, whose input files are in the repository, is run from the
+// repository's root, and its output must be what the page shows. So the next drift of a
+// message, a column or a value fails here, not in a reader's terminal.
+package docs_test
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gatewright/gatewright/test/testenv"
+)
+
+// example is one command of a console block and the output the page shows for it.
+type example struct {
+	page    string
+	line    int
+	command string
+	output  []string
+}
+
+// offline are the commands that answer from files alone: a page may show them with
+// their output verbatim.
+var offline = regexp.MustCompile(`^gatewright (lint|values|render)\b|^gatewright (diff|explain request)\b.*--base\b`)
+
+func TestDocsShowWhatOfflineCommandsPrint(t *testing.T) {
+	root := testenv.RepoRoot()
+	bin := t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "gatewright"), "./cmd/gatewright")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building gatewright: %v\n%s", err, out)
+	}
+	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := 0
+	for _, page := range append(pages, filepath.Join(root, "README.md")) {
+		for _, ex := range examples(t, page) {
+			if !offline.MatchString(ex.command) {
+				continue
+			}
+			rel, _ := filepath.Rel(root, ex.page)
+			if missing := missingInput(root, ex.command); missing != "" {
+				t.Logf("%s:%d: not run, its input %s is shown on the page rather than kept in the repository: %s", rel, ex.line, missing, ex.command)
+				continue
+			}
+			ran++
+			t.Run(rel+":"+strings.Fields(ex.command)[1], func(t *testing.T) {
+				cmd := exec.Command("sh", "-c", ex.command+" 2>&1")
+				cmd.Dir = root
+				cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+				out, _ := cmd.Output() // the page shows what it prints, whatever its exit status
+				got := lines(string(out))
+				if !matches(ex.output, got) {
+					t.Errorf("%s:%d: $ %s\nthe page shows:\n%s\nit prints:\n%s", rel, ex.line, ex.command,
+						strings.Join(ex.output, "\n"), strings.Join(got, "\n"))
+				}
+			})
+		}
+	}
+	if ran < 10 {
+		t.Errorf("ran %d examples of the docs; the walk has lost its way", ran)
+	}
+}
+
+// examples are the commands of page's console blocks, each with the output shown after it.
+func examples(t *testing.T, page string) []example {
+	t.Helper()
+	f, err := os.Open(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []example
+	inConsole := false
+	var last *example // the command of this block whose output the lines are
+	scanner := bufio.NewScanner(f)
+	for n := 1; scanner.Scan(); n++ {
+		text := scanner.Text()
+		switch {
+		case strings.HasPrefix(text, "```console"):
+			inConsole, last = true, nil
+		case strings.HasPrefix(text, "```"):
+			if last != nil {
+				out = append(out, *last)
+			}
+			inConsole, last = false, nil
+		case !inConsole:
+		case strings.HasPrefix(text, "$ "):
+			if last != nil {
+				out = append(out, *last)
+			}
+			last = &example{page: page, line: n, command: withoutComment(strings.TrimPrefix(text, "$ "))}
+		case last != nil:
+			last.output = append(last.output, strings.TrimRight(text, " "))
+		}
+	}
+	if err := scanner.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// withoutComment drops a trailing "# ..." that a page adds to say what a command shows.
+func withoutComment(command string) string {
+	if i := strings.Index(command, "  #"); i >= 0 {
+		return strings.TrimSpace(command[:i])
+	}
+	return command
+}
+
+// missingInput is the first file a command reads (-f, --base) that is not in the
+// repository, "" when all are.
+func missingInput(root, command string) string {
+	fields := strings.Fields(command)
+	for i := 0; i+1 < len(fields); i++ {
+		if fields[i] == "-f" || fields[i] == "--base" || fields[i] == "--filename" {
+			if _, err := os.Stat(filepath.Join(root, fields[i+1])); err != nil {
+				return fields[i+1]
+			}
+		}
+	}
+	return ""
+}
+
+func lines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		out = append(out, strings.TrimRight(l, " "))
+	}
+	return out
+}
+
+// matches tells whether got is what want shows, where a line "..." in want stands for
+// any lines, none included: a page may abridge.
+func matches(want, got []string) bool {
+	if len(want) == 0 {
+		return len(got) == 0 || len(got) == 1 && got[0] == ""
+	}
+	if want[0] == "..." {
+		for skip := 0; skip <= len(got); skip++ {
+			if matches(want[1:], got[skip:]) {
+				return true
+			}
+		}
+		return false
+	}
+	return len(got) > 0 && want[0] == got[0] && matches(want[1:], got[1:])
+}
