@@ -6,6 +6,7 @@ package docs_test
 
 import (
 	"bufio"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,6 +23,10 @@ type example struct {
 	line    int
 	command string
 	output  []string
+	// files are the files the page shows before the command, by name: a YAML block that
+	// says its name in a first comment line ("# team-defaults.yaml") or that the line
+	// before names ("saved as `risky.yaml`:").
+	files map[string]string
 }
 
 // offline are the commands that answer from files alone: a page may show them with
@@ -47,14 +52,15 @@ func TestDocsShowWhatOfflineCommandsPrint(t *testing.T) {
 				continue
 			}
 			rel, _ := filepath.Rel(root, ex.page)
-			if missing := missingInput(root, ex.command); missing != "" {
-				t.Logf("%s:%d: not run, its input %s is shown on the page rather than kept in the repository: %s", rel, ex.line, missing, ex.command)
+			dir := workspace(t, root, ex.files)
+			if missing := missingInput(dir, ex.command); missing != "" {
+				t.Logf("%s:%d: not run, its input %s is neither in the repository nor shown on the page: %s", rel, ex.line, missing, ex.command)
 				continue
 			}
 			ran++
 			t.Run(rel+":"+strings.Fields(ex.command)[1], func(t *testing.T) {
 				cmd := exec.Command("sh", "-c", ex.command+" 2>&1")
-				cmd.Dir = root
+				cmd.Dir = dir
 				cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 				out, _ := cmd.Output() // the page shows what it prints, whatever its exit status
 				got := lines(string(out))
@@ -81,10 +87,31 @@ func examples(t *testing.T, page string) []example {
 	var out []example
 	inConsole := false
 	var last *example // the command of this block whose output the lines are
+	files := map[string]string{}
+	var file *strings.Builder // the YAML block being read
+	name, prose := "", ""     // the YAML block's name; the last line of prose
 	scanner := bufio.NewScanner(f)
 	for n := 1; scanner.Scan(); n++ {
 		text := scanner.Text()
 		switch {
+		case file != nil && strings.HasPrefix(text, "```"):
+			if name != "" {
+				files[name] = file.String()
+			}
+			file = nil
+		case file != nil:
+			if file.Len() == 0 && name == "" {
+				name = shownName.FindString(strings.TrimPrefix(text, "# "))
+				if !strings.HasPrefix(text, "# ") {
+					name = ""
+				}
+			}
+			file.WriteString(text + "\n")
+		case strings.HasPrefix(text, "```yaml"):
+			file, name = &strings.Builder{}, ""
+			if m := savedAs.FindStringSubmatch(prose); m != nil {
+				name = m[1]
+			}
 		case strings.HasPrefix(text, "```console"):
 			inConsole, last = true, nil
 		case strings.HasPrefix(text, "```"):
@@ -93,11 +120,14 @@ func examples(t *testing.T, page string) []example {
 			}
 			inConsole, last = false, nil
 		case !inConsole:
+			if strings.TrimSpace(text) != "" {
+				prose = text
+			}
 		case strings.HasPrefix(text, "$ "):
 			if last != nil {
 				out = append(out, *last)
 			}
-			last = &example{page: page, line: n, command: withoutComment(strings.TrimPrefix(text, "$ "))}
+			last = &example{page: page, line: n, command: withoutComment(strings.TrimPrefix(text, "$ ")), files: maps.Clone(files)}
 		case last != nil:
 			last.output = append(last.output, strings.TrimRight(text, " "))
 		}
@@ -106,6 +136,37 @@ func examples(t *testing.T, page string) []example {
 		t.Fatal(err)
 	}
 	return out
+}
+
+var (
+	shownName = regexp.MustCompile(`^[\w.-]+\.ya?ml$`)
+	savedAs   = regexp.MustCompile("saved as `([\\w.-]+\\.ya?ml)`")
+)
+
+// workspace is where a command runs: the repository's root, or when the page showed
+// files, a folder holding them beside links to everything at the root.
+func workspace(t *testing.T, root string, files map[string]string) string {
+	if len(files) == 0 {
+		return root
+	}
+	dir := t.TempDir()
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if err := os.Symlink(filepath.Join(root, e.Name()), filepath.Join(dir, e.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, content := range files {
+		path := filepath.Join(dir, name)
+		_ = os.Remove(path)
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 // withoutComment drops a trailing "# ..." that a page adds to say what a command shows.
