@@ -74,7 +74,9 @@ func (r liveReader) recordedHTTPRoute(ctx context.Context, namespace, name, pare
 	sort.Strings(gateways)
 	switch {
 	case len(gateways) == 0:
-		return nil, nil, noRecord(forbidden, about, nil)
+		// A route has values of its own, and so a record of them, only where its Gateway's
+		// blueprint renders something for routes.
+		return nil, nil, fmt.Errorf("%w; and no Rendering records the values of %s: a route has values of its own only when its Gateway's blueprint has an httpRouteTemplate (explain its Gateway otherwise)", forbidden, about)
 	case len(gateways) > 1:
 		return nil, nil, fmt.Errorf("%w; the Renderings of %s record its values on several Gateways (%s): choose one with --gateway", forbidden, about, strings.Join(gateways, ", "))
 	}
