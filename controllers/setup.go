@@ -51,13 +51,18 @@ func (o Options) LeaderElectionID() string {
 	return newShard(o.GatewayClasses).leaseName()
 }
 
-// ManagerOptions are the manager options the reconcilers rely on: the scheme, and a
-// cache that serves unstructured objects too.
+// ManagerOptions are the manager options the reconcilers rely on: the scheme, a cache
+// that serves unstructured objects too, and events whose budget is kept per reason
+// (ctrlutil.NewEventBroadcaster), so that events tenants cause cannot crowd out a
+// provider's rollout events.
 func ManagerOptions() ctrl.Options {
 	return ctrl.Options{
 		Scheme: scheme.New(),
-		Cache:  cacheOptions(),
-		Client: client.Options{Cache: &client.CacheOptions{Unstructured: true}},
+		// Deprecated in controller-runtime only for its new events API, which Gatewright
+		// does not use; it is the one way to set the old API's correlator.
+		EventBroadcaster: ctrlutil.NewEventBroadcaster(), //nolint:staticcheck
+		Cache:            cacheOptions(),
+		Client:           client.Options{Cache: &client.CacheOptions{Unstructured: true}},
 	}
 }
 

@@ -18,7 +18,9 @@ import (
 // inputs are read once per class and pair of namespaces, since one policy often reaches
 // many Gateways of one class, and the values computed once per chain of policies and
 // blueprint revision, since most Gateways of a namespace take the same policies and run
-// the same revision.
+// the same revision. The conditions (when) of each namespace's policies share one bound
+// over all the contexts (values.SharedConditions): a tenant's costly conditions on its
+// many Gateways cannot hold up the verdict of a provider's policy that reaches them.
 type ContextValues struct {
 	Reader              client.Reader
 	ControllerNamespace string
@@ -28,6 +30,7 @@ type ContextValues struct {
 	// computed with it (UseRevision), as gw's reconciler renders them. Nil: the live spec.
 	Running func(ctx context.Context, gw *gatewayv1.Gateway, live *gatewrightv1alpha1.GatewayClassBlueprint) (*gatewrightv1alpha1.GatewayClassBlueprintRevision, error)
 	inputs  map[string]*chainInputs
+	shared  *values.SharedConditions
 }
 
 // chainInputs are the inputs of one class and pair of namespaces, with the values
@@ -89,6 +92,10 @@ func (v *ContextValues) load(ctx context.Context, className string, namespaces .
 	if err != nil {
 		return &chainInputs{err: fmt.Errorf("GatewayClass %s: %w", className, err)}
 	}
+	if v.shared == nil {
+		v.shared = values.NewSharedConditions()
+	}
+	in.Shared = v.shared
 	return &chainInputs{Inputs: in, class: class, blueprints: v.Blueprints}
 }
 

@@ -20,6 +20,11 @@ type Inputs struct {
 	Schema              *Schema
 	GatewayClassConfigs []gatewrightv1alpha1.GatewayClassConfig
 	GatewayConfigs      []gatewrightv1alpha1.GatewayConfig
+	// Shared, when not nil, is shared by the computations of one judgement: the
+	// conditions of each namespace's policies then share a bound over all of them, as
+	// well as each computation's own (SharedConditions). Nil for a computation that
+	// stands alone, such as a Gateway's render.
+	Shared *SharedConditions
 }
 
 // ParametersRefError says that a Gateway's spec.infrastructure.parametersRef cannot be

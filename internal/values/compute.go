@@ -92,6 +92,7 @@ func (in Inputs) compute(layers []layer) (*Result, error) {
 
 	forbid := in.Blueprint != nil && in.Blueprint.Spec.TenantUnset == gatewrightv1alpha1.TenantUnsetForbidden
 	f := newFolder(forbid)
+	f.budget.shared = in.Shared
 	defer f.budget.stop()
 	f.fold(chain)
 

@@ -125,7 +125,7 @@ func (f *folder) combine(p placed, half Half, b *block, pos int) {
 // condition reads may come from a tenant, who must not be able to switch off the
 // provider's block by making its condition fail.
 func (f *folder) holds(p placed, half Half, b *block) bool {
-	holds, err := f.budget.evaluate(b.when, f.acc.values())
+	holds, err := f.budget.evaluate(b.when, f.acc.values(), p.source.Namespace)
 	switch {
 	case err != nil:
 		if f.failedClosed == nil {

@@ -5,10 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"sync"
 	"time"
 
 	"github.com/google/cel-go/cel"
+	celenv "github.com/google/cel-go/common/env"
+	"github.com/google/cel-go/common/overloads"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
@@ -50,7 +53,7 @@ type condition struct {
 func (c *condition) holds(ctx context.Context, self map[string]any) (bool, uint64, error) {
 	ctx, cancel := context.WithTimeout(ctx, MaxWhenTime)
 	defer cancel()
-	out, details, err := c.program.ContextEval(ctx, map[string]any{"self": sortedAdapter{}.NativeToValue(self)})
+	out, details, err := c.program.ContextEval(ctx, map[string]any{"self": newSortedAdapter().NativeToValue(self)})
 	var cost uint64
 	if used := details.ActualCost(); used != nil {
 		cost = *used
@@ -91,7 +94,13 @@ type compiled struct {
 }
 
 func newConditionCache(max int) (*conditionCache, error) {
-	env, err := cel.NewEnv(
+	env, err := cel.NewCustomEnv(
+		// The standard library, with matches checked before it runs (boundedMatches).
+		cel.StdLib(cel.StdLibSubset(&celenv.LibrarySubset{ExcludeFunctions: []*celenv.Function{celenv.NewFunction(overloads.Matches)}})),
+		cel.Function(overloads.Matches,
+			cel.Overload(overloads.Matches, []*cel.Type{cel.StringType, cel.StringType}, cel.BoolType),
+			cel.MemberOverload(overloads.MatchesString, []*cel.Type{cel.StringType, cel.StringType}, cel.BoolType),
+			cel.SingletonBinaryBinding(boundedMatches)),
 		cel.Variable("self", cel.DynType),
 		// Values come from JSON, where 1 and 1.0 are the same number.
 		cel.CrossTypeNumericComparisons(true),
@@ -166,25 +175,46 @@ func (c *conditionCache) build(expression string) (*condition, error) {
 
 // sortedAdapter hands values to CEL with objects that iterate their keys in order. CEL's
 // own maps iterate as Go maps do, at random, and a condition such as
-// self.map(k, k)[0] == 'a' would then flip from one computation to the next.
-type sortedAdapter struct{}
+// self.map(k, k)[0] == 'a' would then flip from one computation to the next. One adapter
+// serves one evaluation, and sorts the keys of each object once: a loop over an object
+// inside another loop (self.l.all(x, self.m.exists(k, true))) would otherwise sort it
+// again at every item, for the one unit its first item costs.
+type sortedAdapter struct {
+	keys map[uintptr][]string // by the object's map
+}
 
-func (a sortedAdapter) NativeToValue(value any) ref.Val {
+func newSortedAdapter() *sortedAdapter {
+	return &sortedAdapter{keys: map[uintptr][]string{}}
+}
+
+func (a *sortedAdapter) NativeToValue(value any) ref.Val {
 	switch value := value.(type) {
 	case map[string]any:
-		return sortedMap{Mapper: types.NewStringInterfaceMap(a, value), object: value}
+		return sortedMap{Mapper: types.NewStringInterfaceMap(a, value), object: value, adapter: a}
 	case []any:
 		return types.NewDynamicList(a, value)
 	}
 	return types.DefaultTypeAdapter.NativeToValue(value)
 }
 
+// sortedKeys returns the keys of object in order, sorted once per evaluation.
+func (a *sortedAdapter) sortedKeys(object map[string]any) []string {
+	id := uintptr(reflect.ValueOf(object).UnsafePointer())
+	keys, ok := a.keys[id]
+	if !ok {
+		keys = sortedKeys(object)
+		a.keys[id] = keys
+	}
+	return keys
+}
+
 // sortedMap is an object of the values whose keys CEL visits in order.
 type sortedMap struct {
 	traits.Mapper
-	object map[string]any
+	object  map[string]any
+	adapter *sortedAdapter
 }
 
 func (m sortedMap) Iterator() traits.Iterator {
-	return types.NewStringList(types.DefaultTypeAdapter, sortedKeys(m.object)).Iterator()
+	return types.NewStringList(types.DefaultTypeAdapter, m.adapter.sortedKeys(m.object)).Iterator()
 }

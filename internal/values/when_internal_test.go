@@ -131,7 +131,7 @@ func TestAConditionIsInterruptedAtItsDeadline(t *testing.T) {
 	}
 
 	budget := conditionBudget{ctx: past, cost: MaxConditionsCost}
-	if _, err := budget.evaluate(cond, map[string]any{"items": items}); err == nil || err.Error() != "not evaluated: the conditions of these values used up their 1s together" {
+	if _, err := budget.evaluate(cond, map[string]any{"items": items}, "team-a"); err == nil || err.Error() != "not evaluated: the conditions of these values used up their 1s together" {
 		t.Errorf("error %v, want the computation's deadline", err)
 	}
 }

@@ -34,6 +34,8 @@ func TestAConditionThatCannotBeEvaluatedFailsClosed(t *testing.T) {
 			tenant: `{"hosts": [` + strings.Join(hosts, ", ") + `]}`, want: "operation cancelled: actual cost limit exceeded"},
 		{name: "a tenant's string of 250 KB pushes matches over the cost bound", when: "self.name.matches('^[a-z]+$')",
 			tenant: `{"name": "` + long + `"}`, want: "operation cancelled: actual cost limit exceeded"},
+		{name: "a tenant's string of 250 KB pushes size() over the cost bound", when: "self.name.size() < 64",
+			tenant: `{"name": "` + long + `"}`, want: "operation cancelled: actual cost limit exceeded"},
 		{name: "a tenant's string of 250 KB pushes contains over the cost bound", when: "self.name.contains('internal')",
 			tenant: `{"name": "` + long + `"}`, want: "operation cancelled: actual cost limit exceeded"},
 		{name: "two tenant strings of 250 KB push == over the cost bound", when: "self.name == self.other",
