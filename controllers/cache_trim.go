@@ -8,6 +8,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/apply"
 )
 
 // lastAppliedAnnotation is where kubectl apply keeps a copy of the whole object.
@@ -21,6 +22,11 @@ const lastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
 // object has its own copy of each; a fleet of N Gateways holds some 6N objects.
 // Interned strings are dropped by the garbage collector once no object holds them, so
 // a tenant's distinct strings cost no more than they did.
+//
+// It also takes out the content of rendered objects (a ConfigMap's data, a Secret's,
+// the spec of a large custom resource), which the cache keeps as a hash
+// (apply.StripContent): a blueprint's configuration is not held once per Gateway, and an
+// object a tenant labels as Gatewright's costs its metadata, whatever it holds.
 func trimForCache(obj any) (any, error) {
 	m, err := meta.Accessor(obj)
 	if err != nil {
@@ -44,6 +50,7 @@ func trimForCache(obj any) (any, error) {
 		}
 		m.SetFinalizers(finalizers)
 	}
+	apply.StripContent(obj)
 	switch o := obj.(type) {
 	case *gatewrightv1alpha1.Rendering:
 		internRendering(o)

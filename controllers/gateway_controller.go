@@ -171,6 +171,12 @@ func settle(owner apply.Owner, parsed *render.Blueprint, input render.Input, out
 // the Gateway's inventory as .Resources.
 func (r *GatewayReconciler) translate(ctx context.Context, snap *translate.Gateway, rec *apply.Record, status *gatewayStatus) (_ *translate.Result, err error) {
 	defer func() { countRender(metrics.KindGateway, snap.Values.Blueprint.Name, err) }()
+	// The objects that templates or readyWhen read are read whole; the cache holds the
+	// others without their content. A blueprint that does not parse reads none: its
+	// error comes from the translation.
+	if parsed, err := r.Blueprints.Get(snap.Values.Blueprint); err == nil {
+		rec.ReadsWhole = parsed.ReadsWhole(false)
+	}
 	live, err := r.Applier.LiveRecorded(ctx, rec)
 	if err != nil {
 		return nil, err

@@ -34,6 +34,10 @@ type Record struct {
 	// It is given the template the record (or the render) says rendered the object,
 	// never the template the object's labels name.
 	Readiness func(obj *unstructured.Unstructured, template string) (bool, string)
+	// ReadsWhole tells whether the objects of a template are read whole: by a template
+	// (.Resources) or by a readyWhen. The cache holds objects without their content
+	// (StripContent); those are then read from the API server. nil reads none whole.
+	ReadsWhole func(template string) bool
 	// Deleting tells that a Rendering of the owner is being deleted: its clean-up must
 	// finish before the owner gets new ones.
 	Deleting bool
