@@ -35,6 +35,8 @@ type GatewayReconciler struct {
 	programmer
 	// routeLimits bound the routes one Gateway serves.
 	routeLimits routing.Limits
+	// namespaceBytes bounds what the Gateways of a namespace hold together.
+	namespaceBytes *namespaceBytes
 }
 
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=gateways,verbs=get;list;watch;update;patch
@@ -96,6 +98,11 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 		return status.invalid(err)
 	}
 	out := res.Output
+	size := renderedBytes(out.Objects, res.Values.Values)
+	if err := r.namespaceBytes.admit(gw.Namespace, gw.Name, rec.RenderedBytes, size); err != nil {
+		return status.overNamespaceBytes(err)
+	}
+	rec.RenderedBytes = size
 	if err := r.adoptLegacy(ctx, gw, rec, snap.Values.Blueprint); err != nil {
 		return ctrl.Result{}, err
 	}
@@ -240,5 +247,6 @@ func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewayv1.ReferenceGrant{}, ctrlutil.MapTo(r.gatewaysOfRoutesOfGrant)).
 		WatchesRawSource(source.Kind(r.certificates.metadata, secretMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.gatewaysOfSecret), ctrlutil.NewVersion)).
 		WatchesRawSource(source.Kind(r.services, serviceMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.gatewaysOfService), ctrlutil.CameOrWent)).
+		WatchesRawSource(r.namespaceBytes.source()).
 		Named("gateway"), r, r.gatewayOfObject)
 }

@@ -48,6 +48,10 @@ type Record struct {
 	// values part 0 records: as read, until the caller sets those it is about to apply.
 	Revision   int64
 	ValuesHash string
+	// RenderedBytes is the size of the owner's objects and values part 0 records
+	// (Rendering.RenderedBytes): as read, until the caller sets that of the render it is
+	// about to apply.
+	RenderedBytes int64
 	// TargetRevision is the revision a rollout assigned the Gateway and GatesRollout
 	// whether its health gates the wave; only the rollout engine writes them, so a save
 	// keeps them as read.
@@ -130,7 +134,7 @@ func (a *Applier) LoadRecord(ctx context.Context, owner Owner) (*Record, error) 
 func (r *Record) add(part *gatewrightv1alpha1.Rendering) {
 	r.parts[part.Part] = part
 	if part.Part == 0 {
-		r.Values, r.Revision, r.ValuesHash = part.Values, part.Revision, part.ValuesHash
+		r.Values, r.Revision, r.ValuesHash, r.RenderedBytes = part.Values, part.Revision, part.ValuesHash, part.RenderedBytes
 		r.TargetRevision, r.GatesRollout, r.TargetBlueprint = part.TargetRevision, part.GatesRollout, part.TargetBlueprint
 		r.RouteCutoff, r.RouteRefused = part.RouteCutoff, part.RouteRefused
 		r.read = &readInputs{revision: part.Revision, valuesHash: part.ValuesHash}
@@ -173,7 +177,7 @@ func (a *Applier) SaveRecord(ctx context.Context, rec *Record, inv Inventory) er
 		if part == 0 {
 			desired.Values = recordedAt(rec.Values, existing)
 			desired.RevisionSince = revisionSince(rec.Revision, existing)
-			desired.Revision, desired.ValuesHash = rec.Revision, rec.ValuesHash
+			desired.Revision, desired.ValuesHash, desired.RenderedBytes = rec.Revision, rec.ValuesHash, rec.RenderedBytes
 			desired.TargetRevision, desired.GatesRollout, desired.TargetBlueprint = rec.TargetRevision, rec.GatesRollout, rec.TargetBlueprint
 			desired.RouteCutoff, desired.RouteRefused = rec.RouteCutoff, rec.RouteRefused
 		}
@@ -301,6 +305,7 @@ func sameRendering(existing, desired *gatewrightv1alpha1.Rendering) bool {
 		equality.Semantic.DeepEqual(existing.Objects, desired.Objects) &&
 		equality.Semantic.DeepEqual(existing.Values, desired.Values) &&
 		existing.Revision == desired.Revision && existing.ValuesHash == desired.ValuesHash &&
+		existing.RenderedBytes == desired.RenderedBytes &&
 		equality.Semantic.DeepEqual(existing.RevisionSince, desired.RevisionSince) &&
 		existing.TargetRevision == desired.TargetRevision && existing.GatesRollout == desired.GatesRollout &&
 		existing.TargetBlueprint == desired.TargetBlueprint &&
