@@ -17,11 +17,11 @@ import (
 
 // suiteNamespaceBytes is the suite's --max-rendered-bytes-per-namespace: two Gateways
 // of largeValues pass it, every other spec's Gateways are far below.
-const suiteNamespaceBytes = 2 << 20
+const suiteNamespaceBytes = 1536 << 10
 
-// largeBlob is a tenant's value of 700 KB: a Gateway of largeBlueprint holds it twice,
-// in its values and in its ConfigMap, some 1.4 MB.
-var largeBlob = strings.Repeat("x", 700_000)
+// largeBlob is a tenant's value of 400 KB (a policy's block may hold 512 KiB): a Gateway
+// of largeBlueprint holds it twice, in its values and in its ConfigMap, some 800 KB.
+var largeBlob = strings.Repeat("x", 400_000)
 
 // largeBlueprint hands the values to the proxy in a ConfigMap, the usual way; with
 // readsBack, a second template reads that ConfigMap back through .Resources and writes
