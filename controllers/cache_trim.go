@@ -1,13 +1,17 @@
 package controllers
 
 import (
+	"bytes"
 	"unique"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/apply"
+	"github.com/gatewright/gatewright/internal/values"
 )
 
 // lastAppliedAnnotation is where kubectl apply keeps a copy of the whole object.
@@ -21,6 +25,11 @@ const lastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
 // object has its own copy of each; a fleet of N Gateways holds some 6N objects.
 // Interned strings are dropped by the garbage collector once no object holds them, so
 // a tenant's distinct strings cost no more than they did.
+//
+// It also takes out the content of rendered objects (a ConfigMap's data, a Secret's,
+// the spec of a large custom resource), which the cache keeps as a hash
+// (apply.StripContent): a blueprint's configuration is not held once per Gateway, and an
+// object a tenant labels as Gatewright's costs its metadata, whatever it holds.
 func trimForCache(obj any) (any, error) {
 	m, err := meta.Accessor(obj)
 	if err != nil {
@@ -44,7 +53,12 @@ func trimForCache(obj any) (any, error) {
 		}
 		m.SetFinalizers(finalizers)
 	}
+	apply.StripContent(obj)
 	switch o := obj.(type) {
+	case *gatewrightv1alpha1.GatewayConfig:
+		boundBlocks(&o.Spec.DefaultsAndOverrides)
+	case *gatewrightv1alpha1.GatewayClassConfig:
+		boundBlocks(&o.Spec.DefaultsAndOverrides)
 	case *gatewrightv1alpha1.Rendering:
 		internRendering(o)
 	case *gatewayv1.Gateway:
@@ -58,6 +72,19 @@ func trimForCache(obj any) (any, error) {
 		}
 	}
 	return obj, nil
+}
+
+// boundBlocks cuts a policy's block over values.MaxBytes to one byte more than the
+// bound. Such a block is refused by its length before anything decodes it (the values
+// engine measures every block first), with the same message whatever its length; the
+// cache need not hold the rest, up to the API server's 1.5 MiB an object, once per
+// policy a tenant creates.
+func boundBlocks(blocks *gatewrightv1alpha1.DefaultsAndOverrides) {
+	for _, block := range []*apiextensionsv1.JSON{blocks.Default, blocks.Override} {
+		if block != nil && len(block.Raw) > values.MaxBytes {
+			block.Raw = bytes.Clone(block.Raw[:values.MaxBytes+1])
+		}
+	}
 }
 
 func internRendering(r *gatewrightv1alpha1.Rendering) {

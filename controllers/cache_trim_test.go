@@ -6,10 +6,13 @@ import (
 	"unsafe"
 
 	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/apply"
+	"github.com/gatewright/gatewright/internal/values"
 )
 
 // fresh returns a copy of s in storage of its own, as a decoder gives each object.
@@ -30,6 +33,7 @@ func TestTrimForCacheDropsBookkeepingAndSharesRepeatedStrings(t *testing.T) {
 	want := a.DeepCopy()
 	want.ManagedFields = nil
 	delete(want.Annotations, lastAppliedAnnotation)
+	want.Annotations[apply.ContentHashAnnotation] = "44136fa355b3678a1146ad16f7e8649e" // of no data
 	for _, cm := range []*corev1.ConfigMap{a, b} {
 		if _, err := trimForCache(cm); err != nil {
 			t.Fatal(err)
@@ -74,5 +78,32 @@ func TestTrimForCacheKeepsARenderingAsItWas(t *testing.T) {
 	}
 	if !equality.Semantic.DeepEqual(r, want) {
 		t.Fatalf("trimmed to %+v, want %+v", r, want)
+	}
+}
+
+// A policy's block over the bound is held only up to the bound, and refused as the
+// whole block is.
+func TestTrimForCacheHoldsAPolicyBlockOnlyUpToTheBound(t *testing.T) {
+	large := []byte(`{"blob":"` + strings.Repeat("x", 1<<20) + `"}`)
+	small := []byte(`{"a":1}`)
+	policy := &gatewrightv1alpha1.GatewayConfig{ObjectMeta: metav1.ObjectMeta{Namespace: "tenant-0", Name: "big"}}
+	policy.Spec.Default = &apiextensionsv1.JSON{Raw: large}
+	policy.Spec.Override = &apiextensionsv1.JSON{Raw: small}
+	source := values.Source{Kind: gatewrightv1alpha1.KindGatewayConfig, Namespace: "tenant-0", Name: "big"}
+	whole := values.CheckPolicy(source, policy.Spec.DefaultsAndOverrides.DeepCopy())
+	if whole == nil {
+		t.Fatal("the policy is within the bounds: the test proves nothing")
+	}
+	if _, err := trimForCache(policy); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(policy.Spec.Default.Raw); got != values.MaxBytes+1 {
+		t.Errorf("the cache holds %d bytes of the default, want %d", got, values.MaxBytes+1)
+	}
+	if string(policy.Spec.Override.Raw) != string(small) {
+		t.Errorf("a block within the bound was changed: %s", policy.Spec.Override.Raw)
+	}
+	if cut := values.CheckPolicy(source, &policy.Spec.DefaultsAndOverrides); cut == nil || cut.Error() != whole.Error() {
+		t.Errorf("the held policy is judged %v, the whole one %v", cut, whole)
 	}
 }

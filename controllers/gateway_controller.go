@@ -35,6 +35,8 @@ type GatewayReconciler struct {
 	programmer
 	// routeLimits bound the routes one Gateway serves.
 	routeLimits routing.Limits
+	// namespaceBytes bounds what the Gateways of a namespace hold together.
+	namespaceBytes *namespaceBytes
 }
 
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=gateways,verbs=get;list;watch;update;patch
@@ -96,6 +98,11 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 		return status.invalid(err)
 	}
 	out := res.Output
+	size := renderedBytes(out.Objects, res.Values.Values)
+	if err := r.namespaceBytes.admit(gw.Namespace, gw.Name, rec.RenderedBytes, size); err != nil {
+		return status.overNamespaceBytes(err)
+	}
+	rec.RenderedBytes = size
 	if err := r.adoptLegacy(ctx, gw, rec, snap.Values.Blueprint); err != nil {
 		return ctrl.Result{}, err
 	}
@@ -171,6 +178,12 @@ func settle(owner apply.Owner, parsed *render.Blueprint, input render.Input, out
 // the Gateway's inventory as .Resources.
 func (r *GatewayReconciler) translate(ctx context.Context, snap *translate.Gateway, rec *apply.Record, status *gatewayStatus) (_ *translate.Result, err error) {
 	defer func() { countRender(metrics.KindGateway, snap.Values.Blueprint.Name, err) }()
+	// The objects that templates or readyWhen read are read whole; the cache holds the
+	// others without their content. A blueprint that does not parse reads none: its
+	// error comes from the translation.
+	if parsed, err := r.Blueprints.Get(snap.Values.Blueprint); err == nil {
+		rec.ReadsWhole = parsed.ReadsWhole(false)
+	}
 	live, err := r.Applier.LiveRecorded(ctx, rec)
 	if err != nil {
 		return nil, err
@@ -234,5 +247,6 @@ func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewayv1.ReferenceGrant{}, ctrlutil.MapTo(r.gatewaysOfRoutesOfGrant)).
 		WatchesRawSource(source.Kind(r.certificates.metadata, secretMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.gatewaysOfSecret), ctrlutil.NewVersion)).
 		WatchesRawSource(source.Kind(r.services, serviceMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.gatewaysOfService), ctrlutil.CameOrWent)).
+		WatchesRawSource(r.namespaceBytes.source()).
 		Named("gateway"), r, r.gatewayOfObject)
 }

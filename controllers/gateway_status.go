@@ -117,6 +117,15 @@ func (s *gatewayStatus) setProgrammed(v translate.Verdict) {
 	s.set(gatewayv1.GatewayConditionProgrammed, v.OK, gatewayv1.GatewayConditionReason(v.Reason), v.Message)
 }
 
+// overNamespaceBytes reports a render refused because the Gateways of the namespace
+// would hold too many bytes together. Nothing was applied or pruned: the objects of the
+// last render stay. Room made in the namespace brings the Gateway back (namespaceBytes).
+func (s *gatewayStatus) overNamespaceBytes(err error) (ctrl.Result, error) {
+	s.set(gatewayv1.GatewayConditionProgrammed, false, ReasonNamespaceBytes, err.Error())
+	s.setListeners(false, gatewayv1.ListenerReasonPending)
+	return ctrl.Result{}, nil
+}
+
 func (s *gatewayStatus) applyFailed(err error) (ctrl.Result, error) {
 	s.set(gatewayv1.GatewayConditionProgrammed, false, gatewayv1.GatewayReasonInvalid, "apply failed, nothing was pruned: "+err.Error())
 	s.setListeners(false, gatewayv1.ListenerReasonInvalid)

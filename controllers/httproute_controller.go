@@ -261,6 +261,12 @@ func (r *HTTPRouteReconciler) translate(ctx context.Context, route translate.Rou
 	if snap.Listeners, err = snapshot.Listeners(ctx, r.Client, parent.gateway, r.certificates.check(ctx)); err != nil {
 		return nil, err
 	}
+	// The objects that templates or readyWhen read are read whole; the cache holds the
+	// others without their content. A blueprint that does not parse reads none: its
+	// error comes from the translation.
+	if parsed, err := r.Blueprints.Get(snap.Values.Blueprint); err == nil {
+		rec.ReadsWhole = parsed.ReadsWhole(true)
+	}
 	live, err := r.Applier.LiveRecorded(ctx, rec)
 	if err != nil {
 		return nil, err

@@ -43,6 +43,10 @@ type Options struct {
 	// RenderCaps cap the renderLimits of blueprints; a field that is not positive is
 	// render.DefaultCaps'.
 	RenderCaps render.Bounds
+	// MaxRenderedBytesPerNamespace bounds the bytes of JSON of the objects and values
+	// that the Gateways of one namespace hold together; zero means
+	// DefaultMaxRenderedBytesPerNamespace.
+	MaxRenderedBytesPerNamespace int64
 }
 
 // LeaderElectionID is the name of the lease that the replicas of an instance with these
@@ -136,7 +140,12 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		Client: mgr.GetClient(), Applier: applier, Blueprints: blueprints, Recorder: recorder,
 		ControllerNamespace: opts.ControllerNamespace, shard: shard, certificates: certificates, services: services,
 	}
-	routes, gateways := &HTTPRouteReconciler{programmer: programming}, &GatewayReconciler{programmer: programming, routeLimits: opts.RouteLimits}
+	namespaceBytes := newNamespaceBytes(opts.MaxRenderedBytesPerNamespace)
+	if err := namespaceBytes.watch(ctx, mgr); err != nil {
+		return err
+	}
+	routes := &HTTPRouteReconciler{programmer: programming}
+	gateways := &GatewayReconciler{programmer: programming, routeLimits: opts.RouteLimits, namespaceBytes: namespaceBytes}
 	routes.Workers = orDefault(opts.RouteWorkers, DefaultRouteWorkers)
 	gateways.Workers = orDefault(opts.GatewayWorkers, DefaultGatewayWorkers)
 	if err := routes.SetupWithManager(mgr); err != nil {

@@ -60,7 +60,7 @@ var _ = BeforeSuite(func() {
 	ctx, cancel = context.WithCancel(context.Background())
 	// Routes of 256 KiB together per Gateway, so that a spec can pass the bound with a few
 	// large routes; every other spec's routes take a few kilobytes.
-	Expect(controllers.Setup(ctx, mgr, controllers.Options{ControllerNamespace: controllerNamespace, RouteLimits: suiteRouteLimits})).To(Succeed())
+	Expect(controllers.Setup(ctx, mgr, controllers.Options{ControllerNamespace: controllerNamespace, RouteLimits: suiteRouteLimits, MaxRenderedBytesPerNamespace: suiteNamespaceBytes})).To(Succeed())
 	go func() {
 		defer GinkgoRecover()
 		Expect(mgr.Start(ctx)).To(Succeed())

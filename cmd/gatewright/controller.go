@@ -33,6 +33,7 @@ type controllerOptions struct {
 	policyWorkers       int
 	routeLimits         routing.Limits
 	renderCaps          render.Bounds
+	namespaceBytes      int64
 	zap                 zap.Options
 }
 
@@ -41,6 +42,7 @@ func newControllerCommand() *cobra.Command {
 		controllerNamespace: defaultControllerNamespace, metricsAddress: ":8080", probeAddress: ":8081", pprofAddress: "0",
 		gatewayWorkers: controllers.DefaultGatewayWorkers, routeWorkers: controllers.DefaultRouteWorkers,
 		policyWorkers: controllers.DefaultPolicyWorkers, routeLimits: routing.DefaultLimits, renderCaps: render.DefaultCaps,
+		namespaceBytes: controllers.DefaultMaxRenderedBytesPerNamespace,
 	}
 	cmd := &cobra.Command{
 		Use:   "controller",
@@ -80,6 +82,7 @@ blueprint asking more gets the cap, and its Linted condition says so.`,
 	flags.IntVar(&opts.routeLimits.Routes, "max-routes-per-gateway", opts.routeLimits.Routes, "how many routes one Gateway serves; past it the newest are refused on their own status")
 	flags.IntVar(&opts.routeLimits.Bytes, "max-route-bytes-per-gateway", opts.routeLimits.Bytes, "how many bytes of route specs (as JSON) one Gateway serves together; past it the newest routes are refused on their own status")
 	flags.IntVar(&opts.routeLimits.Entries, "max-route-table-entries-per-gateway", opts.routeLimits.Entries, "how many matches one Gateway's route table holds, each counted once per listener and hostname of its route; past it the newest routes are refused on their own status")
+	flags.Int64Var(&opts.namespaceBytes, "max-rendered-bytes-per-namespace", opts.namespaceBytes, "how many bytes (as JSON) the objects and effective values of a namespace's Gateways hold together; a Gateway whose render would pass it is refused on its own status (Programmed=False), and keeps the objects applied before")
 	bindRenderCapFlags(flags, &opts.renderCaps)
 	bindLogFlags(flags, &opts.zap)
 	return cmd
@@ -136,7 +139,7 @@ func runController(ctx context.Context, cfg *rest.Config, opts controllerOptions
 		ControllerNamespace: opts.controllerNamespace, GatewayClasses: opts.gatewayClasses,
 		GatewayWorkers: opts.gatewayWorkers, RouteWorkers: opts.routeWorkers, PolicyWorkers: opts.policyWorkers,
 		RouteLimits: opts.routeLimits,
-		RenderCaps:  opts.renderCaps,
+		RenderCaps:  opts.renderCaps, MaxRenderedBytesPerNamespace: opts.namespaceBytes,
 	}
 	options.LeaderElectionID = setup.LeaderElectionID()
 	options.LeaderElectionNamespace = opts.controllerNamespace

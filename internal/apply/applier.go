@@ -229,21 +229,25 @@ func (a *Applier) DeleteAll(ctx context.Context, owner Owner, inv Inventory) ([]
 
 // Live returns the objects of inv as they are now, by template. Objects that are gone,
 // or that do not carry owner's labels and the entry's template label, are left out: what
-// a template reads back must be what it rendered for the same owner.
+// a template reads back must be what it rendered for the same owner. The objects are
+// the cache's, whose content may be stripped (StripContent).
 func (a *Applier) Live(ctx context.Context, owner Owner, inv Inventory) (map[string][]*unstructured.Unstructured, error) {
-	return a.live(ctx, owner, inv, nil)
+	return a.live(ctx, owner, inv, nil, nil)
 }
 
-// LiveRecorded is Live for the record's objects. The record keeps them, by entry, for
-// its next ApplyRecorded, which starts from them rather than read and convert each
-// again.
+// LiveRecorded is Live for the record's objects, each whole when the record's
+// ReadsWhole says its template's objects are read (.Resources, readyWhen). The record
+// keeps them, by entry, for its next ApplyRecorded, which starts from them rather than
+// read and convert each again.
 func (a *Applier) LiveRecorded(ctx context.Context, rec *Record) (map[string][]*unstructured.Unstructured, error) {
 	rec.live = map[string]*unstructured.Unstructured{}
-	return a.live(ctx, rec.owner, rec.Inventory, rec.live)
+	return a.live(ctx, rec.owner, rec.Inventory, rec.ReadsWhole, rec.live)
 }
 
-// live is Live, which also puts each object it returns into byKey when given.
-func (a *Applier) live(ctx context.Context, owner Owner, inv Inventory, byKey map[string]*unstructured.Unstructured) (map[string][]*unstructured.Unstructured, error) {
+// live is Live, which reads from the API server each object the cache holds stripped
+// whose template whole says is read whole, and puts each object it returns into byKey
+// when given.
+func (a *Applier) live(ctx context.Context, owner Owner, inv Inventory, whole func(template string) bool, byKey map[string]*unstructured.Unstructured) (map[string][]*unstructured.Unstructured, error) {
 	live := map[string][]*unstructured.Unstructured{}
 	for _, e := range inv {
 		obj := e.object()
@@ -252,6 +256,17 @@ func (a *Applier) live(ctx context.Context, owner Owner, inv Inventory, byKey ma
 				continue
 			}
 			return nil, fmt.Errorf("reading %s: %w", e, err)
+		}
+		if _, isStripped := stripped(obj); isStripped && whole != nil && whole(e.Template) {
+			obj = e.object()
+			if err := getUnstructured(ctx, a.apiReader, client.ObjectKeyFromObject(obj), obj); err != nil {
+				if apierrors.IsNotFound(err) {
+					continue
+				}
+				return nil, fmt.Errorf("reading %s: %w", e, err)
+			}
+			obj.SetManagedFields(nil)
+			forgetContentHash(obj)
 		}
 		if !owner.owns(obj) || obj.GetLabels()[templateLabel] != e.Template {
 			continue
@@ -286,6 +301,9 @@ func (a *Applier) owned(ctx context.Context, reader client.Reader, owner Owner, 
 		return nil, fmt.Errorf("reading %s %s: %w", obj.GetKind(), client.ObjectKeyFromObject(obj), err)
 	case !owner.owns(existing):
 		return nil, &ConflictError{Object: entryOf(obj), Owner: owner.String()}
+	}
+	if reader != a.client {
+		forgetContentHash(existing)
 	}
 	return existing, nil
 }

@@ -32,7 +32,7 @@ func (a *Applier) ApplyRecorded(ctx context.Context, rec *Record, objs []*unstru
 		return nil, err
 	}
 	final := Planned(kept, planned)
-	if result.NotReady, err = a.readiness(ctx, rec.owner, rec.readiness(), final, result.Live); err != nil {
+	if result.NotReady, err = a.readiness(ctx, rec.owner, rec.readiness(), rec.ReadsWhole, final, result.Live); err != nil {
 		return nil, err
 	}
 	if err := a.SaveRecord(ctx, rec, final); err != nil {
@@ -63,7 +63,7 @@ func byKstatus(obj *unstructured.Unstructured, _ string) (bool, string) {
 // applied are judged as the API server returned them; the others (kept while their
 // template waits) as the cache has them. Each is judged as its entry's template's, not
 // as its labels say: an object that is no entry of inv is not judged.
-func (a *Applier) readiness(ctx context.Context, owner Owner, judge func(*unstructured.Unstructured, string) (bool, string), inv Inventory, applied []*unstructured.Unstructured) ([]string, error) {
+func (a *Applier) readiness(ctx context.Context, owner Owner, judge func(*unstructured.Unstructured, string) (bool, string), whole func(string) bool, inv Inventory, applied []*unstructured.Unstructured) ([]string, error) {
 	templates := make(map[string]string, len(inv))
 	for _, e := range inv {
 		templates[e.key()] = e.Template
@@ -87,7 +87,7 @@ func (a *Applier) readiness(ctx context.Context, owner Owner, judge func(*unstru
 			others = append(others, e)
 		}
 	}
-	live, err := a.Live(ctx, owner, others)
+	live, err := a.live(ctx, owner, others, whole, nil)
 	if err != nil {
 		return nil, err
 	}

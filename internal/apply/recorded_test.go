@@ -60,7 +60,7 @@ func TestReadinessJudgesByTheRecordsJudgeAndSaysWhy(t *testing.T) {
 			applied[1].SetLabels(map[string]string{templateLabel: "app"})
 			inv := Inventory{entryOf(applied[0]), entryOf(applied[1])}
 			inv[0].Template, inv[1].Template = "app", "flag"
-			notReady, err := a.readiness(context.Background(), owner, rec.readiness(), inv, applied)
+			notReady, err := a.readiness(context.Background(), owner, rec.readiness(), nil, inv, applied)
 			if err != nil {
 				t.Fatal(err)
 			}

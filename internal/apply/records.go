@@ -34,6 +34,10 @@ type Record struct {
 	// It is given the template the record (or the render) says rendered the object,
 	// never the template the object's labels name.
 	Readiness func(obj *unstructured.Unstructured, template string) (bool, string)
+	// ReadsWhole tells whether the objects of a template are read whole: by a template
+	// (.Resources) or by a readyWhen. The cache holds objects without their content
+	// (StripContent); those are then read from the API server. nil reads none whole.
+	ReadsWhole func(template string) bool
 	// Deleting tells that a Rendering of the owner is being deleted: its clean-up must
 	// finish before the owner gets new ones.
 	Deleting bool
@@ -44,6 +48,10 @@ type Record struct {
 	// values part 0 records: as read, until the caller sets those it is about to apply.
 	Revision   int64
 	ValuesHash string
+	// RenderedBytes is the size of the owner's objects and values part 0 records
+	// (Rendering.RenderedBytes): as read, until the caller sets that of the render it is
+	// about to apply.
+	RenderedBytes int64
 	// TargetRevision is the revision a rollout assigned the Gateway and GatesRollout
 	// whether its health gates the wave; only the rollout engine writes them, so a save
 	// keeps them as read.
@@ -126,7 +134,7 @@ func (a *Applier) LoadRecord(ctx context.Context, owner Owner) (*Record, error) 
 func (r *Record) add(part *gatewrightv1alpha1.Rendering) {
 	r.parts[part.Part] = part
 	if part.Part == 0 {
-		r.Values, r.Revision, r.ValuesHash = part.Values, part.Revision, part.ValuesHash
+		r.Values, r.Revision, r.ValuesHash, r.RenderedBytes = part.Values, part.Revision, part.ValuesHash, part.RenderedBytes
 		r.TargetRevision, r.GatesRollout, r.TargetBlueprint = part.TargetRevision, part.GatesRollout, part.TargetBlueprint
 		r.RouteCutoff, r.RouteRefused = part.RouteCutoff, part.RouteRefused
 		r.read = &readInputs{revision: part.Revision, valuesHash: part.ValuesHash}
@@ -169,7 +177,7 @@ func (a *Applier) SaveRecord(ctx context.Context, rec *Record, inv Inventory) er
 		if part == 0 {
 			desired.Values = recordedAt(rec.Values, existing)
 			desired.RevisionSince = revisionSince(rec.Revision, existing)
-			desired.Revision, desired.ValuesHash = rec.Revision, rec.ValuesHash
+			desired.Revision, desired.ValuesHash, desired.RenderedBytes = rec.Revision, rec.ValuesHash, rec.RenderedBytes
 			desired.TargetRevision, desired.GatesRollout, desired.TargetBlueprint = rec.TargetRevision, rec.GatesRollout, rec.TargetBlueprint
 			desired.RouteCutoff, desired.RouteRefused = rec.RouteCutoff, rec.RouteRefused
 		}
@@ -297,6 +305,7 @@ func sameRendering(existing, desired *gatewrightv1alpha1.Rendering) bool {
 		equality.Semantic.DeepEqual(existing.Objects, desired.Objects) &&
 		equality.Semantic.DeepEqual(existing.Values, desired.Values) &&
 		existing.Revision == desired.Revision && existing.ValuesHash == desired.ValuesHash &&
+		existing.RenderedBytes == desired.RenderedBytes &&
 		equality.Semantic.DeepEqual(existing.RevisionSince, desired.RevisionSince) &&
 		existing.TargetRevision == desired.TargetRevision && existing.GatesRollout == desired.GatesRollout &&
 		existing.TargetBlueprint == desired.TargetBlueprint &&

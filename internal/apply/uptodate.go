@@ -31,12 +31,19 @@ func stampRenderedHash(obj *unstructured.Unstructured) {
 
 // matches tells whether live is as rendered: the same rendered hash, and every field of
 // rendered present in live with the same value (so a changed field, drift, does not
-// match). Fields only live has, such as defaults and status, do not matter.
+// match). Fields only live has, such as defaults and status, do not matter. A live
+// object the cache holds without its content (StripContent) matches when the rendered
+// content has the hash of the content the API server holds.
 func matches(live, rendered *unstructured.Unstructured) bool {
 	if live.GetAnnotations()[RenderedHashAnnotation] != rendered.GetAnnotations()[RenderedHashAnnotation] {
 		return false
 	}
-	return contains(live.Object, rendered.Object)
+	hash, ok := stripped(live)
+	if !ok {
+		return contains(live.Object, rendered.Object)
+	}
+	content, rest := renderedContent(rendered)
+	return hashContent(content) == hash && contains(live.Object, rest)
 }
 
 func contains(live, rendered any) bool {

@@ -36,6 +36,9 @@ type Blueprint struct {
 	// gatewayReadsLive and routeReadsLive are false only when no gateway (route)
 	// template or helper can read .Resources (ObjectsMayChange).
 	gatewayReadsLive, routeReadsLive bool
+	// statusReadsLive is false only when neither the status template nor a helper can
+	// read .Resources (ReadsWhole).
+	statusReadsLive bool
 	// gatewayReads are the names of the gateway templates' data (HTTPRoutes, RouteTable)
 	// that a gateway or status template, or a helper, may read; the others are not built,
 	// which for a Gateway of thousands of routes is most of a render's work.
@@ -118,6 +121,7 @@ func ParseWithin(bp *gatewrightv1alpha1.GatewayClassBlueprint, caps Bounds) (*Bl
 		sources[statusTemplate] = status.Template
 		b.hasStatus = true
 	}
+	b.statusReadsLive = mayRead("Resources", bp.Spec.Helpers, sources[statusTemplate], nil)
 	b.gatewayReads = map[string]bool{}
 	for _, name := range []string{"HTTPRoutes", "RouteTable"} {
 		b.gatewayReads[name] = mayRead(name, bp.Spec.Helpers, sources[statusTemplate], bp.Spec.GatewayTemplate.ResourceTemplates)

@@ -57,6 +57,20 @@ func (b *Blueprint) Readiness(route bool, judge Readiness) TemplateReadiness {
 	}
 }
 
+// ReadsWhole tells which templates' objects the blueprint reads whole, for a Gateway
+// (route false) or a route: every template's when a template, the status template or a
+// helper may read .Resources, else those with a readyWhen, which may judge any field.
+// The caller's cache holds other objects without their content (apply.StripContent).
+func (b *Blueprint) ReadsWhole(route bool) func(template string) bool {
+	set, readsLive := "gateway/", b.gatewayReadsLive || b.statusReadsLive
+	if route {
+		set, readsLive = "httproute/", b.routeReadsLive
+	}
+	return func(template string) bool {
+		return readsLive || b.readyWhen[set+template] != nil
+	}
+}
+
 // readyWhen judges obj by cond, charged to budget. It fails safe: an evaluation that
 // fails or exceeds its bound, or the budget, leaves the object not ready, with the error
 // as the reason.

@@ -58,6 +58,7 @@ func main() {
 	flag.BoolVar(&s.floorCachesChildren, "floor-caches-children", false, "the floor caches the children it applies (by Gatewright's managed-by label, as Gatewright does), to compare memory with a controller that holds the same objects; it then receives their watch events too")
 	flag.BoolVar(&s.restart, "restart", false, "once the Gateways have settled (and after the change, if any), stop the controller (SIGTERM) and start it again with the same flags, and measure until it has reconciled every Gateway and is quiet")
 	rolloutFlag := flag.String("rollout", string(rolloutAllAtOnce), "with -change, the blueprint's rollout strategy: allatonce or waves (the controller's default: 1, 10%, 50%, 100%, 30 s soaks)")
+	flag.IntVar(&s.valuesBytes, "values-bytes", 0, "the large-values shape (with -only gatewright): each Gateway's values carry this many bytes (half from a global policy, half from its namespace's), which the blueprint renders into one more ConfigMap; at the end, print what the API server holds")
 	timeout := flag.Duration("timeout", time.Hour, "give up after this long")
 	binary := flag.String("gatewright", "", "the gatewright binary to measure (default: build ./cmd/gatewright as the Dockerfile does)")
 	only := flag.String("only", "", "measure only floor or gatewright")

@@ -31,6 +31,9 @@ type settings struct {
 	routes     int           // the routes shape (routes.go): routes created on one Gateway once it is Programmed
 	// floorCachesChildren makes the floor cache the children it applies.
 	floorCachesChildren bool
+	// valuesBytes, when not 0, is the large-values shape (values.go): each Gateway's
+	// values carry this many bytes, rendered into a ConfigMap.
+	valuesBytes int
 }
 
 // contender is a controller the harness measures.
@@ -144,6 +147,13 @@ func measure(ctx context.Context, s settings, c contender, round int) (res *resu
 	defer func() { r.proc.stop() }()
 	if res, err = r.measure(ctx); err != nil {
 		return nil, err
+	}
+	if s.valuesBytes > 0 {
+		stored, err := storedBytes(ctx, cl.admin)
+		if err != nil {
+			return nil, err
+		}
+		progress(c.name, "the API server holds, as JSON: %v bytes (ConfigMaps %.1f MiB)", stored, float64(stored["ConfigMap"])/(1<<20))
 	}
 	if s.keep {
 		res.Folder = dir

@@ -145,11 +145,18 @@ func installWorkload(ctx context.Context, k8s client.Client, s settings) error {
 	if s.routes > 0 {
 		bp = routesBlueprint(bp)
 	}
-	if err := applyYAML(ctx, k8s, bp+"---"+classConfigYAML(false)); err != nil {
+	policies := classConfigYAML(false)
+	if s.valuesBytes > 0 {
+		bp, policies = withValuesTemplate(bp), policies+"---"+largeValues("", s.valuesBytes)
+	}
+	if err := applyYAML(ctx, k8s, bp+"---"+policies); err != nil {
 		return err
 	}
 	for i := range s.namespaces {
 		stream := tenant(namespaceName(i), false)
+		if s.valuesBytes > 0 {
+			stream += "---" + largeValues(namespaceName(i), s.valuesBytes)
+		}
 		if s.routes > 0 {
 			stream += "---" + backendService(namespaceName(i))
 		}

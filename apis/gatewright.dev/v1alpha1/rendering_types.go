@@ -106,6 +106,13 @@ type Rendering struct {
 	// objects were rendered from. Only part 0 has it.
 	// +optional
 	ValuesHash string `json:"valuesHash,omitempty"`
+	// RenderedBytes, on a Gateway's part 0, is the size of what the Gateway's last
+	// applied render holds: the bytes of JSON of its objects and of its effective values.
+	// The Gateways of a namespace together stay within the controller's
+	// --max-rendered-bytes-per-namespace.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	RenderedBytes int64 `json:"renderedBytes,omitempty"`
 	// TargetRevision, on a Gateway's part 0, is the revision a rollout assigned the
 	// Gateway; the Gateway runs it while it is newer than the blueprint's
 	// currentRevision, else currentRevision.
