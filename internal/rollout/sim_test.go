@@ -25,9 +25,9 @@ type fleet struct {
 	// unrenderable are the revisions whose render fails, with the render's error: a
 	// Gateway keeps the objects of the revision it ran.
 	unrenderable map[int64]string
-	now            time.Time
-	status         *Status
-	cfg            Config
+	now          time.Time
+	status       *Status
+	cfg          Config
 }
 
 func newFleet(n int, stable, target int64, cfg Config) *fleet {
