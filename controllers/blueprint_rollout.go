@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/log"
@@ -187,7 +188,7 @@ func (r *BlueprintReconciler) assign(ctx context.Context, bp *gatewrightv1alpha1
 	for _, a := range step.Assignments {
 		for _, key := range a.Gateways {
 			rec := records[key]
-			if rec == nil || !r.sent.first(bp.Name, client.ObjectKeyFromObject(rec), sentAssignment{a.Revision, a.Gates}) {
+			if rec == nil || !r.sent.first(bp.Name, client.ObjectKeyFromObject(rec), sentAssignment{a.Revision, a.Gates, rec.UID}) {
 				continue
 			}
 			g.Go(func() error {
@@ -203,10 +204,13 @@ func (r *BlueprintReconciler) assign(ctx context.Context, bp *gatewrightv1alpha1
 	return g.Wait()
 }
 
-// sentAssignment is what an assignment wrote into a Rendering.
+// sentAssignment is what an assignment wrote into a Rendering, and which one (its UID):
+// a Rendering deleted and made again under the same name, for a Gateway recreated,
+// has none of it.
 type sentAssignment struct {
 	revision int64
 	gates    bool
+	uid      types.UID
 }
 
 // sentAssignments remembers, by blueprint and Rendering, the assignments written that
@@ -248,7 +252,7 @@ func (s *sentAssignments) seen(blueprint string, records []gatewrightv1alpha1.Re
 	for i := range records {
 		rec := &records[i]
 		key := client.ObjectKeyFromObject(rec)
-		if a, ok := sent[key]; ok && a != (sentAssignment{rec.TargetFor(blueprint), rec.GatesRollout}) {
+		if a, ok := sent[key]; ok && a.uid == rec.UID && a != (sentAssignment{rec.TargetFor(blueprint), rec.GatesRollout, rec.UID}) {
 			pending[key] = a
 		}
 	}

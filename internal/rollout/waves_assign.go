@@ -72,8 +72,9 @@ func (s *stepper) gates(m Member) bool {
 // it takes none, so a Gateway of the wave deleted (or moved to another class) is not
 // replaced: the first render of a stand-in would restart the soak, and a tenant deleting
 // its Gateways one by one would hold the wave. Nor does it take a Gateway created, or
-// whose tenant inputs changed (moved into the class, say), after the wave started: it
-// runs the stable revision until the next wave.
+// whose tenant inputs changed (moved into the class, say), since the wave started (times
+// are recorded to the second: in its second, too): it runs the stable revision until
+// the next wave.
 func (s *stepper) fill() (last Member, took bool) {
 	need := int(s.st.Updated) - len(s.assigned())
 	if need <= 0 || s.st.WaveStarted == nil {
@@ -83,7 +84,7 @@ func (s *stepper) fill() (last Member, took bool) {
 		if need == 0 || (s.st.WaveEnd != nil && after(m, s.st.WaveEnd, s.cfg.OrderLabel)) {
 			break
 		}
-		if !s.hasRevision(m) && !m.Created.After(s.st.WaveStarted.Time) && !m.InputsSince.After(s.st.WaveStarted.Time) {
+		if !s.hasRevision(m) && m.Created.Before(s.st.WaveStarted.Time) && m.InputsSince.Before(s.st.WaveStarted.Time) {
 			s.take(m)
 			need--
 			last, took = m, true
