@@ -240,9 +240,7 @@ func boolOrder(b bool) int {
 	return 0
 }
 
-// now is the time of the step as the status records it, to the second: the step that
-// writes a wave's start judges by the same start as every step that reads it.
 func (s *stepper) now() *metav1.Time {
-	t := metav1.NewTime(s.obs.Now.Truncate(time.Second))
+	t := metav1.NewTime(s.obs.Now)
 	return &t
 }

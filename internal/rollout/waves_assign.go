@@ -80,11 +80,14 @@ func (s *stepper) fill() (last Member, took bool) {
 	if need <= 0 || s.st.WaveStarted == nil {
 		return last, false
 	}
+	// As the status records it, to the second: the step that writes the wave's start
+	// takes the Gateways that every step that reads it would.
+	started := s.st.WaveStarted.Truncate(time.Second)
 	for _, m := range Order(s.obs.Members, s.cfg.OrderLabel) {
 		if need == 0 || (s.st.WaveEnd != nil && after(m, s.st.WaveEnd, s.cfg.OrderLabel)) {
 			break
 		}
-		if !s.hasRevision(m) && m.Created.Before(s.st.WaveStarted.Time) && m.InputsSince.Before(s.st.WaveStarted.Time) {
+		if !s.hasRevision(m) && m.Created.Before(started) && m.InputsSince.Before(started) {
 			s.take(m)
 			need--
 			last, took = m, true
