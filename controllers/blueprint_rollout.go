@@ -35,7 +35,8 @@ const rolloutPoll = 2 * time.Second
 func (r *BlueprintReconciler) stepRollout(ctx context.Context, bp *gatewrightv1alpha1.GatewayClassBlueprint, gateways []gatewayv1.Gateway, records map[client.ObjectKey]*gatewrightv1alpha1.Rendering) (rollout.Result, error) {
 	cfg := rollout.ConfigOf(bp)
 	stable := bp.Status.CurrentRevision
-	members, err := r.members(ctx, bp.Name, cfg, stable, gateways, records)
+	judging := active(bp.Status.Rollout) || bp.Status.TargetRevision != stable
+	members, err := r.members(ctx, bp.Name, cfg, stable, judging, gateways, records)
 	if err != nil {
 		return rollout.Result{}, err
 	}
@@ -97,11 +98,11 @@ func active(st *gatewrightv1alpha1.BlueprintRolloutStatus) bool {
 
 // members are the Gateways of the rollout: those of gateways that have a record, each
 // with what it runs, what it was assigned, its health on the revision it should run,
-// and whether its tenants changed it since its record's render. A Gateway without a
-// record yet joins once it has rendered the current revision. What a member ran and
+// and, while judging a rollout, whether its tenants changed it since its record's render.
+// A Gateway without a record yet joins once it has rendered the current revision. What a member ran and
 // when is read from its record, which only the controller writes, and a record counts
 // only for the Gateway (UID) it names.
-func (r *BlueprintReconciler) members(ctx context.Context, bp string, cfg rollout.Config, stable int64, gateways []gatewayv1.Gateway, records map[client.ObjectKey]*gatewrightv1alpha1.Rendering) ([]rollout.Member, error) {
+func (r *BlueprintReconciler) members(ctx context.Context, bp string, cfg rollout.Config, stable int64, judging bool, gateways []gatewayv1.Gateway, records map[client.ObjectKey]*gatewrightv1alpha1.Rendering) ([]rollout.Member, error) {
 	members := make([]rollout.Member, 0, len(gateways))
 	for i := range gateways {
 		gw := &gateways[i]
@@ -124,11 +125,13 @@ func (r *BlueprintReconciler) members(ctx context.Context, bp string, cfg rollou
 		if err != nil {
 			return nil, err
 		}
-		var configs gatewrightv1alpha1.GatewayConfigList
-		if err := r.List(ctx, &configs, client.InNamespace(gw.Namespace), client.UnsafeDisableDeepCopy); err != nil {
-			return nil, err
+		if judging && rec.TenantInputs != "" {
+			var configs gatewrightv1alpha1.GatewayConfigList
+			if err := r.List(ctx, &configs, client.InNamespace(gw.Namespace), client.UnsafeDisableDeepCopy); err != nil {
+				return nil, err
+			}
+			m.InputsUnrendered = rec.TenantInputs != rollout.TenantInputs(gw, configs.Items, routes)
 		}
-		m.InputsUnrendered = rec.TenantInputs != "" && rec.TenantInputs != rollout.TenantInputs(gw, configs.Items, routes)
 		health := rollout.Healthy(gw, ownRoutes(gw, routes), rec, max(m.Target, stable))
 		m.Healthy, m.Reason, m.HealthySince, m.TenantOnly = health.OK, health.Reason, health.Since, health.TenantOnly
 		if cfg.OrderLabel != "" {

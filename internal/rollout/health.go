@@ -3,6 +3,7 @@ package rollout
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -83,6 +84,12 @@ func (l *latestTransition) see(t time.Time) {
 
 // gateway judges gw itself, its record and its listeners.
 func (j *judgement) gateway(gw *gatewayv1.Gateway, rendering *gatewrightv1alpha1.Rendering, target int64) {
+	if why := certificatesMissing(gw); why != "" {
+		// No listener is valid, so nothing renders and the Gateway is not programmed:
+		// for its tenant's Secrets, whatever revision it runs.
+		j.tenantCaused(why)
+		return
+	}
 	switch {
 	case rendering == nil || rendering.Revision != target:
 		j.revision = notRendered(gw, rendering, target)
@@ -112,19 +119,21 @@ func (j *judgement) gateway(gw *gatewayv1.Gateway, rendering *gatewrightv1alpha1
 			j.revision = fmt.Sprintf("listener %s has no status", l.Name)
 			return
 		}
+		resolved := notTrue(conditions, string(gatewayv1.ListenerConditionResolvedRefs), 0, nil)
+		if resolved != "" && certificateRefsFail(conditions) {
+			// Not programmed either, for the same reason: its tenant's Secret.
+			j.tenantCaused(fmt.Sprintf("listener %s %s", l.Name, resolved))
+			continue
+		}
 		for _, condition := range []gatewayv1.ListenerConditionType{gatewayv1.ListenerConditionAccepted, gatewayv1.ListenerConditionProgrammed} {
 			if why := notTrue(conditions, string(condition), 0, &j.latest); why != "" {
 				j.revision = fmt.Sprintf("listener %s %s", l.Name, why)
 				return
 			}
 		}
-		if why := notTrue(conditions, string(gatewayv1.ListenerConditionResolvedRefs), 0, nil); why != "" {
-			why = fmt.Sprintf("listener %s %s", l.Name, why)
-			if !certificateRefsFail(conditions) {
-				j.revision = why
-				return
-			}
-			j.tenantCaused(why)
+		if resolved != "" {
+			j.revision = fmt.Sprintf("listener %s %s", l.Name, resolved)
+			return
 		}
 	}
 }
@@ -140,6 +149,27 @@ func notRendered(gw *gatewayv1.Gateway, rendering *gatewrightv1alpha1.Rendering,
 		return "its objects are not rendered yet"
 	}
 	return fmt.Sprintf("its objects were rendered from revision %d, not %d", rendering.Revision, target)
+}
+
+// certificatesMissing says why, when every listener of gw lacks its certificate (its
+// ResolvedRefs is False for it); "" otherwise.
+func certificatesMissing(gw *gatewayv1.Gateway) string {
+	first := ""
+	for _, l := range gw.Spec.Listeners {
+		i := slices.IndexFunc(gw.Status.Listeners, func(s gatewayv1.ListenerStatus) bool { return s.Name == l.Name })
+		if i < 0 {
+			return ""
+		}
+		conditions := gw.Status.Listeners[i].Conditions
+		why := notTrue(conditions, string(gatewayv1.ListenerConditionResolvedRefs), 0, nil)
+		if why == "" || !certificateRefsFail(conditions) {
+			return ""
+		}
+		if first == "" {
+			first = fmt.Sprintf("listener %s %s", l.Name, why)
+		}
+	}
+	return first
 }
 
 // certificateRefsFail says whether a listener's ResolvedRefs is False for its

@@ -100,8 +100,16 @@ func TestHealthy(t *testing.T) {
 			r.Revision = 1
 			return r
 		}, `it does not render from revision 2: template "config" line 3: boom`, false},
-		{"a listener whose certificate does not resolve is not healthy, for a reason in its tenant's control", func(gw *gatewayv1.Gateway, _ *gatewayv1.HTTPRoute, r *gatewrightv1alpha1.Rendering) *gatewrightv1alpha1.Rendering {
+		{"a listener whose certificate does not resolve is not healthy (nor programmed), for a reason in its tenant's control", func(gw *gatewayv1.Gateway, _ *gatewayv1.HTTPRoute, r *gatewrightv1alpha1.Rendering) *gatewrightv1alpha1.Rendering {
 			setCondition(gw.Status.Listeners[0].Conditions, "ResolvedRefs", metav1.ConditionFalse, "InvalidCertificateRef", "secret tls not found")
+			setCondition(gw.Status.Listeners[0].Conditions, "Programmed", metav1.ConditionFalse, "Invalid", "")
+			return r
+		}, "listener http ResolvedRefs is False (InvalidCertificateRef): secret tls not found", true},
+		{"a Gateway whose only listener lacks its certificate is neither rendered nor programmed, for a reason in its tenant's control", func(gw *gatewayv1.Gateway, _ *gatewayv1.HTTPRoute, r *gatewrightv1alpha1.Rendering) *gatewrightv1alpha1.Rendering {
+			setCondition(gw.Status.Listeners[0].Conditions, "ResolvedRefs", metav1.ConditionFalse, "InvalidCertificateRef", "secret tls not found")
+			setCondition(gw.Status.Listeners[0].Conditions, "Programmed", metav1.ConditionFalse, "Invalid", "")
+			setCondition(gw.Status.Conditions, "Programmed", metav1.ConditionFalse, "Invalid", "no listener is valid")
+			r.Revision = 1
 			return r
 		}, "listener http ResolvedRefs is False (InvalidCertificateRef): secret tls not found", true},
 		{"a listener whose route kinds the class does not serve is not healthy, which a revision may cause", func(gw *gatewayv1.Gateway, _ *gatewayv1.HTTPRoute, r *gatewrightv1alpha1.Rendering) *gatewrightv1alpha1.Rendering {
