@@ -77,6 +77,17 @@ func TestAttribution(t *testing.T) {
 			f.advance(t, soak)
 			wantPhase(t, f, gatewrightv1alpha1.RolloutComplete)
 		}},
+		{"a tenant's edit during the last wave, rendered before the revision reached its Gateway, excuses it", func(t *testing.T, f *fleet) {
+			toLastWave(t, f)
+			f.members[9].Running, f.members[9].RevisionSince = 1, f.now.Add(-time.Hour) // behind: not rendered the revision yet
+			f.members[9].InputsSince = f.now                                             // rendered on the revision it ran
+			f.brokenGateways[key(9)] = true
+			f.now = f.now.Add(time.Second)
+			f.render() // the revision, a second later, with the same inputs
+			f.advance(t, soak)
+			wantPhase(t, f, gatewrightv1alpha1.RolloutComplete)
+			wantExcused(t, f, "ns/gw-09", "changed after it took revision 2")
+		}},
 		{"a Gateway whose tenant changed it before its wave, which the revision then breaks, still gates and rolls back", func(t *testing.T, f *fleet) {
 			f.members[0].InputsSince = f.now.Add(-time.Minute)
 			f.broken[2] = true

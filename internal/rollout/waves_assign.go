@@ -175,7 +175,8 @@ const notGating = "it was not healthy on the revision it ran when it took this o
 
 // excuse says why m, which has the revision, does not gate the wave; "" when it does.
 // Only a failure the revision causes may roll it back: m gates when it was healthy as
-// the wave took it and nothing its tenant controls changed since. Its tenant's own
+// the wave took it and nothing its tenant controls changed since (since it first
+// rendered the revision, or the wave started, whichever came first). Its tenant's own
 // edits apply at once, with the revision (by design), so a Gateway that fails after one
 // of them fails for its tenant, and one that keeps changing would keep restarting the
 // soak; both stop gating. Deleted and recreated Gateways are other Gateways, which the
@@ -189,7 +190,8 @@ func (s *stepper) excuse(m Member) string {
 		return "it joined the class after the wave started"
 	case m.InputsUnrendered:
 		return changed + " since its last render"
-	case m.Running == s.st.Revision && !m.RevisionSince.IsZero() && !m.InputsSince.Before(m.RevisionSince):
+	case m.Running == s.st.Revision && !m.RevisionSince.IsZero() && !m.InputsSince.Before(m.RevisionSince),
+		!m.InputsSince.Before(s.st.WaveStarted.Truncate(time.Second)):
 		return fmt.Sprintf("%s after it took revision %d", changed, s.st.Revision)
 	case !m.Healthy && m.TenantOnly:
 		return "it fails for a reason in its tenant's control: " + m.Reason
