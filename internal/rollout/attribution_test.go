@@ -80,7 +80,7 @@ func TestAttribution(t *testing.T) {
 		{"a tenant's edit during the last wave, rendered before the revision reached its Gateway, excuses it", func(t *testing.T, f *fleet) {
 			toLastWave(t, f)
 			f.members[9].Running, f.members[9].RevisionSince = 1, f.now.Add(-time.Hour) // behind: not rendered the revision yet
-			f.members[9].InputsSince = f.now                                             // rendered on the revision it ran
+			f.members[9].InputsSince = f.now                                            // rendered on the revision it ran
 			f.brokenGateways[key(9)] = true
 			f.now = f.now.Add(time.Second)
 			f.render() // the revision, a second later, with the same inputs
