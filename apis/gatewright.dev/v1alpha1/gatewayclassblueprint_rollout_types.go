@@ -172,7 +172,9 @@ type RolloutFailure struct {
 	// Wave is the index of the wave that failed.
 	// +kubebuilder:validation:Minimum=0
 	Wave int32 `json:"wave"`
-	// Gateways are the first of the wave's Gateways (namespace/name) that were not healthy.
+	// Gateways are the first of the Gateways gating the wave (namespace/name) that were
+	// not healthy, or, when all were, those that turned healthy too late for the soak.
+	// An excused Gateway is never named: its failure is not the revision's.
 	// +optional
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=16
@@ -182,7 +184,8 @@ type RolloutFailure struct {
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	MoreGateways int32 `json:"moreGateways,omitempty"`
-	// Message says what the first of them was missing.
+	// Message says what the first of them was missing: the render's error when the
+	// revision does not render for it.
 	// +optional
 	// +kubebuilder:validation:MaxLength=1024
 	Message string `json:"message,omitempty"`
