@@ -224,6 +224,16 @@ func TestAttribution(t *testing.T) {
 				t.Errorf("failure %+v, want ns/gw-00, healthy too late", failure)
 			}
 		}},
+		{"Gateways made or changed in the second before their wave starts are taken into it", func(t *testing.T, f *fleet) {
+			for i := range f.members {
+				f.members[i].Created, f.members[i].InputsSince = f.now, f.now
+			}
+			f.step(t)
+			wantRunning(t, f, 2, 1)
+			if m := f.members[0]; !m.Gates {
+				t.Errorf("the first Gateway does not gate its wave")
+			}
+		}},
 		{"the excused Gateways a status names are bounded, the rest counted", func(t *testing.T, f *fleet) {
 			toLastWave(t, f)
 			for i := range 10 {

@@ -136,7 +136,7 @@ func (s *stepper) progress() Result {
 	s.revertStray()
 	if s.cfg.Paused {
 		s.st.Phase = gatewrightv1alpha1.RolloutPaused
-		s.fill()
+		s.fill(false)
 		return s.result()
 	}
 	if s.st.WaveStarted == nil {
@@ -149,7 +149,7 @@ func (s *stepper) progress() Result {
 		s.st.WaveStarted = s.now()
 		s.st.Phase = gatewrightv1alpha1.RolloutProgressing
 	}
-	s.fill()
+	s.fill(false)
 	gating, failing := s.judge()
 	now := s.obs.Now
 	deadline := s.st.WaveStarted.Add(s.cfg.GateDeadline)

@@ -35,7 +35,7 @@ func (s *stepper) assignWave(k int32) {
 	s.requeue = s.cfg.GateDeadline
 	if sizes[wave] >= n {
 		s.coverAll()
-	} else if last, ok := s.fill(); ok {
+	} else if last, ok := s.fill(true); ok {
 		s.st.WaveEnd = positionOf(last, s.cfg.OrderLabel)
 	}
 	s.judge() // the excused, in the write that starts the wave
@@ -67,27 +67,30 @@ func (s *stepper) gates(m Member) bool {
 }
 
 // fill assigns the revision to the next Gateways in order until the wave has
-// status.updated of them, and returns the last it took: after assignWave, and again after
-// a restart that wrote the status but not every assignment. Past the wave's recorded end
-// it takes none, so a Gateway of the wave deleted (or moved to another class) is not
-// replaced: the first render of a stand-in would restart the soak, and a tenant deleting
-// its Gateways one by one would hold the wave. Nor does it take a Gateway created, or
-// whose tenant inputs changed (moved into the class, say), since the wave started (times
-// are recorded to the second: in its second, too): it runs the stable revision until
-// the next wave.
-func (s *stepper) fill() (last Member, took bool) {
+// status.updated of them, and returns the last it took: as the wave starts (starting),
+// and again after a restart that wrote the status but not every assignment. Past the
+// wave's recorded end it takes none, so a Gateway of the wave deleted (or moved to
+// another class) is not replaced: the first render of a stand-in would restart the soak,
+// and a tenant deleting its Gateways one by one would hold the wave. Nor does it take a
+// Gateway created after the wave started, nor, after its start, one created or whose
+// tenant inputs changed (moved into the class, say) since the second it started (the
+// status records it to the second): it runs the stable revision until the next wave.
+func (s *stepper) fill(starting bool) (last Member, took bool) {
 	need := int(s.st.Updated) - len(s.assigned())
 	if need <= 0 || s.st.WaveStarted == nil {
 		return last, false
 	}
-	// As the status records it, to the second: the step that writes the wave's start
-	// takes the Gateways that every step that reads it would.
-	started := s.st.WaveStarted.Truncate(time.Second)
+	started := s.st.WaveStarted.Time
+	joined := func(m Member) bool { return !m.Created.After(started) }
+	if !starting {
+		started = started.Truncate(time.Second)
+		joined = func(m Member) bool { return m.Created.Before(started) && m.InputsSince.Before(started) }
+	}
 	for _, m := range Order(s.obs.Members, s.cfg.OrderLabel) {
 		if need == 0 || (s.st.WaveEnd != nil && after(m, s.st.WaveEnd, s.cfg.OrderLabel)) {
 			break
 		}
-		if !s.hasRevision(m) && m.Created.Before(started) && m.InputsSince.Before(started) {
+		if !s.hasRevision(m) && joined(m) {
 			s.take(m)
 			need--
 			last, took = m, true
