@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/log"
@@ -34,7 +35,8 @@ const rolloutPoll = 2 * time.Second
 func (r *BlueprintReconciler) stepRollout(ctx context.Context, bp *gatewrightv1alpha1.GatewayClassBlueprint, gateways []gatewayv1.Gateway, records map[client.ObjectKey]*gatewrightv1alpha1.Rendering) (rollout.Result, error) {
 	cfg := rollout.ConfigOf(bp)
 	stable := bp.Status.CurrentRevision
-	members, err := r.members(ctx, bp.Name, cfg, stable, gateways, records)
+	judging := active(bp.Status.Rollout) || bp.Status.TargetRevision != stable
+	members, err := r.members(ctx, bp.Name, cfg, stable, judging, gateways, records)
 	if err != nil {
 		return rollout.Result{}, err
 	}
@@ -95,9 +97,12 @@ func active(st *gatewrightv1alpha1.BlueprintRolloutStatus) bool {
 }
 
 // members are the Gateways of the rollout: those of gateways that have a record, each
-// with what it runs, what it was assigned, and its health on the revision it should run.
-// A Gateway without a record yet joins once it has rendered the current revision.
-func (r *BlueprintReconciler) members(ctx context.Context, bp string, cfg rollout.Config, stable int64, gateways []gatewayv1.Gateway, records map[client.ObjectKey]*gatewrightv1alpha1.Rendering) ([]rollout.Member, error) {
+// with what it runs, what it was assigned, its health on the revision it should run,
+// and, while judging a rollout, whether its tenants changed it since its record's render.
+// A Gateway without a record yet joins once it has rendered the current revision. What a member ran and
+// when is read from its record, which only the controller writes, and a record counts
+// only for the Gateway (UID) it names.
+func (r *BlueprintReconciler) members(ctx context.Context, bp string, cfg rollout.Config, stable int64, judging bool, gateways []gatewayv1.Gateway, records map[client.ObjectKey]*gatewrightv1alpha1.Rendering) ([]rollout.Member, error) {
 	members := make([]rollout.Member, 0, len(gateways))
 	for i := range gateways {
 		gw := &gateways[i]
@@ -110,11 +115,25 @@ func (r *BlueprintReconciler) members(ctx context.Context, bp string, cfg rollou
 			Key: key, Created: gw.CreationTimestamp.Time, Recorded: rec.CreationTimestamp.Time,
 			Running: rec.Revision, Target: rec.TargetFor(bp), Gates: rec.GatesRollout,
 		}
+		if rec.RevisionSince != nil {
+			m.RevisionSince = rec.RevisionSince.Time
+		}
+		if rec.TenantInputsSince != nil {
+			m.InputsSince = rec.TenantInputsSince.Time
+		}
 		routes, err := r.routesNaming(ctx, gw)
 		if err != nil {
 			return nil, err
 		}
-		m.Healthy, m.Reason, m.HealthySince = rollout.Healthy(gw, routes, rec, max(m.Target, stable))
+		if judging && rec.TenantInputs != "" {
+			var configs gatewrightv1alpha1.GatewayConfigList
+			if err := r.List(ctx, &configs, client.InNamespace(gw.Namespace), client.UnsafeDisableDeepCopy); err != nil {
+				return nil, err
+			}
+			m.InputsUnrendered = rec.TenantInputs != rollout.TenantInputs(gw, configs.Items, routes)
+		}
+		health := rollout.Healthy(gw, ownRoutes(gw, routes), rec, max(m.Target, stable))
+		m.Healthy, m.Reason, m.HealthySince, m.TenantOnly = health.OK, health.Reason, health.Since, health.TenantOnly
 		if cfg.OrderLabel != "" {
 			if m.NamespaceLabels, err = snapshot.NamespaceLabels(ctx, r.Client, gw.Namespace); err != nil {
 				return nil, err
@@ -136,19 +155,24 @@ func gatewayRecords(renderings []gatewrightv1alpha1.Rendering) map[client.Object
 	return records
 }
 
-// routesNaming are the HTTPRoutes of gw's namespace whose parentRefs name gw, the only
-// ones that gate it (rollout.Healthy), uncopied from the cache: their status is only read.
-// Routes other tenants point at gw cost no work here.
-func (r *BlueprintReconciler) routesNaming(ctx context.Context, gw *gatewayv1.Gateway) ([]*gatewayv1.HTTPRoute, error) {
+// routesNaming are the HTTPRoutes whose parentRefs name gw, of every namespace,
+// uncopied from the cache: they are only read.
+func (r *BlueprintReconciler) routesNaming(ctx context.Context, gw *gatewayv1.Gateway) ([]gatewayv1.HTTPRoute, error) {
 	var list gatewayv1.HTTPRouteList
-	if err := r.List(ctx, &list, client.InNamespace(gw.Namespace), client.MatchingFields{indexRouteParent: client.ObjectKeyFromObject(gw).String()}, client.UnsafeDisableDeepCopy); err != nil {
-		return nil, err
+	err := r.List(ctx, &list, client.MatchingFields{indexRouteParent: client.ObjectKeyFromObject(gw).String()}, client.UnsafeDisableDeepCopy)
+	return list.Items, err
+}
+
+// ownRoutes are, of routes (those whose parentRefs name gw), the ones of gw's namespace,
+// the only ones that gate it (rollout.Healthy).
+func ownRoutes(gw *gatewayv1.Gateway, routes []gatewayv1.HTTPRoute) []*gatewayv1.HTTPRoute {
+	var own []*gatewayv1.HTTPRoute
+	for i := range routes {
+		if routes[i].Namespace == gw.Namespace {
+			own = append(own, &routes[i])
+		}
 	}
-	routes := make([]*gatewayv1.HTTPRoute, len(list.Items))
-	for i := range list.Items {
-		routes[i] = &list.Items[i]
-	}
-	return routes, nil
+	return own
 }
 
 // assignmentsInFlight bounds the assignment writes one step has in flight: a wave of a
@@ -167,7 +191,7 @@ func (r *BlueprintReconciler) assign(ctx context.Context, bp *gatewrightv1alpha1
 	for _, a := range step.Assignments {
 		for _, key := range a.Gateways {
 			rec := records[key]
-			if rec == nil || !r.sent.first(bp.Name, client.ObjectKeyFromObject(rec), sentAssignment{a.Revision, a.Gates}) {
+			if rec == nil || !r.sent.first(bp.Name, client.ObjectKeyFromObject(rec), sentAssignment{a.Revision, a.Gates, rec.UID}) {
 				continue
 			}
 			g.Go(func() error {
@@ -183,10 +207,13 @@ func (r *BlueprintReconciler) assign(ctx context.Context, bp *gatewrightv1alpha1
 	return g.Wait()
 }
 
-// sentAssignment is what an assignment wrote into a Rendering.
+// sentAssignment is what an assignment wrote into a Rendering, and which one (its UID):
+// a Rendering deleted and made again under the same name, for a Gateway recreated,
+// has none of it.
 type sentAssignment struct {
 	revision int64
 	gates    bool
+	uid      types.UID
 }
 
 // sentAssignments remembers, by blueprint and Rendering, the assignments written that
@@ -228,7 +255,7 @@ func (s *sentAssignments) seen(blueprint string, records []gatewrightv1alpha1.Re
 	for i := range records {
 		rec := &records[i]
 		key := client.ObjectKeyFromObject(rec)
-		if a, ok := sent[key]; ok && a != (sentAssignment{rec.TargetFor(blueprint), rec.GatesRollout}) {
+		if a, ok := sent[key]; ok && a.uid == rec.UID && a != (sentAssignment{rec.TargetFor(blueprint), rec.GatesRollout, rec.UID}) {
 			pending[key] = a
 		}
 	}

@@ -38,4 +38,10 @@ func TestSentAssignmentsAreWrittenOnceUntilTheCacheShowsThem(t *testing.T) {
 	if !s.first("bp", key, sentAssignment{revision: 1}) {
 		t.Error("the assignment of a Rendering that is gone is kept")
 	}
+	recreated := rendering(0, false)
+	recreated[0].UID = "second"
+	s.seen("bp", recreated) // deleted and made again before the cache showed the write
+	if !s.first("bp", key, sentAssignment{revision: 1, uid: "second"}) {
+		t.Error("a Rendering made again under the same name does not get the assignment its predecessor was sent")
+	}
 }

@@ -10,6 +10,7 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/listeners"
+	"github.com/gatewright/gatewright/internal/rollout"
 	"github.com/gatewright/gatewright/internal/snapshot"
 	"github.com/gatewright/gatewright/internal/translate"
 )
@@ -18,7 +19,10 @@ import (
 // revision gw runs (the one its record says the blueprint's rollout assigned it, if any;
 // one another blueprint's assigned counts for nothing), the policies that may apply
 // and the routes attached (from the index of their parents), their backendRefs resolved,
-// and those their own templates refused (from their records).
+// and those their own templates refused (from their records). It sets the fingerprint
+// of what of these gw's tenants control on rec (rollout.TenantInputs), which the record
+// keeps with the render, so a rollout can tell a Gateway its tenant changed from one
+// the revision broke.
 func (r *GatewayReconciler) gather(ctx context.Context, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, judged []listeners.Status, rec *apply.Record) (*translate.Gateway, error) {
 	candidates, err := routesOf(ctx, r.Client, gw)
 	if err != nil {
@@ -34,5 +38,6 @@ func (r *GatewayReconciler) gather(ctx context.Context, gw *gatewayv1.Gateway, c
 		return nil, err
 	}
 	snap.RefusedRoutes = apply.RefusedRoutes(refused.Items, gw)
+	rec.TenantInputs = rollout.TenantInputs(gw, snap.Values.GatewayConfigs, candidates)
 	return snap, snapshot.AtRevision(ctx, r.Client, snap, rec.TargetFor(snap.Values.Blueprint.Name))
 }

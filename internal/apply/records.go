@@ -59,6 +59,10 @@ type Record struct {
 	GatesRollout   bool
 	// TargetBlueprint is the blueprint whose rollout wrote TargetRevision (TargetFor).
 	TargetBlueprint string
+	// TenantInputs is the fingerprint of the Gateway's tenant inputs its render read
+	// (rollout.TenantInputs): as read, until the caller sets the one of its render.
+	// Part 0 records when it changed (Rendering.TenantInputsSince).
+	TenantInputs string
 	// RouteCutoff is where the Gateway's routes went past a Gateway-wide bound
 	// (routing.Cutoff): as read, until the caller sets the one of the render it is
 	// about to apply.
@@ -137,6 +141,7 @@ func (r *Record) add(part *gatewrightv1alpha1.Rendering) {
 		r.Values, r.Revision, r.ValuesHash, r.RenderedBytes = part.Values, part.Revision, part.ValuesHash, part.RenderedBytes
 		r.TargetRevision, r.GatesRollout, r.TargetBlueprint = part.TargetRevision, part.GatesRollout, part.TargetBlueprint
 		r.RouteCutoff, r.RouteRefused = part.RouteCutoff, part.RouteRefused
+		r.TenantInputs = part.TenantInputs
 		r.read = &readInputs{revision: part.Revision, valuesHash: part.ValuesHash}
 	}
 	r.Deleting = r.Deleting || !part.DeletionTimestamp.IsZero()
@@ -180,6 +185,7 @@ func (a *Applier) SaveRecord(ctx context.Context, rec *Record, inv Inventory) er
 			desired.Revision, desired.ValuesHash, desired.RenderedBytes = rec.Revision, rec.ValuesHash, rec.RenderedBytes
 			desired.TargetRevision, desired.GatesRollout, desired.TargetBlueprint = rec.TargetRevision, rec.GatesRollout, rec.TargetBlueprint
 			desired.RouteCutoff, desired.RouteRefused = rec.RouteCutoff, rec.RouteRefused
+			desired.TenantInputs, desired.TenantInputsSince = rec.TenantInputs, tenantInputsSince(rec.TenantInputs, existing)
 		}
 		var err error
 		switch {
@@ -289,6 +295,19 @@ func revisionSince(revision int64, existing *gatewrightv1alpha1.Rendering) *meta
 	return &now
 }
 
+// tenantInputsSince is when the owner's tenant inputs were first recorded as inputs: as
+// existing records it while it records the same, now otherwise; none without inputs.
+func tenantInputsSince(inputs string, existing *gatewrightv1alpha1.Rendering) *metav1.Time {
+	switch {
+	case inputs == "":
+		return nil
+	case existing != nil && existing.TenantInputs == inputs:
+		return existing.TenantInputsSince
+	}
+	now := metav1.Now()
+	return &now
+}
+
 func chunk(inv Inventory, size int) []Inventory {
 	var chunks []Inventory
 	for len(inv) > size {
@@ -310,6 +329,7 @@ func sameRendering(existing, desired *gatewrightv1alpha1.Rendering) bool {
 		existing.TargetRevision == desired.TargetRevision && existing.GatesRollout == desired.GatesRollout &&
 		existing.TargetBlueprint == desired.TargetBlueprint &&
 		equality.Semantic.DeepEqual(existing.RouteCutoff, desired.RouteCutoff) && existing.RouteRefused == desired.RouteRefused &&
+		existing.TenantInputs == desired.TenantInputs && equality.Semantic.DeepEqual(existing.TenantInputsSince, desired.TenantInputsSince) &&
 		equality.Semantic.DeepEqual(existing.OwnerReferences, desired.OwnerReferences) &&
 		controllerutil.ContainsFinalizer(existing, gatewrightv1alpha1.FinalizerCleanup)
 }

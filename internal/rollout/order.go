@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 )
 
 // Member is what Step observes of one Gateway of the blueprint's classes.
@@ -30,10 +32,20 @@ type Member struct {
 	// gatesRollout): only then does its health hold its wave's gate.
 	Gates bool
 	// Healthy, Reason and HealthySince are what Healthy said of it on the revision it
-	// should run.
+	// should run; TenantOnly that all it lacks is in its tenant's control.
 	Healthy      bool
 	Reason       string
 	HealthySince time.Time
+	TenantOnly   bool
+	// RevisionSince is when it first rendered the revision it runs (its Rendering's
+	// revisionSince).
+	RevisionSince time.Time
+	// InputsSince is when its record's fingerprint of its tenant inputs (TenantInputs)
+	// was first recorded, and InputsUnrendered says that the live objects' fingerprint
+	// differs from it: its tenant changed its Gateway, GatewayConfigs or routes since
+	// its last render, which may be failing.
+	InputsSince      time.Time
+	InputsUnrendered bool
 }
 
 // Order sorts members into the order the waves take them: by the value of the order
@@ -41,15 +53,36 @@ type Member struct {
 // as text, a namespace without the label last), then by namespace and name.
 func Order(members []Member, label string) []Member {
 	ordered := slices.Clone(members)
-	slices.SortStableFunc(ordered, func(a, b Member) int {
-		if label != "" {
-			if c := compareOrderValues(a.NamespaceLabels, b.NamespaceLabels, label); c != 0 {
-				return c
-			}
-		}
-		return cmp.Or(cmp.Compare(a.Key.Namespace, b.Key.Namespace), cmp.Compare(a.Key.Name, b.Key.Name))
-	})
+	slices.SortStableFunc(ordered, func(a, b Member) int { return compareMembers(a, b, label) })
 	return ordered
+}
+
+// compareMembers compares a and b in the order the waves take them.
+func compareMembers(a, b Member, label string) int {
+	if label != "" {
+		if c := compareOrderValues(a.NamespaceLabels, b.NamespaceLabels, label); c != 0 {
+			return c
+		}
+	}
+	return cmp.Or(cmp.Compare(a.Key.Namespace, b.Key.Namespace), cmp.Compare(a.Key.Name, b.Key.Name))
+}
+
+// positionOf is m's place in the order by label, as the status records it.
+func positionOf(m Member, label string) *gatewrightv1alpha1.RolloutPosition {
+	p := &gatewrightv1alpha1.RolloutPosition{Namespace: m.Key.Namespace, Name: m.Key.Name}
+	if value, ok := m.NamespaceLabels[label]; ok && label != "" {
+		p.OrderValue = &value
+	}
+	return p
+}
+
+// after says whether m comes after position p in the order by label.
+func after(m Member, p *gatewrightv1alpha1.RolloutPosition, label string) bool {
+	at := Member{Key: types.NamespacedName{Namespace: p.Namespace, Name: p.Name}}
+	if p.OrderValue != nil {
+		at.NamespaceLabels = map[string]string{label: *p.OrderValue}
+	}
+	return compareMembers(m, at, label) > 0
 }
 
 func compareOrderValues(a, b map[string]string, label string) int {

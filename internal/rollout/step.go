@@ -136,7 +136,7 @@ func (s *stepper) progress() Result {
 	s.revertStray()
 	if s.cfg.Paused {
 		s.st.Phase = gatewrightv1alpha1.RolloutPaused
-		s.fill()
+		s.fill(false)
 		return s.result()
 	}
 	if s.st.WaveStarted == nil {
@@ -149,21 +149,24 @@ func (s *stepper) progress() Result {
 		s.st.WaveStarted = s.now()
 		s.st.Phase = gatewrightv1alpha1.RolloutProgressing
 	}
-	s.fill()
-	unhealthy := s.unhealthy()
+	s.fill(false)
+	gating, failing := s.judge()
 	now := s.obs.Now
 	deadline := s.st.WaveStarted.Add(s.cfg.GateDeadline)
 	s.requeue = deadline.Sub(now)
-	if len(unhealthy) == 0 {
-		soaked := s.healthySince().Add(s.cfg.Soak)
+	var late []Member
+	if len(failing) == 0 {
+		since := s.healthySince(gating)
+		soaked := since.Add(s.cfg.Soak)
 		if !now.Before(soaked) {
 			s.assignWave(s.st.Wave + 1)
 			return s.result()
 		}
 		s.requeue = min(soaked.Sub(now), s.requeue)
+		late = s.healthyAt(gating, since)
 	}
 	if !now.Before(deadline) {
-		s.rollBack(unhealthy)
+		s.rollBack(failing, late)
 	}
 	return s.result()
 }
@@ -171,14 +174,27 @@ func (s *stepper) progress() Result {
 // healthySince is when the wave's soak started: the latest of its start and of the
 // times its gating members became healthy. It is read from what the members record, not
 // from the status, so that the soak costs no write and a restart counts the same soak.
-func (s *stepper) healthySince() time.Time {
+// Excused members do not count: a tenant's edits, which excuse its Gateway, cannot
+// restart the soak, and so cannot hold the wave to its deadline.
+func (s *stepper) healthySince(gating []Member) time.Time {
 	since := s.st.WaveStarted.Time
-	for _, m := range s.assigned() {
-		if s.gates(m) && m.HealthySince.After(since) {
+	for _, m := range gating {
+		if m.HealthySince.After(since) {
 			since = m.HealthySince
 		}
 	}
 	return since
+}
+
+// healthyAt are the gating members that became healthy at since, the soak's start.
+func (s *stepper) healthyAt(gating []Member, since time.Time) []Member {
+	var late []Member
+	for _, m := range gating {
+		if m.HealthySince.Equal(since) {
+			late = append(late, m)
+		}
+	}
+	return late
 }
 
 func (s *stepper) result() Result {

@@ -218,14 +218,21 @@ func TestStep(t *testing.T) {
 				t.Errorf("the new Gateway, first in order, has target %d in the next wave, want 2", m.Target)
 			}
 		}},
-		{"a Gateway deleted mid-wave is replaced by the next in order so the wave keeps its size", 10, wavesConfig(), func(t *testing.T, f *fleet) {
+		{"a Gateway deleted mid-wave is not replaced: the wave neither waits for a stand-in nor restarts its soak", 10, wavesConfig(), func(t *testing.T, f *fleet) {
 			f.step(t)
 			f.advance(t, time.Second)
 			f.advance(t, soak)
 			wantRunning(t, f, 2, 5)
-			f.members = f.members[1:] // gw-00, of the first wave, goes
-			f.advance(t, time.Second)
-			wantRunning(t, f, 2, 5)
+			started := f.status.WaveStarted.Time
+			f.members = append(f.members[:3], f.members[4:]...) // gw-03, of this wave, goes
+			f.advance(t, soak-2*time.Second)
+			wantRunning(t, f, 2, 4)
+			if f.status.WaveEnd == nil || f.status.WaveEnd.Name != "gw-04" {
+				t.Errorf("the wave ends at %+v, want gw-04", f.status.WaveEnd)
+			}
+			f.now = started.Add(soak)
+			f.step(t)
+			wantRunning(t, f, 2, 9)
 			wantPhase(t, f, gatewrightv1alpha1.RolloutProgressing)
 		}},
 		{"a Gateway created after a wave started does not take the place of one deleted from it", 10, wavesConfig(), func(t *testing.T, f *fleet) {
@@ -237,19 +244,28 @@ func TestStep(t *testing.T) {
 			if m := f.members[9]; m.Target != 0 {
 				t.Errorf("the new Gateway was assigned revision %d in a wave that started before it", m.Target)
 			}
+			wantRunning(t, f, 2, 0)
+			f.advance(t, soak-time.Second)
 			wantRunning(t, f, 2, 1)
 		}},
 		{"a wave short of a deleted Gateway at its deadline takes no one new as it goes back", 10, wavesConfig(), func(t *testing.T, f *fleet) {
-			f.broken[2] = true
 			f.step(t)
-			f.members = f.members[1:]
+			f.advance(t, time.Second)
+			f.advance(t, soak)
+			wantRunning(t, f, 2, 5)
+			f.broken[2] = true
+			f.render()
+			f.members = append(f.members[:2], f.members[3:]...)
 			f.advance(t, 300*time.Second)
 			wantPhase(t, f, gatewrightv1alpha1.RolloutRolledBack)
 			wantRunning(t, f, 2, 0)
 			for _, m := range f.members {
-				if m.Target != 0 {
+				if m.Target > 1 {
 					t.Errorf("%s was assigned revision %d by a wave that failed", m.Key, m.Target)
 				}
+			}
+			if got := f.status.Failure.Gateways; !reflect.DeepEqual(got, []string{"ns/gw-00", "ns/gw-01", "ns/gw-03", "ns/gw-04"}) {
+				t.Errorf("the failure names %v, want the wave's four Gateways left", got)
 			}
 		}},
 		{"a controller killed after writing the status resumes the same wave with the same assignments", 10, wavesConfig(), func(t *testing.T, f *fleet) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 )
@@ -30,12 +31,14 @@ func (s *stepper) assignWave(k int32) {
 	s.st.Wave = wave
 	s.st.WaveStarted = s.now()
 	s.st.Updated = int32(sizes[wave])
+	s.st.WaveEnd, s.st.Excused = nil, nil
 	s.requeue = s.cfg.GateDeadline
 	if sizes[wave] >= n {
 		s.coverAll()
-		return
+	} else if last, ok := s.fill(true); ok {
+		s.st.WaveEnd = positionOf(last, s.cfg.OrderLabel)
 	}
-	s.fill()
+	s.judge() // the excused, in the write that starts the wave
 }
 
 // coverAll starts a wave that takes every Gateway (the last, or all at once) by making
@@ -63,24 +66,37 @@ func (s *stepper) gates(m Member) bool {
 	return m.Recorded.Before(s.st.WaveStarted.Time)
 }
 
-// fill assigns the revision to the next Gateways in order until the wave has status.updated
-// of them: after assignWave, and again after a restart that wrote the status but not every
-// assignment, or when a Gateway of the wave was deleted. A Gateway created after the wave
-// started is not taken: it runs the stable revision until the next wave.
-func (s *stepper) fill() {
+// fill assigns the revision to the next Gateways in order until the wave has
+// status.updated of them, and returns the last it took: as the wave starts (starting),
+// and again after a restart that wrote the status but not every assignment. Past the
+// wave's recorded end it takes none, so a Gateway of the wave deleted (or moved to
+// another class) is not replaced: the first render of a stand-in would restart the soak,
+// and a tenant deleting its Gateways one by one would hold the wave. Nor does it take a
+// Gateway created after the wave started, nor, after its start, one created or whose
+// tenant inputs changed (moved into the class, say) since the second it started (the
+// status records it to the second): it runs the stable revision until the next wave.
+func (s *stepper) fill(starting bool) (last Member, took bool) {
 	need := int(s.st.Updated) - len(s.assigned())
 	if need <= 0 || s.st.WaveStarted == nil {
-		return
+		return last, false
+	}
+	started := s.st.WaveStarted.Time
+	joined := func(m Member) bool { return !m.Created.After(started) }
+	if !starting {
+		started = started.Truncate(time.Second)
+		joined = func(m Member) bool { return m.Created.Before(started) && m.InputsSince.Before(started) }
 	}
 	for _, m := range Order(s.obs.Members, s.cfg.OrderLabel) {
-		if need == 0 {
+		if need == 0 || (s.st.WaveEnd != nil && after(m, s.st.WaveEnd, s.cfg.OrderLabel)) {
 			break
 		}
-		if !s.hasRevision(m) && !m.Created.After(s.st.WaveStarted.Time) {
+		if !s.hasRevision(m) && joined(m) {
 			s.take(m)
 			need--
+			last, took = m, true
 		}
 	}
+	return last, took
 }
 
 // take assigns m the rollout's revision; its health on the revision it runs now says
@@ -115,32 +131,83 @@ func (s *stepper) targetOf(m Member) int64 {
 	return max(target, s.stable)
 }
 
-// unhealthy are the wave's gating members that do not yet run the revision healthily, in
-// order. A member that was not healthy when it was assigned the revision does not gate:
-// its tenant's own breakage must neither hold nor roll back the provider's change.
-func (s *stepper) unhealthy() []Member {
-	var members []Member
+// judge sorts the members that have the revision into those that gate the wave and
+// those excused from it, which it records in the status, and returns the gating ones
+// and, of those, the ones not yet healthy on the revision, in order. A Gateway assigned
+// the revision in this step gates as its assignment says and is not healthy yet.
+func (s *stepper) judge() (gating, failing []Member) {
+	var excused []gatewrightv1alpha1.ExcusedGateway
+	more := int32(0)
 	for _, m := range Order(s.assigned(), s.cfg.OrderLabel) {
+		why := ""
 		if a, ok := s.pending[m.Key]; ok {
 			if a.gates {
 				m.Reason = "it is assigned the revision in this step"
-				members = append(members, m)
+				failing = append(failing, m)
+				continue
+			}
+			why = notGating
+		} else {
+			why = s.excuse(m)
+		}
+		if why != "" {
+			if len(excused) < gatewrightv1alpha1.MaxRolloutExcusedGateways {
+				excused = append(excused, gatewrightv1alpha1.ExcusedGateway{Gateway: m.Key.String(), Reason: truncate(why, gatewrightv1alpha1.MaxRolloutExcusedReason)})
+			} else {
+				more++
 			}
 			continue
 		}
-		if !s.gates(m) {
-			continue
-		}
-		if m.Running != s.st.Revision {
-			m.Reason = fmt.Sprintf("it runs revision %d, not %d", m.Running, s.st.Revision)
-			members = append(members, m)
-			continue
-		}
-		if !m.Healthy {
-			members = append(members, m)
+		gating = append(gating, m)
+		if m.Running != s.st.Revision || !m.Healthy {
+			if m.Reason == "" {
+				m.Reason = fmt.Sprintf("it runs revision %d, not %d", m.Running, s.st.Revision)
+			}
+			failing = append(failing, m)
 		}
 	}
-	return members
+	s.st.Excused = nil
+	if len(excused) > 0 {
+		s.st.Excused = &gatewrightv1alpha1.RolloutExcused{Gateways: excused, More: more}
+	}
+	return gating, failing
+}
+
+// notGating is why a Gateway that was not healthy when it took the revision does not gate.
+const notGating = "it was not healthy on the revision it ran when it took this one"
+
+// excuse says why m, which has the revision, does not gate the wave; "" when it does.
+// Only a failure the revision causes may roll it back: m gates when it was healthy as
+// the wave took it and nothing its tenant controls changed since (since it first
+// rendered the revision, or the wave started, whichever came first). Its tenant's own
+// edits apply at once, with the revision (by design), so a Gateway that fails after one
+// of them fails for its tenant, and one that keeps changing would keep restarting the
+// soak; both stop gating. Deleted and recreated Gateways are other Gateways, which the
+// wave did not take.
+func (s *stepper) excuse(m Member) string {
+	changed := "its Gateway, GatewayConfigs or routes changed"
+	switch {
+	case !s.gates(m) && m.Target == s.st.Revision:
+		return notGating
+	case !s.gates(m):
+		return "it joined the class after the wave started"
+	case m.InputsUnrendered:
+		return changed + " since its last render"
+	case m.Running == s.st.Revision && !m.RevisionSince.IsZero() && !m.InputsSince.Before(m.RevisionSince),
+		!m.InputsSince.Before(s.st.WaveStarted.Truncate(time.Second)):
+		return fmt.Sprintf("%s after it took revision %d", changed, s.st.Revision)
+	case !m.Healthy && m.TenantOnly:
+		return "it fails for a reason in its tenant's control: " + m.Reason
+	}
+	return ""
+}
+
+// truncate cuts s to at most n bytes, between characters.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n-3], "") + "..."
 }
 
 // revert sets the Gateways that match back to the revision the rollout started from.
@@ -172,25 +239,32 @@ func (s *stepper) finish() {
 }
 
 // rollBack sends the wave's Gateways back to the revision the rollout started from and
-// records why, naming the first unhealthy Gateways and counting the rest.
-func (s *stepper) rollBack(unhealthy []Member) {
+// records why, naming the first Gateways at fault (failing, else late: healthy too late
+// for the soak) and counting the rest.
+func (s *stepper) rollBack(failing, late []Member) {
 	failure := &gatewrightv1alpha1.RolloutFailure{Revision: s.st.Revision, Wave: s.st.Wave}
-	for i, m := range unhealthy {
+	named := failing
+	if len(named) == 0 {
+		named = late
+	}
+	for i, m := range named {
 		if i == gatewrightv1alpha1.MaxRolloutFailureGateways {
-			failure.MoreGateways = int32(len(unhealthy) - i)
+			failure.MoreGateways = int32(len(named) - i)
 			break
 		}
 		failure.Gateways = append(failure.Gateways, m.Key.String())
 	}
-	if len(unhealthy) > 0 {
+	switch {
+	case len(failing) > 0:
 		failure.Message = fmt.Sprintf("Gateway %s is not healthy on revision %d after %s: %s",
-			unhealthy[0].Key, s.st.Revision, s.cfg.GateDeadline, unhealthy[0].Reason)
-	} else {
+			failing[0].Key, s.st.Revision, s.cfg.GateDeadline, failing[0].Reason)
+	case len(late) > 0:
+		failure.Message = fmt.Sprintf("Gateway %s turned healthy on revision %d at %s, too late to be healthy for %s within %s of the wave's start",
+			late[0].Key, s.st.Revision, late[0].HealthySince.UTC().Format(time.RFC3339), s.cfg.Soak, s.cfg.GateDeadline)
+	default:
 		failure.Message = fmt.Sprintf("the wave was not healthy for %s within %s of its start", s.cfg.Soak, s.cfg.GateDeadline)
 	}
-	if len(failure.Message) > gatewrightv1alpha1.MaxRolloutFailureMessage {
-		failure.Message = strings.ToValidUTF8(failure.Message[:gatewrightv1alpha1.MaxRolloutFailureMessage-3], "") + "..."
-	}
+	failure.Message = truncate(failure.Message, gatewrightv1alpha1.MaxRolloutFailureMessage)
 	s.goBack(failure)
 }
 

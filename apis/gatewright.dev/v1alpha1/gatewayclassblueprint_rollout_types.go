@@ -38,6 +38,13 @@ const MaxRolloutFailureGateways = 16
 // MaxRolloutFailureMessage bounds a rollout failure's message, in bytes.
 const MaxRolloutFailureMessage = 1024
 
+// MaxRolloutExcusedGateways bounds the excused Gateways a rollout's status names; the
+// rest are counted.
+const MaxRolloutExcusedGateways = 5
+
+// MaxRolloutExcusedReason bounds why a Gateway is excused, in bytes.
+const MaxRolloutExcusedReason = 512
+
 // BlueprintRollout says how a new revision of the blueprint reaches the Gateways of its
 // classes. Changing it makes no new revision.
 type BlueprintRollout struct {
@@ -145,6 +152,19 @@ type BlueprintRolloutStatus struct {
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	Updated int32 `json:"updated,omitempty"`
+	// WaveEnd is the last Gateway, in rollout order, that the wave took when it started.
+	// A controller restarted before every assignment of the wave was written takes the
+	// Gateways up to it that lack one; a Gateway of the wave deleted since is not
+	// replaced by the next in order, whose first render would restart the soak.
+	// +optional
+	WaveEnd *RolloutPosition `json:"waveEnd,omitempty"`
+	// Excused are the Gateways that have the revision but do not gate the wave: broken
+	// before they took it, or failing or changed for a reason in their tenant's control
+	// (their Gateway, GatewayConfigs or routes changed, their route's backends or
+	// certificates went missing). They keep the revision; only a failure the revision
+	// causes rolls it back.
+	// +optional
+	Excused *RolloutExcused `json:"excused,omitempty"`
 	// Failure says why the rollout was rolled back.
 	// +optional
 	Failure *RolloutFailure `json:"failure,omitempty"`
@@ -157,7 +177,9 @@ type RolloutFailure struct {
 	// Wave is the index of the wave that failed.
 	// +kubebuilder:validation:Minimum=0
 	Wave int32 `json:"wave"`
-	// Gateways are the first of the wave's Gateways (namespace/name) that were not healthy.
+	// Gateways are the first of the Gateways gating the wave (namespace/name) that were
+	// not healthy, or, when all were, those that turned healthy too late for the soak.
+	// An excused Gateway is never named: its failure is not the revision's.
 	// +optional
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=16
@@ -167,8 +189,46 @@ type RolloutFailure struct {
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	MoreGateways int32 `json:"moreGateways,omitempty"`
-	// Message says what the first of them was missing.
+	// Message says what the first of them was missing: the render's error when the
+	// revision does not render for it.
 	// +optional
 	// +kubebuilder:validation:MaxLength=1024
 	Message string `json:"message,omitempty"`
+}
+
+// RolloutPosition is a Gateway's place in the rollout order.
+type RolloutPosition struct {
+	// +kubebuilder:validation:MaxLength=63
+	Namespace string `json:"namespace"`
+	// +kubebuilder:validation:MaxLength=253
+	Name string `json:"name"`
+	// OrderValue is the value of spec.rollout.order.namespaceLabel on its namespace when
+	// the wave started; absent when the namespace had none (or the order has no label).
+	// +optional
+	// +kubebuilder:validation:MaxLength=63
+	OrderValue *string `json:"orderValue,omitempty"`
+}
+
+// RolloutExcused names the first Gateways that do not gate the wave and why, and counts
+// the rest.
+type RolloutExcused struct {
+	// Gateways are the first of them, in rollout order.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=5
+	Gateways []ExcusedGateway `json:"gateways,omitempty"`
+	// More counts those Gateways leaves out.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	More int32 `json:"more,omitempty"`
+}
+
+// ExcusedGateway is one Gateway that does not gate the wave, and why.
+type ExcusedGateway struct {
+	// Gateway is its namespace/name.
+	// +kubebuilder:validation:MaxLength=317
+	Gateway string `json:"gateway"`
+	// Reason says why it does not gate.
+	// +kubebuilder:validation:MaxLength=512
+	Reason string `json:"reason"`
 }

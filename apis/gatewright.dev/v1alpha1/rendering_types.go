@@ -131,6 +131,18 @@ type Rendering struct {
 	// +optional
 	// +kubebuilder:validation:MaxLength=253
 	TargetBlueprint string `json:"targetBlueprint,omitempty"`
+	// TenantInputs, on a Gateway's part 0, is a fingerprint of what its tenants control
+	// that the render read: the Gateway (UID and generation), the GatewayConfigs that may
+	// apply to it and the HTTPRoutes that name it (rollout.TenantInputs). A rollout
+	// compares it with the live objects, and TenantInputsSince with revisionSince, to
+	// tell a Gateway that its tenant broke from one the revision broke.
+	// +optional
+	// +kubebuilder:validation:MaxLength=64
+	TenantInputs string `json:"tenantInputs,omitempty"`
+	// TenantInputsSince is when TenantInputs was first recorded: set in the write that
+	// records a new fingerprint.
+	// +optional
+	TenantInputsSince *metav1.Time `json:"tenantInputsSince,omitempty"`
 	// RouteCutoff, on a Gateway's part 0, is where the routes attached to the Gateway,
 	// oldest first, went past a Gateway-wide bound on routes in its last render: this
 	// route and every one after it in that order are left out, and say so on their

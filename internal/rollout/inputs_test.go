@@ -1,0 +1,110 @@
+package rollout
+
+import (
+	"slices"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+)
+
+const inputsGateway = `
+metadata: {namespace: shop, name: web, uid: gw-1, generation: 3}
+spec:
+  gatewayClassName: internet
+  infrastructure: {parametersRef: {group: gatewright.dev, kind: GatewayConfig, name: named}}
+  listeners: [{name: http, port: 80, protocol: HTTP}]
+`
+
+func inputsConfigs(t *testing.T) []gatewrightv1alpha1.GatewayConfig {
+	docs := []string{
+		`{metadata: {namespace: shop, name: for-web, uid: c-1, generation: 1}, spec: {targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: web}]}}`,
+		`{metadata: {namespace: shop, name: for-shop, uid: c-2, generation: 1}, spec: {targetRefs: [{group: "", kind: Namespace, name: shop}]}}`,
+		`{metadata: {namespace: shop, name: for-cart, uid: c-3, generation: 1}, spec: {targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: cart}]}}`,
+		`{metadata: {namespace: shop, name: named, uid: c-4, generation: 1}}`,
+		`{metadata: {namespace: shop, name: for-api, uid: c-5, generation: 1}, spec: {targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: api}]}}`,
+		`{metadata: {namespace: other, name: for-web, uid: c-6, generation: 1}, spec: {targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: web}]}}`,
+	}
+	out := make([]gatewrightv1alpha1.GatewayConfig, len(docs))
+	for i, doc := range docs {
+		out[i] = *decode[gatewrightv1alpha1.GatewayConfig](t, doc)
+	}
+	return out
+}
+
+func inputsRoutes(t *testing.T) []gatewayv1.HTTPRoute {
+	return []gatewayv1.HTTPRoute{
+		*decode[gatewayv1.HTTPRoute](t, `{metadata: {namespace: shop, name: cart, uid: r-1, generation: 2, labels: {team: cart}}}`),
+		*decode[gatewayv1.HTTPRoute](t, `{metadata: {namespace: blog, name: posts, uid: r-2, generation: 1}}`),
+	}
+}
+
+func TestTenantInputs(t *testing.T) {
+	cases := []struct {
+		name    string
+		change  func(gw *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, routes *[]gatewayv1.HTTPRoute)
+		changed bool
+	}{
+		{"status writes change nothing", func(gw *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, routes *[]gatewayv1.HTTPRoute) {
+			gw.Status.Conditions = []metav1.Condition{{Type: "Programmed", Status: metav1.ConditionTrue}}
+			gw.ResourceVersion = "99"
+			(*routes)[0].Status.Parents = []gatewayv1.RouteParentStatus{{ControllerName: gatewrightv1alpha1.ControllerName}}
+			(*configs)[0].ResourceVersion = "98"
+		}, false},
+		{"the order of the lists changes nothing", func(_ *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, routes *[]gatewayv1.HTTPRoute) {
+			slices.Reverse(*configs)
+			slices.Reverse(*routes)
+		}, false},
+		{"an edit of the Gateway's spec (or a move to another class) is a change", func(gw *gatewayv1.Gateway, _ *[]gatewrightv1alpha1.GatewayConfig, _ *[]gatewayv1.HTTPRoute) {
+			gw.Generation++
+		}, true},
+		{"a Gateway recreated under the same name is a change", func(gw *gatewayv1.Gateway, _ *[]gatewrightv1alpha1.GatewayConfig, _ *[]gatewayv1.HTTPRoute) {
+			gw.UID = "gw-2"
+		}, true},
+		{"an edit of a GatewayConfig that targets the Gateway is a change", func(_ *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, _ *[]gatewayv1.HTTPRoute) {
+			(*configs)[0].Generation++
+		}, true},
+		{"an edit of a GatewayConfig that targets the namespace is a change", func(_ *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, _ *[]gatewayv1.HTTPRoute) {
+			(*configs)[1].Generation++
+		}, true},
+		{"an edit of a GatewayConfig that targets one of its own routes is a change", func(_ *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, _ *[]gatewayv1.HTTPRoute) {
+			(*configs)[2].Generation++
+		}, true},
+		{"an edit of the GatewayConfig its parametersRef names is a change", func(_ *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, _ *[]gatewayv1.HTTPRoute) {
+			(*configs)[3].Generation++
+		}, true},
+		{"a new GatewayConfig for it is a change", func(_ *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, _ *[]gatewayv1.HTTPRoute) {
+			extra := (*configs)[0]
+			extra.Name, extra.UID = "more-for-web", "c-7"
+			*configs = append(*configs, extra)
+		}, true},
+		{"an edit of a GatewayConfig for another Gateway is not", func(_ *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, _ *[]gatewayv1.HTTPRoute) {
+			(*configs)[4].Generation++
+		}, false},
+		{"an edit of a GatewayConfig of another namespace is not", func(_ *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, _ *[]gatewayv1.HTTPRoute) {
+			(*configs)[5].Generation++
+		}, false},
+		{"a route attached is a change", func(_ *gatewayv1.Gateway, _ *[]gatewrightv1alpha1.GatewayConfig, routes *[]gatewayv1.HTTPRoute) {
+			*routes = append(*routes, *decode[gatewayv1.HTTPRoute](t, `{metadata: {namespace: shop, name: new, uid: r-3, generation: 1}}`))
+		}, true},
+		{"a route of another namespace attached is a change too: it changes what the Gateway renders", func(_ *gatewayv1.Gateway, _ *[]gatewrightv1alpha1.GatewayConfig, routes *[]gatewayv1.HTTPRoute) {
+			(*routes)[1].Generation++
+		}, true},
+		{"a route's labels, which templates may read, are a change", func(_ *gatewayv1.Gateway, _ *[]gatewrightv1alpha1.GatewayConfig, routes *[]gatewayv1.HTTPRoute) {
+			(*routes)[0].Labels["team"] = "checkout"
+		}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			gw := decode[gatewayv1.Gateway](t, inputsGateway)
+			configs, routes := inputsConfigs(t), inputsRoutes(t)
+			before := TenantInputs(gw, configs, routes)
+			c.change(gw, &configs, &routes)
+			if after := TenantInputs(gw, configs, routes); (after != before) != c.changed {
+				t.Errorf("fingerprint changed %v, want %v", after != before, c.changed)
+			}
+		})
+	}
+}
