@@ -3,6 +3,7 @@ package controllers_test
 import (
 	"context"
 	"fmt"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -68,7 +69,10 @@ spec:
 		Eventually(w.blueprintEvents(ctx)).Should(HaveKeyWithValue(gatewrightv1alpha1.ReasonRenderFailed, BeNumerically(">=", 25)),
 			"the tenant's flips did not use up the budget client-go gives RenderFailed")
 
-		// A change whose Deployment never becomes available: rolled back.
+		// A change whose Deployment never becomes available: rolled back. Its Gateway's
+		// tenant inputs are recorded to the second, and a tenant edit as late as the
+		// revision excuses its Gateway from the gate (docs/rollout.md): let the last flip age.
+		time.Sleep(2 * time.Second)
 		w.classAndBlueprint(ctx, proxyBlueprint(greeting, true, fastRollout))
 		Eventually(w.rolloutStatus(ctx), "40s").Should(HaveField("Phase", gatewrightv1alpha1.RolloutRolledBack))
 		Eventually(w.blueprintEvents(ctx)).Should(HaveKey("RolloutRolledBack"), "the provider's rollback event was crowded out")
