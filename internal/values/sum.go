@@ -90,9 +90,12 @@ type SumLimitError struct {
 	Largest []Contribution
 	Others  int
 
-	// chain is every policy of the chain with its party, in chain order, those that
-	// contributed nothing to this sum included: who takes part, and where.
-	chain []Contribution
+	// sources are the policies of the chain, in chain order, each once, and charges
+	// what the error means for each; charged counts the contributors of Party by
+	// namespace and kind, for messages. All are worked out once, with the error.
+	sources []Source
+	charges map[Source]Charge
+	charged map[string]map[string]int
 	// namespace is the namespace of the Gateway or route whose values these are: Error
 	// writes for its readers. controllerNamespace holds the global configs, which every
 	// tenant reads.
@@ -123,33 +126,10 @@ const (
 )
 
 // ChargeOf says what the error means for the policy source.
-func (e *SumLimitError) ChargeOf(source Source) Charge {
-	for _, c := range e.Largest {
-		if c.Source == source {
-			return Charged
-		}
-	}
-	charge := NotCharged
-	for _, c := range e.chain {
-		if c.Source == source && c.Party >= e.Party {
-			charge = Blocked
-		}
-	}
-	return charge
-}
+func (e *SumLimitError) ChargeOf(source Source) Charge { return e.charges[source] }
 
 // Sources lists every policy of the chain, in chain order, each once.
-func (e *SumLimitError) Sources() []Source {
-	seen := map[Source]bool{}
-	var out []Source
-	for _, c := range e.chain {
-		if !seen[c.Source] {
-			seen[c.Source] = true
-			out = append(out, c.Source)
-		}
-	}
-	return out
-}
+func (e *SumLimitError) Sources() []Source { return e.sources }
 
 // partySource keys a chainSum: a policy counts for each party it takes part as (a
 // GatewayConfig of a Gateway's namespace may reach both the Gateway and a route there).
@@ -227,20 +207,37 @@ func (s *chainSum) check() *SumLimitError {
 	return worst
 }
 
-// contributions fills in e, the bound sumLimits[i] exceeded, who contributed.
+// contributions fills in e, the bound sumLimits[i] exceeded, who contributed: once, so
+// that judging each of many policies by it, and writing each its message, costs little.
 func (s *chainSum) contributions(e *SumLimitError, i int) {
 	var charged []Contribution
-	e.chain = make([]Contribution, 0, len(s.order))
+	e.charges, e.charged = map[Source]Charge{}, map[string]map[string]int{}
 	for _, key := range s.order {
-		c := Contribution{Source: key.source, Party: key.party, Amount: s.by[key][i]}
-		e.chain = append(e.chain, c)
-		if c.Party == e.Party && c.Amount > 0 {
-			charged = append(charged, c)
+		if _, seen := e.charges[key.source]; !seen {
+			e.sources = append(e.sources, key.source)
+			e.charges[key.source] = NotCharged
 		}
+		if key.party >= e.Party {
+			e.charges[key.source] = Blocked
+		}
+		amount := s.by[key][i]
+		if key.party != e.Party || amount == 0 {
+			continue
+		}
+		charged = append(charged, Contribution{Source: key.source, Party: key.party, Amount: amount})
+		byKind := e.charged[key.source.Namespace]
+		if byKind == nil {
+			byKind = map[string]int{}
+			e.charged[key.source.Namespace] = byKind
+		}
+		byKind[key.source.Kind]++
 	}
 	sortLargestFirst(charged)
 	named := min(len(charged), maxNamedContributors)
 	e.Largest, e.Others = charged[:named:named], len(charged)-named
+	for _, c := range e.Largest {
+		e.charges[c.Source] = Charged
+	}
 }
 
 // sortLargestFirst orders contributions by amount, then by source.

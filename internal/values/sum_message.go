@@ -39,17 +39,17 @@ func (e *SumLimitError) MessageFor(namespace string) string {
 	}
 	var named []string
 	readable := 0
-	hidden := map[string]map[string]bool{} // names by kind
-	for _, c := range e.chain {
-		switch {
-		case c.Party != e.Party || c.Amount == 0:
-		case e.readable(c.Source, namespace):
-			readable++
-		default:
-			if hidden[c.Source.Kind] == nil {
-				hidden[c.Source.Kind] = map[string]bool{}
+	hidden := map[string]map[string]int{} // by kind, by namespace
+	for ns, byKind := range e.charged {
+		for kind, n := range byKind {
+			if e.readable(Source{Kind: kind, Namespace: ns}, namespace) {
+				readable += n
+				continue
 			}
-			hidden[c.Source.Kind][c.Source.Namespace+"/"+c.Source.Name] = true
+			if hidden[kind] == nil {
+				hidden[kind] = map[string]int{}
+			}
+			hidden[kind][ns] += n
 		}
 	}
 	for _, c := range e.Largest {
@@ -88,7 +88,7 @@ func (e *SumLimitError) readable(source Source, namespace string) bool {
 
 // hiddenCounts counts, by kind, the objects a reader may not read: "3 GatewayConfigs
 // of another namespace".
-func hiddenCounts(hidden map[string]map[string]bool) []string {
+func hiddenCounts(hidden map[string]map[string]int) []string {
 	kinds := make([]string, 0, len(hidden))
 	for kind := range hidden {
 		kinds = append(kinds, kind)
@@ -96,12 +96,11 @@ func hiddenCounts(hidden map[string]map[string]bool) []string {
 	sort.Strings(kinds)
 	out := make([]string, 0, len(kinds))
 	for _, kind := range kinds {
-		namespaces := map[string]bool{}
-		for key := range hidden[kind] {
-			namespaces[key[:strings.IndexByte(key, '/')]] = true
+		n, where := 0, "of another namespace"
+		for _, count := range hidden[kind] {
+			n += count
 		}
-		n, where := len(hidden[kind]), "of another namespace"
-		if len(namespaces) > 1 {
+		if len(hidden[kind]) > 1 {
 			where = "of other namespaces"
 		}
 		noun := kind
