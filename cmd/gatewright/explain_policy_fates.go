@@ -50,6 +50,11 @@ type contextFates struct {
 // fatesOf says what became of each of sets, the values of the policy source, in the
 // values res of one context.
 func fatesOf(source values.Source, sets []values.SetValue, res *translate.Result) contextFates {
+	var sumErr *values.SumLimitError
+	if res.Values == nil && errors.As(res.Err, &sumErr) {
+		// As the policy's status says it: naming nothing its readers may not read.
+		return contextFates{NotComputed: sumErr.MessageFor(source.Namespace)}
+	}
 	if res.Values == nil {
 		return contextFates{NotComputed: res.Err.Error()}
 	}
@@ -75,9 +80,8 @@ func fatesOf(source values.Source, sets []values.SetValue, res *translate.Result
 			out.Notes = append(out.Notes, "refused by the valuesSchema: "+v.Path+": "+v.Message)
 		}
 	}
-	var sumErr *values.SumLimitError
 	if errors.As(res.Err, &sumErr) {
-		out.Notes = append(out.Notes, res.Err.Error())
+		out.Notes = append(out.Notes, sumErr.MessageFor(source.Namespace))
 	}
 	return out
 }

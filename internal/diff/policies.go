@@ -55,7 +55,7 @@ func policyChanges(pairs []pair, differ map[string][]client.ObjectKey, base, cha
 // add records the contexts of a Gateway's outcome as the controller judges them: not
 // where the blueprint is missing or does not parse, and routes only when the blueprint
 // renders for routes. A context whose values could not be computed for a sum over a
-// bound counts for the policies it names; the others of its chain are not known here.
+// bound counts for every policy of its chain, each as the bound charges it.
 func (j judgement) add(o *outcome) {
 	if o.gateway == nil || o.res.Blueprint == nil {
 		return
@@ -79,9 +79,7 @@ func (j judgement) addContext(context string, res *translate.Result) {
 			sources = append(sources, report.Source)
 		}
 	case errors.As(res.Err, &sumErr):
-		for _, c := range sumErr.Largest {
-			sources = append(sources, c.Source)
-		}
+		sources = sumErr.Sources()
 	}
 	for _, source := range sources {
 		if source.Kind != gatewrightv1alpha1.KindGatewayClassConfig && source.Kind != gatewrightv1alpha1.KindGatewayConfig {

@@ -37,8 +37,11 @@ type Enforcement struct {
 	source                    values.Source
 	reports                   []contextReport
 	violations, sums, blocked []string
-	unused                    unusedValues
-	judged                    map[*values.Result]bool
+	// excused are the contexts refused for a sum over a bound that the policy's own
+	// additions kept within: they count only where nothing else does.
+	excused []string
+	unused  unusedValues
+	judged  map[*values.Result]bool
 }
 
 type contextReport struct {
@@ -54,13 +57,22 @@ func NewEnforcement(source values.Source) *Enforcement {
 // Add records what res, the values of the context named by context, say of the policy.
 func (e *Enforcement) Add(context string, res *Result) {
 	var sumErr *values.SumLimitError
-	switch {
-	case errors.As(res.Err, &sumErr) && sumErr.Names(e.source):
-		// Over a bound together with the rest of the chain: each policy named as a
-		// large contributor is Invalid, since any of them can bring the sum down.
-		e.sums = append(e.sums, fmt.Sprintf("on %s: %v", context, res.Err))
-	case sumErr != nil:
-		e.blocked = append(e.blocked, fmt.Sprintf("on %s: %v", context, res.Err))
+	if errors.As(res.Err, &sumErr) {
+		// Written for the policy's own status: it names no object of a namespace that
+		// the readers of the policy's may not read.
+		note := fmt.Sprintf("on %s: %s", context, sumErr.MessageFor(e.source.Namespace))
+		switch sumErr.ChargeOf(e.source) {
+		case values.Charged:
+			// Over a bound, and the policy's party took the sum there: each of its
+			// large contributors is Invalid, since any of them can bring the sum down.
+			e.sums = append(e.sums, note)
+		case values.Blocked:
+			e.blocked = append(e.blocked, note)
+		case values.NotCharged:
+			// The policies after its own took the sum over the bound, and answer for it
+			// (the route, refused on its own status): the policy keeps its verdict.
+			e.excused = append(e.excused, note)
+		}
 	}
 	if res.Values == nil {
 		return
@@ -106,6 +118,9 @@ func (e *Enforcement) verdict() Verdict {
 	blocked := shown(e.blocked)
 	if len(e.reports) == 0 && len(blocked) > 0 {
 		return Verdict{Reason: ReasonPending, Message: "not in effect, the values are not computed: " + strings.Join(blocked, "; ")}
+	}
+	if len(e.reports) == 0 && len(e.excused) > 0 {
+		return Verdict{Reason: ReasonPending, Message: "not in effect, the values are not computed for a bound that other policies took them over: " + strings.Join(shown(e.excused), "; ")}
 	}
 	if len(e.reports) == 0 {
 		return Verdict{Reason: ReasonPending, Message: "no Gateway or route of Gatewright takes values from this target yet"}

@@ -30,7 +30,7 @@ func (in Inputs) ForGateway(gw *gatewayv1.Gateway) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return in.compute(layers)
+	return in.compute(layers, gw.Namespace)
 }
 
 // ForHTTPRoute computes the values of route attached to gw: the Gateway's chain, the
@@ -41,7 +41,7 @@ func (in Inputs) ForHTTPRoute(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute)
 	if err != nil {
 		return nil, err
 	}
-	return in.compute(layers)
+	return in.compute(layers, route.Namespace)
 }
 
 // ChainKey names the chain of gw's values, or of route's on gw when route is not nil:
@@ -82,9 +82,10 @@ func (in Inputs) chain(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) ([]lay
 	return append(layers, in.routeChain(gw, route)...), nil
 }
 
-// compute reads every policy of the chain, orders their blocks and folds them.
-func (in Inputs) compute(layers []layer) (*Result, error) {
-	chain, err := read(layers)
+// compute reads every policy of the chain, orders their blocks and folds them; the
+// values are those of a Gateway or route in namespace.
+func (in Inputs) compute(layers []layer, namespace string) (*Result, error) {
+	chain, err := in.read(layers, namespace)
 	if err != nil {
 		return nil, err
 	}

@@ -3,8 +3,9 @@ package values
 // read checks every block of the chain against the bounds, each alone and then all
 // together, before it decodes any: a chain over a bound costs a scan of its JSON, never
 // its decoding. Blocks decoded by an earlier computation come from the cache, measured
-// and decoded already.
-func read(layers []layer) ([]placed, error) {
+// and decoded already. A chain over a sum bound is a *SumLimitError written for readers
+// of namespace, the Gateway's or the route's whose values these are.
+func (in Inputs) read(layers []layer, namespace string) ([]placed, error) {
 	var chain []placed
 	var reads [][2]readHalf // by the place in chain, then in halves
 	var sum chainSum
@@ -18,12 +19,13 @@ func read(layers []layer) ([]placed, error) {
 				}
 				halvesRead[i] = h
 			}
-			sum.add(p.source, [2]blockSize{halvesRead[0].size, halvesRead[1].size})
+			sum.add(l.level, p.source, [2]blockSize{halvesRead[0].size, halvesRead[1].size})
 			chain = append(chain, placed{policy: p, level: l.level})
 			reads = append(reads, halvesRead)
 		}
 	}
 	if err := sum.check(); err != nil {
+		err.namespace, err.controllerNamespace = namespace, in.ControllerNamespace
 		return nil, err
 	}
 	for i := range chain {

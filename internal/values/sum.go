@@ -1,9 +1,7 @@
 package values
 
 import (
-	"fmt"
 	"sort"
-	"strings"
 )
 
 // Bounds on the blocks that reach one Gateway or route together, over its whole chain.
@@ -35,61 +33,115 @@ const (
 // stays small however many policies take part.
 const maxNamedContributors = 5
 
+// Party is who answers for a part of a chain when the chain goes over a sum bound.
+// Parties add to the sum in this order, each over what the ones before it brought: a
+// Gateway's chain is its provider's and then its owner's, and a route adds to it what
+// its namespace brings, its provider's first. The party whose addition takes the sum
+// over the bound is charged with it; the parties before it were within the bound, and
+// keep their verdicts. So a route owner cannot make the Gateway owner's policies, or
+// the provider's, Invalid by piling his own on top of them.
+type Party int
+
+const (
+	// GatewayProvider is levels 1 to 4: the blueprint, the global GatewayClassConfigs
+	// and the provider's GatewayClassConfigs of the Gateway's namespace.
+	GatewayProvider Party = iota + 1
+	// GatewayOwner is levels 5 and 6: the GatewayConfigs of the Gateway's namespace.
+	GatewayOwner
+	// RouteProvider is levels 9 and 10: the provider's GatewayClassConfigs of the
+	// route's namespace, when it is not the Gateway's.
+	RouteProvider
+	// RouteOwner is levels 7 and 8: the GatewayConfigs of the route's namespace that
+	// reach the route.
+	RouteOwner
+)
+
+// partyOf is the party that answers for level.
+func partyOf(level Level) Party {
+	switch level {
+	case LevelTenantNamespace, LevelGateway:
+		return GatewayOwner
+	case LevelRouteProviderNamespace, LevelRouteProviderClass:
+		return RouteProvider
+	case LevelRouteNamespace, LevelRoute:
+		return RouteOwner
+	default:
+		return GatewayProvider
+	}
+}
+
 // SumLimitError says that the blocks that reach one Gateway or route exceed a bound
 // together. As with a *LimitError, the values are not computed: leaving any policy out
-// could drop an override the provider relies on. The error names the policies that
-// contributed most, so that each can say so in its status.
+// could drop an override the provider relies on. The error charges the party whose
+// addition took the sum over the bound (Party), and names its largest contributors,
+// so that each can say so in its status; the parties before it keep their verdicts.
 type SumLimitError struct {
 	Limit Limit
 	Max   int
 	// Total is the sum over the chain.
 	Total int
-	// Largest are the contributors, the largest first and at most five of them; Others
-	// counts the policies that contributed and are not named.
+	// Party is charged with the bound: the parties before it brought Before, within the
+	// bound, and Party's own policies brought Added on top, which took it over.
+	Party  Party
+	Before int
+	Added  int
+	// Largest are the contributors of Party, the largest first and at most five of
+	// them; Others counts those of Party that contributed and are not named.
 	Largest []Contribution
 	Others  int
+
+	// sources are the policies of the chain, in chain order, each once, and charges
+	// what the error means for each; charged counts the contributors of Party by
+	// namespace and kind, for messages. All are worked out once, with the error.
+	sources []Source
+	charges map[Source]Charge
+	charged map[string]map[string]int
+	// namespace is the namespace of the Gateway or route whose values these are: Error
+	// writes for its readers. controllerNamespace holds the global configs, which every
+	// tenant reads.
+	namespace, controllerNamespace string
 }
 
-// Contribution is what one policy brought to a sum.
+// Contribution is what one policy brought to a sum, as one party.
 type Contribution struct {
 	Source Source
+	Party  Party
 	Amount int
 }
 
-func (e *SumLimitError) Error() string {
-	named := make([]string, len(e.Largest))
-	for i, c := range e.Largest {
-		named[i] = fmt.Sprintf("%s (%d)", c.Source, c.Amount)
-	}
-	msg := fmt.Sprintf("the policies that reach these values have more than %d %s together (%d), largest first: %s",
-		e.Max, sumUnit[e.Limit], e.Total, strings.Join(named, ", "))
-	if e.Others > 0 {
-		msg += fmt.Sprintf(", and %d more", e.Others)
-	}
-	return msg
+// Charge is what a *SumLimitError means for one policy of the chain.
+type Charge int
+
+const (
+	// NotCharged: the policy takes no part in the chain, or is of a party before the
+	// one charged: its additions were within the bound. The values are not computed,
+	// but that is not the policy's doing, and its verdict leaves the context out.
+	NotCharged Charge = iota
+	// Charged: one of the largest contributors of the party charged, which can bring
+	// the sum down: the policy is Invalid.
+	Charged
+	// Blocked: of the party charged but not among its largest, or of a party after it:
+	// the policy is not in effect there, and its verdict says why.
+	Blocked
+)
+
+// ChargeOf says what the error means for the policy source.
+func (e *SumLimitError) ChargeOf(source Source) Charge { return e.charges[source] }
+
+// Sources lists every policy of the chain, in chain order, each once.
+func (e *SumLimitError) Sources() []Source { return e.sources }
+
+// partySource keys a chainSum: a policy counts for each party it takes part as (a
+// GatewayConfig of a Gateway's namespace may reach both the Gateway and a route there).
+type partySource struct {
+	party  Party
+	source Source
 }
 
-// Names tells whether the error names source among the largest contributors.
-func (e *SumLimitError) Names(source Source) bool {
-	for _, c := range e.Largest {
-		if c.Source == source {
-			return true
-		}
-	}
-	return false
-}
-
-var sumUnit = map[Limit]string{
-	LimitBlocks:     "blocks (defaults and overrides)",
-	LimitConditions: "blocks with a condition (when)",
-	LimitBytes:      "bytes of JSON in their blocks",
-	LimitElements:   "elements (keys and list items) in their blocks",
-}
-
-// chainSum adds up the sizes of the blocks of a chain, per policy.
+// chainSum adds up the sizes of the blocks of a chain, per party and policy.
 type chainSum struct {
-	order []Source
-	by    map[Source]*[4]int // by the order of sumLimits
+	order []partySource
+	by    map[partySource]*[4]int // by the order of sumLimits
 }
 
 // sumLimits are the bounds of chainSum, in the order they are checked.
@@ -98,16 +150,17 @@ var sumLimits = [4]struct {
 	max   int
 }{{LimitBlocks, MaxChainBlocks}, {LimitConditions, MaxChainConditions}, {LimitBytes, MaxChainBytes}, {LimitElements, MaxChainElements}}
 
-// add counts the measured halves of source.
-func (s *chainSum) add(source Source, sizes [2]blockSize) {
+// add counts the measured halves of source, at level.
+func (s *chainSum) add(level Level, source Source, sizes [2]blockSize) {
 	if s.by == nil {
-		s.by = map[Source]*[4]int{}
+		s.by = map[partySource]*[4]int{}
 	}
-	sum := s.by[source]
+	key := partySource{party: partyOf(level), source: source}
+	sum := s.by[key]
 	if sum == nil {
 		sum = &[4]int{}
-		s.by[source] = sum
-		s.order = append(s.order, source)
+		s.by[key] = sum
+		s.order = append(s.order, key)
 	}
 	for _, size := range sizes {
 		if size.bytes == 0 {
@@ -122,29 +175,77 @@ func (s *chainSum) add(source Source, sizes [2]blockSize) {
 	}
 }
 
-// check returns a *SumLimitError for the first bound the chain exceeds, or nil.
-func (s *chainSum) check() error {
+// check returns a *SumLimitError if the chain exceeds a bound, or nil. Of the bounds
+// exceeded, the one charged to the earliest party is reported: when a Gateway's own
+// chain is over one bound, its routes are refused for that, not for another bound
+// their own policies go over besides.
+func (s *chainSum) check() *SumLimitError {
+	var worst *SumLimitError
 	for i, bound := range sumLimits {
+		var byParty [RouteOwner + 1]int
 		total := 0
-		var contributions []Contribution
-		for _, source := range s.order {
-			if amount := s.by[source][i]; amount > 0 {
-				total += amount
-				contributions = append(contributions, Contribution{Source: source, Amount: amount})
-			}
+		for _, key := range s.order {
+			byParty[key.party] += s.by[key][i]
+			total += s.by[key][i]
 		}
 		if total <= bound.max {
 			continue
 		}
-		sort.Slice(contributions, func(a, b int) bool {
-			if contributions[a].Amount != contributions[b].Amount {
-				return contributions[a].Amount > contributions[b].Amount
+		e := &SumLimitError{Limit: bound.limit, Max: bound.max, Total: total}
+		for party := GatewayProvider; party <= RouteOwner; party++ {
+			if e.Before+byParty[party] > bound.max {
+				e.Party, e.Added = party, byParty[party]
+				break
 			}
-			return contributions[a].Source.String() < contributions[b].Source.String()
-		})
-		named := min(len(contributions), maxNamedContributors)
-		return &SumLimitError{Limit: bound.limit, Max: bound.max, Total: total,
-			Largest: contributions[:named:named], Others: len(contributions) - named}
+			e.Before += byParty[party]
+		}
+		if worst == nil || e.Party < worst.Party {
+			worst = e
+			s.contributions(worst, i)
+		}
 	}
-	return nil
+	return worst
+}
+
+// contributions fills in e, the bound sumLimits[i] exceeded, who contributed: once, so
+// that judging each of many policies by it, and writing each its message, costs little.
+func (s *chainSum) contributions(e *SumLimitError, i int) {
+	var charged []Contribution
+	e.charges, e.charged = map[Source]Charge{}, map[string]map[string]int{}
+	for _, key := range s.order {
+		if _, seen := e.charges[key.source]; !seen {
+			e.sources = append(e.sources, key.source)
+			e.charges[key.source] = NotCharged
+		}
+		if key.party >= e.Party {
+			e.charges[key.source] = Blocked
+		}
+		amount := s.by[key][i]
+		if key.party != e.Party || amount == 0 {
+			continue
+		}
+		charged = append(charged, Contribution{Source: key.source, Party: key.party, Amount: amount})
+		byKind := e.charged[key.source.Namespace]
+		if byKind == nil {
+			byKind = map[string]int{}
+			e.charged[key.source.Namespace] = byKind
+		}
+		byKind[key.source.Kind]++
+	}
+	sortLargestFirst(charged)
+	named := min(len(charged), maxNamedContributors)
+	e.Largest, e.Others = charged[:named:named], len(charged)-named
+	for _, c := range e.Largest {
+		e.charges[c.Source] = Charged
+	}
+}
+
+// sortLargestFirst orders contributions by amount, then by source.
+func sortLargestFirst(contributions []Contribution) {
+	sort.Slice(contributions, func(a, b int) bool {
+		if contributions[a].Amount != contributions[b].Amount {
+			return contributions[a].Amount > contributions[b].Amount
+		}
+		return contributions[a].Source.String() < contributions[b].Source.String()
+	})
 }
