@@ -72,12 +72,13 @@ generate: $(CONTROLLER_GEN) ## Generate the deepcopy functions of the API types.
 	$(CONTROLLER_GEN) object paths=./apis/...
 
 .PHONY: manifests
-manifests: $(CONTROLLER_GEN) ## Generate the Gatewright CRDs into config/crd/bases and the controller's ClusterRole into config/rbac, and copy both into the Helm chart.
+manifests: $(CONTROLLER_GEN) ## Generate the Gatewright CRDs into config/crd/bases and the controller's ClusterRole into config/rbac, and copy both, and config/monitoring's dashboard and alerts, into the Helm chart.
 	$(CONTROLLER_GEN) crd paths=./apis/... output:crd:artifacts:config=config/crd/bases
 	$(CONTROLLER_GEN) rbac:roleName=gatewright-controller paths=./controllers/... output:rbac:artifacts:config=config/rbac
 	rm -f charts/gatewright/crds/*.yaml
 	cp config/crd/bases/*.yaml charts/gatewright/crds/
 	cp config/rbac/role.yaml charts/gatewright/files/controller-role.yaml
+	cp config/monitoring/dashboard.json config/monitoring/prometheusrule.yaml charts/gatewright/files/
 
 .PHONY: gateway-api-crds
 gateway-api-crds: ## Copy the standard Gateway API CRDs of the version in go.mod into config/crd/gateway-api.
