@@ -31,13 +31,16 @@ demo: testbin build ## Play the provider/tenant story on a local control plane, 
 	$(GATEWRIGHT) demo
 
 .PHONY: install
-install: ## Install gatewright into $(go env GOBIN), else $(go env GOPATH)/bin, stamped with the version and commit from git.
-	@echo "Installing gatewright $(VERSION) (commit $(COMMIT)). The first build compiles the Kubernetes libraries, several minutes on 2 cores; later builds take seconds."
-	CGO_ENABLED=0 go install -ldflags "$(LDFLAGS)" ./cmd/gatewright
+install: ## Install gatewright, and kubectl-gatewright for `kubectl gatewright`, into $(go env GOBIN), else $(go env GOPATH)/bin, stamped with the version and commit from git.
+	@echo "Installing gatewright $(VERSION) (commit $(COMMIT)). A first build compiles the Kubernetes libraries: several minutes on 2 cores; later builds take seconds."
+	@CGO_ENABLED=0 hack/go-build-progress.sh "gatewright" install -ldflags "$(LDFLAGS)" ./cmd/gatewright
 	@dir=$$(go env GOBIN); dir=$${dir:-$$(go env GOPATH)/bin}; \
+	ln -sf gatewright "$$dir/kubectl-gatewright"; \
+	ln -sf gatewright "$$dir/kubectl_complete-gatewright"; \
+	echo "Installed $$dir/gatewright, and kubectl-gatewright and kubectl_complete-gatewright (links to it) for kubectl gatewright and its completion."; \
 	case ":$$PATH:" in \
-	*":$$dir:"*) echo "Installed $$dir/gatewright." ;; \
-	*) echo "Installed $$dir/gatewright, but $$dir is not on your PATH; add it:"; echo "  export PATH=\"$$dir:\$$PATH\"" ;; \
+	*":$$dir:"*) ;; \
+	*) echo "$$dir is not on your PATH; add it:"; echo "  export PATH=\"$$dir:\$$PATH\"" ;; \
 	esac
 
 .PHONY: test
@@ -60,8 +63,8 @@ bench-go: ## Run the Go benchmarks of internal/... (values merge, rendering).
 
 .PHONY: build
 build: ## Build bin/gatewright, stamped with the version and commit from git.
-	@echo "Building bin/gatewright $(VERSION) (commit $(COMMIT)). The first build compiles the Kubernetes libraries, several minutes on 2 cores; later builds take seconds."
-	CGO_ENABLED=0 go build -ldflags "$(LDFLAGS)" -o $(GATEWRIGHT) ./cmd/gatewright
+	@echo "Building bin/gatewright $(VERSION) (commit $(COMMIT)). A first build compiles the Kubernetes libraries: several minutes on 2 cores; later builds take seconds."
+	@CGO_ENABLED=0 hack/go-build-progress.sh "bin/gatewright" build -ldflags "$(LDFLAGS)" -o $(GATEWRIGHT) ./cmd/gatewright
 
 .PHONY: vet
 vet: ## Run go vet.
