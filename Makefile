@@ -119,6 +119,10 @@ image: ## Build the controller image $(IMG) as an OCI archive, bin/gatewright-im
 	CGO_ENABLED=0 GOOS=linux GOARCH=$(IMAGE_ARCH) go build -trimpath -ldflags "-s -w $(LDFLAGS)" -o $(BIN)/image/$(IMAGE_ARCH)/gatewright ./cmd/gatewright
 	go run ./hack/image -binary $(BIN)/image/$(IMAGE_ARCH)/gatewright -arch $(IMAGE_ARCH) -version $(VERSION) -commit $(REVISION) -created $(SOURCE_DATE_EPOCH) -tag $(IMG) -o $(IMAGE_ARCHIVE)
 
+.PHONY: krew
+krew: ## Build the kubectl-gatewright archives of the krew manifest plugins/gatewright.yaml into bin/krew/, and the manifest with their sha256 (kubectl krew install --manifest=bin/krew/gatewright.yaml --archive=...).
+	hack/krew.sh $(BIN)/krew $(VERSION) "$(LDFLAGS)"
+
 .PHONY: docker-build
 docker-build: ## Build the same image with a Docker engine, from the Dockerfile, as $(IMG) (its digest differs: the engine stamps its own times).
 	docker build --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) --build-arg REVISION=$(REVISION) -t $(IMG) .
