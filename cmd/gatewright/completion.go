@@ -30,6 +30,7 @@ var (
 	gatewayConfigKind      = liveKind{gatewrightv1alpha1.GroupVersion.WithKind(gatewrightv1alpha1.KindGatewayConfig), true}
 	gatewayClassConfigKind = liveKind{gatewrightv1alpha1.GroupVersion.WithKind(gatewrightv1alpha1.KindGatewayClassConfig), true}
 	blueprintKind          = liveKind{gatewrightv1alpha1.GroupVersion.WithKind("GatewayClassBlueprint"), false}
+	gatewayClassKind       = liveKind{gatewayv1.SchemeGroupVersion.WithKind("GatewayClass"), false}
 	namespaceKind          = liveKind{schema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, false}
 )
 
@@ -44,7 +45,8 @@ var argKinds = map[string]liveKind{
 
 // addLiveCompletion makes the shell completion of the commands that read a live cluster
 // offer what is there: the names of Gateways, routes, policies and blueprints where a
-// command takes one, and namespaces and contexts for -n and --context. It reads with the
+// command takes one (diff --delete's KIND/NAMESPACE/NAME too), and namespaces and
+// contexts for -n and --context. It reads with the
 // command's flags (--kubeconfig, --context, -n, --as...) as the command would, and
 // offers nothing when a read fails or is refused: a completion never prints an error.
 func addLiveCompletion(root *cobra.Command) {
@@ -64,6 +66,9 @@ func addLiveCompletion(root *cobra.Command) {
 	if tree := subcommand(root, "tree"); tree != nil {
 		tree.ValidArgs = nil
 		tree.ValidArgsFunction = completeKindAndName("gateway", "httproute")
+	}
+	if diff := subcommand(root, "diff"); diff != nil {
+		_ = diff.RegisterFlagCompletionFunc("delete", completeDeleteRefs)
 	}
 	if rollout := subcommand(root, "rollout"); rollout != nil {
 		for _, cmd := range rollout.Commands() {
@@ -126,6 +131,57 @@ func completeGatewayRefs(cmd *cobra.Command, _ []string, toComplete string) ([]c
 		refs = append(refs, all...)
 	}
 	return withPrefix(refs, toComplete), cobra.ShellCompDirectiveNoFileComp
+}
+
+// deletableKinds are the kinds whose objects completion offers for diff --delete.
+var deletableKinds = []liveKind{gatewayKind, httpRouteKind, gatewayConfigKind, gatewayClassConfigKind, blueprintKind, gatewayClassKind}
+
+// completeDeleteRefs completes diff --delete KIND/NAMESPACE/NAME (KIND/NAME when
+// cluster-scoped) one part at a time: the kinds, then the namespaces, then the names.
+func completeDeleteRefs(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	const partial = cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+	kindName, rest, found := strings.Cut(toComplete, "/")
+	if !found {
+		var refs []string
+		for _, k := range deletableKinds {
+			refs = append(refs, k.gvk.Kind+"/")
+		}
+		return withPrefix(refs, toComplete), partial
+	}
+	i := slices.IndexFunc(deletableKinds, func(k liveKind) bool { return strings.EqualFold(k.gvk.Kind, kindName) })
+	if i < 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	kind := deletableKinds[i]
+	k8s, _, err := clusterOptionsOf(cmd.Flags()).client()
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	ctx, cancel := context.WithTimeout(contextOf(cmd), completionTimeout)
+	defer cancel()
+	prefix := kindName + "/"
+	namespace, _, named := strings.Cut(rest, "/")
+	var refs []string
+	directive := cobra.ShellCompDirectiveNoFileComp
+	switch {
+	case !kind.namespaced:
+		names, _ := listNames(ctx, k8s, kind, "")
+		for _, name := range names {
+			refs = append(refs, prefix+name)
+		}
+	case !named:
+		namespaces, _ := listNames(ctx, k8s, namespaceKind, "")
+		for _, ns := range namespaces {
+			refs = append(refs, prefix+ns+"/")
+		}
+		directive = partial
+	default:
+		names, _ := listNames(ctx, k8s, kind, namespace)
+		for _, name := range names {
+			refs = append(refs, prefix+namespace+"/"+name)
+		}
+	}
+	return withPrefix(refs, toComplete), directive
 }
 
 // completeContexts completes --context with the kubeconfig's contexts.
