@@ -28,7 +28,22 @@ for arg in "$@"; do
 	*) list+=("$arg") ;;
 	esac
 done
-total=$(go list -e -deps -f '{{if .Stale}}{{.ImportPath}}{{end}}' "${list[@]}" 2>/dev/null | grep -c .)
+# On a fresh machine go list downloads the modules first, which takes minutes too: say so
+# past a few seconds.
+stale=$(mktemp)
+go list -e -deps -f '{{if .Stale}}{{.ImportPath}}{{end}}' "${list[@]}" >"$stale" 2>/dev/null &
+lister=$!
+ticks=0 # of 0.2 s
+while kill -0 "$lister" 2>/dev/null; do
+	sleep 0.2
+	ticks=$((ticks + 1))
+	if [ $((ticks % 50)) -eq 15 ]; then
+		echo "building $what: finding the packages to compile, downloading modules the first time ($((ticks / 5))s)"
+	fi
+done
+wait "$lister"
+total=$(grep -c . "$stale")
+rm -f "$stale"
 # A command is stale until linked, even when all it needs is in the cache: then the
 # build takes seconds, and there is nothing to count.
 if [ "$total" -le 1 ]; then
