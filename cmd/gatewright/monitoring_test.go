@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -17,12 +16,13 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/promql/parser"
+	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/yaml"
 
-	"github.com/gatewright/gatewright/internal/render"
-	"github.com/gatewright/gatewright/internal/routing"
+	"github.com/gatewright/gatewright/controllers"
 	"github.com/gatewright/gatewright/samples"
 	"github.com/gatewright/gatewright/test/testenv"
 )
@@ -195,7 +195,7 @@ func metricNames(expr parser.Expr) []string {
 }
 
 // runControllerForMetrics runs the controller as `gatewright controller --leader-elect`
-// does on a control plane with the provider samples, a Gateway and a GatewayConfig that
+// does (runController) on a control plane with the provider samples, a Gateway and a GatewayConfig that
 // sets a value the blueprint's schema refuses, until the test ends. It returns a function
 // that lists the metric names the controller's registry serves now: histograms and
 // summaries as Prometheus stores them (_bucket, _sum, _count).
@@ -229,17 +229,29 @@ spec:
   targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: web}]
   default: {replicas: 100}`)
 
-	// The registry is the process's: /metrics is off, the test reads the registry itself.
-	opts := controllerOptions{
-		controllerNamespace: defaultControllerNamespace, metricsAddress: "0", probeAddress: "0", pprofAddress: "0",
-		leaderElection: true, gatewayWorkers: 4, routeWorkers: 4, policyWorkers: 2,
-		routeLimits: routing.DefaultLimits, renderCaps: render.DefaultCaps,
+	// The manager of runController, with its leader election, and the registry of the
+	// process, which /metrics serves: the test reads it itself. Other tests of this
+	// package run controllers of the same names in the process before.
+	setup := controllers.Options{ControllerNamespace: defaultControllerNamespace, GatewayWorkers: 4, RouteWorkers: 4, PolicyWorkers: 2}
+	options := controllers.ManagerOptions()
+	options.Metrics = metricsserver.Options{BindAddress: "0"}
+	options.LeaderElection = true
+	options.LeaderElectionID = setup.LeaderElectionID()
+	options.LeaderElectionNamespace = defaultControllerNamespace
+	options.LeaderElectionReleaseOnCancel = true
+	options.Controller.SkipNameValidation = ptr.To(true)
+	mgr, err := ctrl.NewManager(cfg, options)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := controllers.Setup(ctx, mgr, setup); err != nil {
+		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- runController(ctx, cfg, opts) }()
+	go func() { done <- mgr.Start(ctx) }()
 	t.Cleanup(func() {
 		cancel()
-		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+		if err := <-done; err != nil {
 			t.Errorf("the controller: %v", err)
 		}
 	})
