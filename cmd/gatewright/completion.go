@@ -52,6 +52,9 @@ var argKinds = map[string]liveKind{
 func addLiveCompletion(root *cobra.Command) {
 	namespaces := completeNames(func(*cobra.Command, []string) (liveKind, bool) { return namespaceKind, true })
 	for _, cmd := range allCommands(root) {
+		if cmd.Flags().Lookup("kubeconfig") == nil && cmd.PersistentFlags().Lookup("kubeconfig") == nil {
+			continue // offline: values and render take --gateway from files
+		}
 		// A flag a command inherits is registered where it is defined: once.
 		for name, complete := range map[string]cobra.CompletionFunc{"namespace": namespaces, "context": completeContexts, "gateway": completeGatewayRefs} {
 			if cmd.LocalNonPersistentFlags().Lookup(name) != nil || cmd.PersistentFlags().Lookup(name) != nil {

@@ -80,6 +80,8 @@ func TestLiveCompletionAndImpersonation(t *testing.T) {
 		return words
 	}
 
+	// Where no --kubeconfig is given, the admin's is: an offline command would read it.
+	t.Setenv("KUBECONFIG", admin)
 	for _, c := range []struct {
 		name string
 		args []string
@@ -107,6 +109,7 @@ func TestLiveCompletionAndImpersonation(t *testing.T) {
 		{"a tenant is offered what the tenant may list", []string{"explain", "-n", "team-a", "--kubeconfig", admin, "--as", "team-a-owner", "gateway", ""}, []string{"web"}},
 		{"a tenant is offered nothing where the tenant may not list", []string{"explain", "-n", "team-b", "--kubeconfig", admin, "--as", "team-a-owner", "gateway", ""}, nil},
 		{"a tenant is offered only the Gateways of the tenant's namespace for --gateway", []string{"explain", "request", "http://x/", "--kubeconfig", admin, "--as", "team-a-owner", "-n", "team-a", "--gateway", ""}, []string{"web"}},
+		{"an offline command's --gateway offers nothing from the cluster", []string{"values", "-f", "x.yaml", "--gateway", ""}, nil},
 		{"a cluster that cannot be read offers nothing", []string{"tree", "--kubeconfig", filepath.Join(t.TempDir(), "missing"), "gateway", ""}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
