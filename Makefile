@@ -31,13 +31,16 @@ demo: testbin build ## Play the provider/tenant story on a local control plane, 
 	$(GATEWRIGHT) demo
 
 .PHONY: install
-install: ## Install gatewright into $(go env GOBIN), else $(go env GOPATH)/bin, stamped with the version and commit from git.
-	@echo "Installing gatewright $(VERSION) (commit $(COMMIT)). The first build compiles the Kubernetes libraries, several minutes on 2 cores; later builds take seconds."
-	CGO_ENABLED=0 go install -ldflags "$(LDFLAGS)" ./cmd/gatewright
+install: ## Install gatewright, and kubectl-gatewright for `kubectl gatewright`, into $(go env GOBIN), else $(go env GOPATH)/bin, stamped with the version and commit from git.
+	@echo "Installing gatewright $(VERSION) (commit $(COMMIT)). A first build compiles the Kubernetes libraries: several minutes on 2 cores; later builds take seconds."
+	@CGO_ENABLED=0 hack/go-build-progress.sh "gatewright" install -ldflags "$(LDFLAGS)" ./cmd/gatewright
 	@dir=$$(go env GOBIN); dir=$${dir:-$$(go env GOPATH)/bin}; \
+	ln -sf gatewright "$$dir/kubectl-gatewright"; \
+	ln -sf gatewright "$$dir/kubectl_complete-gatewright"; \
+	echo "Installed $$dir/gatewright, and kubectl-gatewright and kubectl_complete-gatewright (links to it) for kubectl gatewright and its completion."; \
 	case ":$$PATH:" in \
-	*":$$dir:"*) echo "Installed $$dir/gatewright." ;; \
-	*) echo "Installed $$dir/gatewright, but $$dir is not on your PATH; add it:"; echo "  export PATH=\"$$dir:\$$PATH\"" ;; \
+	*":$$dir:"*) ;; \
+	*) echo "$$dir is not on your PATH; add it:"; echo "  export PATH=\"$$dir:\$$PATH\"" ;; \
 	esac
 
 .PHONY: test
@@ -60,8 +63,8 @@ bench-go: ## Run the Go benchmarks of internal/... (values merge, rendering).
 
 .PHONY: build
 build: ## Build bin/gatewright, stamped with the version and commit from git.
-	@echo "Building bin/gatewright $(VERSION) (commit $(COMMIT)). The first build compiles the Kubernetes libraries, several minutes on 2 cores; later builds take seconds."
-	CGO_ENABLED=0 go build -ldflags "$(LDFLAGS)" -o $(GATEWRIGHT) ./cmd/gatewright
+	@echo "Building bin/gatewright $(VERSION) (commit $(COMMIT)). A first build compiles the Kubernetes libraries: several minutes on 2 cores; later builds take seconds."
+	@CGO_ENABLED=0 hack/go-build-progress.sh "bin/gatewright" build -ldflags "$(LDFLAGS)" -o $(GATEWRIGHT) ./cmd/gatewright
 
 .PHONY: vet
 vet: ## Run go vet.
@@ -72,12 +75,13 @@ generate: $(CONTROLLER_GEN) ## Generate the deepcopy functions of the API types.
 	$(CONTROLLER_GEN) object paths=./apis/...
 
 .PHONY: manifests
-manifests: $(CONTROLLER_GEN) ## Generate the Gatewright CRDs into config/crd/bases and the controller's ClusterRole into config/rbac, and copy both into the Helm chart.
+manifests: $(CONTROLLER_GEN) ## Generate the Gatewright CRDs into config/crd/bases and the controller's ClusterRole into config/rbac, and copy both, and config/monitoring's dashboard and alerts, into the Helm chart.
 	$(CONTROLLER_GEN) crd paths=./apis/... output:crd:artifacts:config=config/crd/bases
 	$(CONTROLLER_GEN) rbac:roleName=gatewright-controller paths=./controllers/... output:rbac:artifacts:config=config/rbac
 	rm -f charts/gatewright/crds/*.yaml
 	cp config/crd/bases/*.yaml charts/gatewright/crds/
 	cp config/rbac/role.yaml charts/gatewright/files/controller-role.yaml
+	cp config/monitoring/dashboard.json config/monitoring/prometheusrule.yaml charts/gatewright/files/
 
 .PHONY: gateway-api-crds
 gateway-api-crds: ## Copy the standard Gateway API CRDs of the version in go.mod into config/crd/gateway-api.
@@ -114,6 +118,10 @@ SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
 image: ## Build the controller image $(IMG) as an OCI archive, bin/gatewright-image.tar, with no container engine (docs/install.md: kind load image-archive, skopeo, crane).
 	CGO_ENABLED=0 GOOS=linux GOARCH=$(IMAGE_ARCH) go build -trimpath -ldflags "-s -w $(LDFLAGS)" -o $(BIN)/image/$(IMAGE_ARCH)/gatewright ./cmd/gatewright
 	go run ./hack/image -binary $(BIN)/image/$(IMAGE_ARCH)/gatewright -arch $(IMAGE_ARCH) -version $(VERSION) -commit $(REVISION) -created $(SOURCE_DATE_EPOCH) -tag $(IMG) -o $(IMAGE_ARCHIVE)
+
+.PHONY: krew
+krew: ## Build the kubectl-gatewright archives of the krew manifest plugins/gatewright.yaml into bin/krew/, and the manifest with their sha256 (kubectl krew install --manifest=bin/krew/gatewright.yaml --archive=...).
+	hack/krew.sh $(BIN)/krew $(VERSION) "$(LDFLAGS)"
 
 .PHONY: docker-build
 docker-build: ## Build the same image with a Docker engine, from the Dockerfile, as $(IMG) (its digest differs: the engine stamps its own times).

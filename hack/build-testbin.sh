@@ -6,13 +6,15 @@
 #   hack/build-testbin.sh DEST ETCD_VERSION KUBE_VERSION [etcd|kube-apiserver]...
 #
 # Binaries already in DEST are kept, and then nothing is printed. A build takes minutes,
-# so the script says what it builds, why, and about how long, prints a line every minute
-# while the compiler runs, and one per finished binary.
+# so the script says what it builds, why, and about how long, how many packages it has
+# compiled of the total while the compiler runs (hack/go-build-progress.sh), a line every
+# 10 seconds while modules download, and one line per finished binary.
 #
 # Each binary is written to a temporary name and moved into place only when the build
 # succeeded, so an interrupted build never leaves a half-written binary behind.
 set -euo pipefail
 
+hack=$(cd "$(dirname "$0")" && pwd)
 dest=$1 etcd_version=$2 kube_version=$3
 shift 3
 targets=("$@")
@@ -50,15 +52,15 @@ elapsed() {
 	printf '%dm%02ds' $((seconds / 60)) $((seconds % 60))
 }
 
-# step runs a command and, while it runs, says every minute that it still does, so that
-# a compiler that prints nothing for minutes is seen to be alive. The command's own
+# step runs a command and, while it runs, says every 10 seconds that it still does, so
+# that a download that prints nothing for minutes is seen to be alive. The command's own
 # output (go get lists every module it adds) is shown only when it fails.
 step() {
 	local what=$1 start=$SECONDS ticker status=0 log
 	shift
 	echo "  $what"
 	log=$(mktemp)
-	(while sleep 60; do echo "  ... still $what ($(elapsed "$start"))"; done) &
+	(while sleep 10; do echo "  ... still $what ($(elapsed "$start"))"; done) &
 	ticker=$!
 	"$@" >"$log" 2>&1 || status=$?
 	kill "$ticker" 2>/dev/null || true
@@ -86,7 +88,7 @@ build_etcd() {
 	local dir
 	dir=$(scratch etcd)
 	step "downloading the modules of etcd v$etcd_version" in_dir "$dir" go get go.etcd.io/etcd/server/v3@v"$etcd_version"
-	step "compiling etcd" in_dir "$dir" go build -o "$dest/etcd.tmp" go.etcd.io/etcd/server/v3
+	in_dir "$dir" "$hack/go-build-progress.sh" etcd build -o "$dest/etcd.tmp" go.etcd.io/etcd/server/v3
 	mv "$dest/etcd.tmp" "$dest/etcd"
 	rm -rf "$dir"
 }
@@ -103,7 +105,7 @@ build_kube_apiserver() {
 		(cd "$dir" && go mod edit -replace "$mod=$mod@v0.${kube_version#1.}")
 	done
 	step "downloading the modules of kube-apiserver v$kube_version" in_dir "$dir" go get k8s.io/kubernetes/cmd/kube-apiserver@v"$kube_version"
-	step "compiling kube-apiserver" in_dir "$dir" go build -o "$dest/kube-apiserver.tmp" k8s.io/kubernetes/cmd/kube-apiserver
+	in_dir "$dir" "$hack/go-build-progress.sh" kube-apiserver build -o "$dest/kube-apiserver.tmp" k8s.io/kubernetes/cmd/kube-apiserver
 	mv "$dest/kube-apiserver.tmp" "$dest/kube-apiserver"
 	rm -rf "$dir"
 }

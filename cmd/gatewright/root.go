@@ -1,7 +1,10 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -26,7 +29,44 @@ GatewayClassConfigs and GatewayConfigs.`,
 		SilenceErrors: false,
 	}
 	root.AddCommand(newDevCommand(), newValuesCommand(), newExplainCommand(), newTreeCommand(), newDemoCommand(), newRenderCommand(), newDiffCommand(), newRolloutCommand(), newLintCommand(), newControllerCommand())
+	addLiveCompletion(root)
+	if asKubectlPlugin(os.Args[0]) {
+		speakAsPlugin(root)
+	}
 	return root
+}
+
+// pluginName is the binary's name as a kubectl plugin: kubectl runs kubectl-gatewright
+// for `kubectl gatewright ...`, and kubectl_complete-gatewright (which runs
+// `kubectl-gatewright __complete ...`) to complete it. `make install` links both to
+// gatewright.
+const pluginName = "kubectl-gatewright"
+
+// asKubectlPlugin tells whether the binary runs as kubectl's plugin, by the name it was
+// run by.
+func asKubectlPlugin(arg0 string) bool {
+	return binaryName(arg0) == pluginName || asCompletionPlugin(arg0)
+}
+
+// asCompletionPlugin tells whether kubectl runs the binary to complete the plugin.
+func asCompletionPlugin(arg0 string) bool {
+	return binaryName(arg0) == "kubectl_complete-gatewright"
+}
+
+func binaryName(arg0 string) string {
+	return strings.TrimSuffix(filepath.Base(arg0), ".exe")
+}
+
+// speakAsPlugin makes the usage lines, examples and completion scripts of every command
+// say `kubectl gatewright`, which is what the user typed.
+func speakAsPlugin(root *cobra.Command) {
+	if root.Annotations == nil {
+		root.Annotations = map[string]string{}
+	}
+	root.Annotations[cobra.CommandDisplayNameAnnotation] = "kubectl gatewright"
+	for _, cmd := range allCommands(root) {
+		cmd.Example = strings.ReplaceAll(cmd.Example, "  gatewright ", "  kubectl gatewright ")
+	}
 }
 
 // versionString is what --version prints. The Makefile stamps version and commit; a

@@ -25,7 +25,7 @@ import (
 
 var _ = Describe("The Helm chart", func() {
 	It("passes helm lint with every values file in ci/", func() {
-		Expect(ciValues()).To(ContainElements("default", "servicemonitor", "shard", "managed-resources", "single-replica"))
+		Expect(ciValues()).To(ContainElements("default", "servicemonitor", "monitoring", "shard", "managed-resources", "single-replica"))
 		for _, name := range ciValues() {
 			linter := lint.All(chartDir, readCIValues(name), "gatewright-system", false)
 			for _, msg := range linter.Messages {
@@ -39,8 +39,8 @@ var _ = Describe("The Helm chart", func() {
 			namespace := newNamespace(ctx, "release", nil)
 			objs, _ := renderCI(namespace, name)
 			for _, obj := range objs {
-				if obj.GetKind() == "ServiceMonitor" {
-					continue // its CRD is prometheus-operator's; checked by the servicemonitor spec
+				if obj.GetKind() == "ServiceMonitor" || obj.GetKind() == "PrometheusRule" {
+					continue // their CRDs are prometheus-operator's; checked by the servicemonitor and monitoring specs
 				}
 				Expect(dryRunCreate(ctx, obj)).To(Succeed(), "ci/%s-values.yaml: %s", name, key(obj))
 			}
@@ -56,6 +56,16 @@ var _ = Describe("The Helm chart", func() {
 		}
 		for _, path := range valuePaths("", loadChart().Values) {
 			Expect(rowFor(documented, path)).To(BeTrue(), "README.md has no row for %s or a parent of it", path)
+		}
+	})
+
+	It("ships the dashboard and alerts of config/monitoring as they are", func() {
+		for _, name := range []string{"dashboard.json", "prometheusrule.yaml"} {
+			shipped, err := os.ReadFile(filepath.Join(chartDir, "files", name))
+			Expect(err).NotTo(HaveOccurred())
+			source, err := os.ReadFile(filepath.Join(configDir("monitoring"), name))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(shipped)).To(Equal(string(source)), "files/%s differs from config/monitoring/%s: make manifests copies it", name, name)
 		}
 	})
 
@@ -206,6 +216,25 @@ var _ = Describe("The Helm chart", func() {
 					HaveKeyWithValue("interval", "30s"),
 				)))
 			}),
+		Entry("monitoring: the Grafana dashboard for its sidecar and the alerts, as config/monitoring has them", "monitoring",
+			[]string{"ConfigMap/gatewright-dashboard", "PrometheusRule/gatewright"}, nil, nil,
+			func(objs objects, _ string) {
+				dashboard := as[corev1.ConfigMap](objs.get("ConfigMap", "gatewright-dashboard"))
+				Expect(dashboard.Namespace).To(Equal("gatewright-system"))
+				Expect(dashboard.Labels).To(HaveKeyWithValue("grafana_dashboard", "1"))
+				Expect(dashboard.Annotations).To(HaveKeyWithValue("grafana_folder", "Gateways"))
+				source, err := os.ReadFile(filepath.Join(configDir("monitoring"), "dashboard.json"))
+				Expect(err).NotTo(HaveOccurred())
+				Expect(dashboard.Data).To(HaveKey("gatewright.json"))
+				Expect(dashboard.Data["gatewright.json"]).To(MatchJSON(source))
+
+				rule := objs.get("PrometheusRule", "gatewright")
+				Expect(rule.GetAPIVersion()).To(Equal("monitoring.coreos.com/v1"))
+				Expect(rule.GetNamespace()).To(Equal("gatewright-system"))
+				Expect(rule.GetLabels()).To(HaveKeyWithValue("release", "prometheus"))
+				want := kustomizeBuild(configDir("monitoring")).get("PrometheusRule", "gatewright")
+				Expect(rule.Object["spec"]).To(Equal(want.Object["spec"]), "the alerts reach Prometheus as config/monitoring writes them, {{ $labels }} and all")
+			}),
 		Entry("shard: only the named GatewayClasses, no persona roles", "shard",
 			nil,
 			[]string{"ClusterRole/gatewright-provider", "ClusterRole/gatewright-tenant", "ClusterRole/gatewright-tenant-classes",
@@ -244,6 +273,7 @@ var _ = Describe("The Helm chart", func() {
 		},
 		Entry("a misspelt key", "replicas: 3", "replicas"),
 		Entry("a misspelt nested key", "metrics: {serviceMonitor: {enable: true}}", "enable"),
+		Entry("a misspelt monitoring key", "monitoring: {prometheusRules: {enabled: true}}", "prometheusRules"),
 		Entry("replicas as words", "replicaCount: two", "replicaCount"),
 		Entry("no replicas", "replicaCount: 0", "replicaCount"),
 		Entry("verbs on managed resources, which the chart fixes", "rbac: {managedResources: [{apiGroups: [apps], resources: [deployments], verbs: [get]}]}", "verbs"),
