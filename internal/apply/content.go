@@ -25,27 +25,34 @@ import (
 // never counts as stripped, whatever its annotations say (forgetContentHash).
 const ContentHashAnnotation = "gatewright.dev/cached-content-hash"
 
-// StripAbove is the size (bytes of JSON) above which the content of an object of a
-// kind without a Go type is stripped from the cache. Smaller objects stay whole, so
-// that the usual custom resources are compared field by field as before; a stripped one
+// StripAbove is the size (bytes of JSON) above which an object's content is stripped
+// from the cache. Smaller objects stay whole: the usual ConfigMaps, Secrets and custom
+// resources are compared field by field as before, and a template reading .Resources
+// gets them from the cache rather than by a GET at each render. A stripped custom object
 // whose spec the API server defaults is applied again at each reconcile of its owner
 // (a request that changes nothing, and writes nothing).
 const StripAbove = 16 << 10
 
-// StripContent takes the content out of obj, as the cache is about to hold it: the data
-// of a ConfigMap or a Secret, and every top-level field but apiVersion, kind, metadata
-// and status of an unstructured object whose content is over StripAbove. The content's
+// StripContent takes the content out of obj, as the cache is about to hold it, when it
+// is over StripAbove: the data of a ConfigMap or a Secret, and every top-level field but
+// apiVersion, kind, metadata and status of an unstructured object. The content's
 // hash replaces it (ContentHashAnnotation). Other objects are left as they are.
 func StripContent(obj any) {
 	switch o := obj.(type) {
 	case *corev1.ConfigMap:
-		hash := hashContent(configMapContent(o.Data, o.BinaryData))
+		raw, _ := json.Marshal(configMapContent(o.Data, o.BinaryData))
+		if len(raw) <= StripAbove {
+			return
+		}
 		o.Data, o.BinaryData = nil, nil
-		setContentHash(&o.ObjectMeta, hash)
+		setContentHash(&o.ObjectMeta, hashBytes(raw))
 	case *corev1.Secret:
-		hash := hashContent(secretContent(o.Data))
+		raw, _ := json.Marshal(secretContent(o.Data))
+		if len(raw) <= StripAbove {
+			return
+		}
 		o.Data, o.StringData = nil, nil
-		setContentHash(&o.ObjectMeta, hash)
+		setContentHash(&o.ObjectMeta, hashBytes(raw))
 	case *unstructured.Unstructured:
 		content := unstructuredContent(o.Object)
 		if len(content) == 0 {

@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"encoding/base64"
 	"strings"
 	"testing"
 
@@ -44,7 +45,7 @@ apiVersion: v1
 kind: Secret
 metadata: {name: token}
 type: Opaque
-data: {a: YQ==}
+data: {a: YQ==, big: "`+base64.StdEncoding.EncodeToString([]byte(large))+`"}
 stringData: {b: plain}
 `)
 	stampRenderedHash(renderedSecret)
@@ -52,7 +53,7 @@ stringData: {b: plain}
 		return &corev1.Secret{
 			ObjectMeta: metav1.ObjectMeta{Name: "token", Annotations: map[string]string{RenderedHashAnnotation: renderedSecret.GetAnnotations()[RenderedHashAnnotation]}},
 			Type:       corev1.SecretTypeOpaque,
-			Data:       map[string][]byte{"a": []byte("a"), "b": []byte(b)},
+			Data:       map[string][]byte{"a": []byte("a"), "b": []byte(b), "big": []byte(large)},
 		}
 	}
 	renderedCustom := object(t, `
@@ -97,6 +98,14 @@ spec: {config: "`+large+`"}
 				t.Errorf("matches = %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestSmallConfigMapsStayWhole(t *testing.T) {
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "small"}, Data: map[string]string{"k": "v"}}
+	StripContent(cm)
+	if _, ok := cm.Annotations[ContentHashAnnotation]; ok || cm.Data["k"] != "v" {
+		t.Errorf("a small ConfigMap was stripped: %+v", cm)
 	}
 }
 
