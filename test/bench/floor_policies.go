@@ -5,11 +5,15 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
@@ -20,19 +24,55 @@ const floorPolicyController = gatewayv1.GatewayController("bench.gatewright.dev/
 
 // watchFloorPolicies makes the floor do what GEP-713 asks of any implementation of the
 // bench's policies: each policy's status written once per generation, one ancestor per
-// target with Accepted and Programmed. It judges nothing: the least that status costs.
+// target with Accepted and Programmed, once it reaches a Gateway (as Gatewright judges a
+// policy over the Gateways it reaches); so in the creation window, as Gatewright's. It
+// judges nothing: the least that status costs.
 func watchFloorPolicies(mgr ctrl.Manager, f *floor) error {
-	kinds := map[string]func() client.Object{
-		"floor-gatewayconfig":      func() client.Object { return &gatewrightv1alpha1.GatewayConfig{} },
-		"floor-gatewayclassconfig": func() client.Object { return &gatewrightv1alpha1.GatewayClassConfig{} },
+	kinds := map[string]struct {
+		new  func() client.Object
+		list func() client.ObjectList
+		// in is where the policies reaching a Gateway of namespace are.
+		in func(namespace string) string
+	}{
+		"floor-gatewayconfig": {
+			func() client.Object { return &gatewrightv1alpha1.GatewayConfig{} },
+			func() client.ObjectList { return &gatewrightv1alpha1.GatewayConfigList{} },
+			func(namespace string) string { return namespace },
+		},
+		"floor-gatewayclassconfig": {
+			func() client.Object { return &gatewrightv1alpha1.GatewayClassConfig{} },
+			func() client.ObjectList { return &gatewrightv1alpha1.GatewayClassConfigList{} },
+			func(string) string { return controllerNamespace },
+		},
 	}
-	for name, newPolicy := range kinds {
+	for name, kind := range kinds {
+		reaching := func(ctx context.Context, gw *gatewayv1.Gateway) []reconcile.Request {
+			list := kind.list()
+			if err := f.List(ctx, list, client.InNamespace(kind.in(gw.Namespace))); err != nil {
+				return nil
+			}
+			var requests []reconcile.Request
+			_ = meta.EachListItem(list, func(obj runtime.Object) error {
+				policy := obj.(client.Object)
+				requests = append(requests, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(policy)})
+				return nil
+			})
+			return requests
+		}
 		err := ctrl.NewControllerManagedBy(mgr).
 			Named(name).
-			For(newPolicy(), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+			For(kind.new(), builder.WithPredicates(predicate.Funcs{
+				CreateFunc: func(event.CreateEvent) bool { return false }, // a Gateway it reaches brings it
+				UpdateFunc: func(e event.UpdateEvent) bool { return e.ObjectNew.GetGeneration() != e.ObjectOld.GetGeneration() },
+			})).
+			Watches(&gatewayv1.Gateway{}, handler.TypedEnqueueRequestsFromMapFunc(func(ctx context.Context, obj client.Object) []reconcile.Request {
+				return reaching(ctx, obj.(*gatewayv1.Gateway))
+			}), builder.WithPredicates(predicate.Funcs{
+				UpdateFunc: func(event.UpdateEvent) bool { return false },
+			})).
 			WithOptions(controller.Options{MaxConcurrentReconciles: floorWorkers}).
 			Complete(reconcileFunc(func(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-				return ctrl.Result{}, f.writePolicyStatus(ctx, req, newPolicy())
+				return ctrl.Result{}, f.writePolicyStatus(ctx, req, kind.new())
 			}))
 		if err != nil {
 			return err
