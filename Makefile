@@ -9,7 +9,8 @@ BIN := $(CURDIR)/bin
 TESTBIN := $(BIN)/k8s/$(KUBE_VERSION)
 CONTROLLER_GEN := $(BIN)/controller-gen-$(CONTROLLER_GEN_VERSION)
 GATEWRIGHT := $(BIN)/gatewright
-GO_TEST_FLAGS ?=
+GATEWRIGHT_DEV := $(BIN)/gatewright-dev
+GO_TEST_FLAGS ?= -timeout 25m
 
 # What `gatewright --version` says.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -22,13 +23,14 @@ export KUBEBUILDER_ASSETS := $(TESTBIN)
 
 ##@ Use
 
+# The next steps `make run` prints call bin/gatewright, built beside bin/gatewright-dev.
 .PHONY: run
-run: testbin build ## Run Gatewright on a local control plane (kube-apiserver + etcd), with the CRDs and samples installed.
-	$(GATEWRIGHT) dev
+run: testbin build build-dev ## Run Gatewright on a local control plane (kube-apiserver + etcd), with the CRDs and samples installed.
+	$(GATEWRIGHT_DEV) dev
 
 .PHONY: demo
-demo: testbin build ## Play the provider/tenant story on a local control plane, checking every step (exits 0 only if all pass).
-	$(GATEWRIGHT) demo
+demo: testbin build-dev ## Play the provider/tenant story on a local control plane, checking every step (exits 0 only if all pass).
+	$(GATEWRIGHT_DEV) demo
 
 .PHONY: install
 install: ## Install gatewright, and kubectl-gatewright for `kubectl gatewright`, into $(go env GOBIN), else $(go env GOPATH)/bin, stamped with the version and commit from git.
@@ -48,7 +50,7 @@ test: testbin ## Run every test, the envtest suites against a real kube-apiserve
 	go test $(GO_TEST_FLAGS) ./...
 
 .PHONY: conformance
-conformance: testbin ## Run the Gateway API conformance suite, status checks only, on a local control plane; writes docs/conformance/report.yaml (RUN=<ShortName> runs one test; MODE=requests answers HTTP requests from the route table, as explain request does).
+conformance: testbin ## Run the Gateway API conformance suite, status checks only, on a local control plane; writes test/conformance/report.yaml (RUN=<ShortName> runs one test; MODE=requests answers HTTP requests from the route table, as explain request does).
 	GATEWRIGHT_VERSION=$(VERSION) GATEWRIGHT_CONFORMANCE_RUN=$(RUN) GATEWRIGHT_CONFORMANCE_MODE=$(MODE) go test -tags conformance -count=1 -timeout 30m -v ./test/conformance/ -run '^TestConformance$$'
 
 .PHONY: bench
@@ -65,6 +67,10 @@ bench-go: ## Run the Go benchmarks of internal/... (values merge, rendering).
 build: ## Build bin/gatewright, stamped with the version and commit from git.
 	@echo "Building bin/gatewright $(VERSION) (commit $(COMMIT)). A first build compiles the Kubernetes libraries: several minutes on 2 cores; later builds take seconds."
 	@CGO_ENABLED=0 hack/go-build-progress.sh "bin/gatewright" build -ldflags "$(LDFLAGS)" -o $(GATEWRIGHT) ./cmd/gatewright
+
+.PHONY: build-dev
+build-dev: ## Build bin/gatewright-dev, which runs `dev` and `demo` for make run and make demo; it is not shipped.
+	@CGO_ENABLED=0 hack/go-build-progress.sh "bin/gatewright-dev" build -o $(GATEWRIGHT_DEV) ./cmd/gatewright-dev
 
 .PHONY: vet
 vet: ## Run go vet.

@@ -179,7 +179,8 @@ func TestDependsOnChainsWaitThenRenderFromStatus(t *testing.T) {
 			blueprint: "aws-nlb-istio",
 			gateway:   "team-a/public",
 			firstObjects: []string{"SecurityGroup/team-a-public-f3fa67cc-nlb", "LBTargetGroup/team-a-public-f3fa67cc-tg-80",
-				"LBTargetGroup/team-a-public-f3fa67cc-tg-443", "Gateway/public-istio"},
+				"LBTargetGroup/team-a-public-f3fa67cc-tg-443", "LBTargetGroup/team-a-public-f3fa67cc-tg-5432", "LBTargetGroup/team-a-public-f3fa67cc-tg-8883",
+				"Gateway/public-istio", "GRPCRoute/inventory-ebcde30f6d", "TCPRoute/postgres-baa2c639c5", "TLSRoute/mqtt-6f101d80c8"},
 			firstWaiting: []render.Waiting{
 				{Template: "security-group-rules", For: "security-group"}, {Template: "lb", For: "security-group"},
 				{Template: "listeners", For: "lb"}, {Template: "target-group-bindings", For: "target-groups"},

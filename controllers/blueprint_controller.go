@@ -8,7 +8,10 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -21,7 +24,10 @@ import (
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/conditions"
 	"github.com/gatewright/gatewright/internal/ctrlutil"
+	"github.com/gatewright/gatewright/internal/metrics"
+	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/revisions"
+	"github.com/gatewright/gatewright/internal/summary"
 	"github.com/gatewright/gatewright/internal/translate"
 )
 
@@ -49,7 +55,7 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 		if apierrors.IsNotFound(err) {
 			r.Blueprints.Forget(req.Name)
 			r.sent.seen(req.Name, nil)
-			forgetRollbacks(req.Name)
+			metrics.ForgetRollbacks(req.Name)
 			return ctrl.Result{}, nil
 		}
 		return ctrl.Result{}, err
@@ -104,6 +110,8 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 		// wave starts, rather than adding writes of their own.
 		bp.Status.Revisions = original.Revisions
 	}
+	summary.Set(&bp.Status.Conditions, summary.Blueprint(&bp.Status), bp.Generation)
+	bp.Status.ObservedGeneration = bp.Generation
 	// The status goes first, against the version read: a stale read is refused and
 	// retried rather than stepping a rollout that has moved on.
 	if err := ctrlutil.WriteStatus(ctx, r.Client, bp, original, bp.Status, func(status gatewrightv1alpha1.GatewayClassBlueprintStatus) gatewrightv1alpha1.GatewayClassBlueprintStatus {
@@ -113,7 +121,7 @@ func (r *BlueprintReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 		return ctrl.Result{}, err
 	}
 	r.recordRolloutEvents(bp, original.Rollout, bp.Status.Rollout)
-	countRollback(bp.Name, original.Rollout, bp.Status.Rollout)
+	metrics.CountRollback(bp.Name, original.Rollout, bp.Status.Rollout)
 	return ctrl.Result{RequeueAfter: step.RequeueAfter}, r.assign(ctx, bp, step, records)
 }
 
@@ -154,21 +162,18 @@ func (r *BlueprintReconciler) gatewaysOf(ctx context.Context, classes []types.Na
 // blueprintOfGateway maps a Gateway to the blueprint its class names.
 func (r *BlueprintReconciler) blueprintOfGateway(ctx context.Context, obj client.Object) []reconcile.Request {
 	class, err := getClass(ctx, r.Client, string(obj.(*gatewayv1.Gateway).Spec.GatewayClassName))
-	if err != nil || !translate.IsGatewrightClass(class) || class.Spec.ParametersRef == nil {
+	blueprint, ok := translate.ClassBlueprint(class)
+	if err != nil || !ok {
 		return nil
 	}
-	return []reconcile.Request{{NamespacedName: types.NamespacedName{Name: class.Spec.ParametersRef.Name}}}
+	return []reconcile.Request{{NamespacedName: types.NamespacedName{Name: blueprint}}}
 }
 
 // blueprintsOfRoute maps a route to the blueprints of its parent Gateways' classes.
 func (r *BlueprintReconciler) blueprintsOfRoute(ctx context.Context, obj client.Object) []reconcile.Request {
 	route := obj.(*gatewayv1.HTTPRoute)
 	var requests []reconcile.Request
-	for _, ref := range route.Spec.ParentRefs {
-		key, isGateway := attach.ParentGateway(route, ref)
-		if !isGateway {
-			continue
-		}
+	for _, key := range attach.ParentGateways(route) {
 		gw := &gatewayv1.Gateway{}
 		if err := r.Get(ctx, key, gw); err != nil {
 			continue
@@ -209,4 +214,28 @@ func (r *BlueprintReconciler) allBlueprints(ctx context.Context, _ client.Object
 		requests[i] = reconcile.Request{NamespacedName: types.NamespacedName{Name: bp.Name}}
 	}
 	return requests
+}
+
+// fleetJudge is what the blueprint and GatewayClass reconcilers share: both judge a
+// blueprint and sum up how the Gateways it serves render (translate.FleetRendered).
+type fleetJudge struct {
+	client.Client
+	Blueprints *render.Cache
+	Recorder   record.EventRecorder
+
+	shard shard
+}
+
+// setRendered sets obj's gatewright.dev/Rendered condition in conds (whose state was
+// before) from how gateways and the routes on them render, records an event when it
+// turns, and returns how many Gateways fail.
+func (j *fleetJudge) setRendered(ctx context.Context, obj client.Object, conds *[]metav1.Condition, before []metav1.Condition, gateways []gatewayv1.Gateway) (int32, error) {
+	routes, err := routesOnGateways(ctx, j.Client, gateways)
+	if err != nil {
+		return 0, err
+	}
+	rendered, failing := translate.FleetRendered(gateways, routes)
+	conditions.Set(conds, gatewrightv1alpha1.ConditionRendered, rendered.OK, rendered.Reason, rendered.Message, obj.GetGeneration())
+	recordConditionChange(j.Recorder, obj, before, *meta.FindStatusCondition(*conds, gatewrightv1alpha1.ConditionRendered))
+	return failing, nil
 }

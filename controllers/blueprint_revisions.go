@@ -5,11 +5,15 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
@@ -221,10 +225,11 @@ func (r *BlueprintReconciler) blueprintsOfClassConfig(ctx context.Context, obj c
 	var requests []reconcile.Request
 	for _, ref := range gcc.Spec.TargetRefs {
 		class, err := getClass(ctx, r.Client, string(ref.Name))
-		if err != nil || ref.Kind != "GatewayClass" || !translate.IsGatewrightClass(class) || class.Spec.ParametersRef == nil {
+		blueprint, ok := translate.ClassBlueprint(class)
+		if err != nil || ref.Kind != "GatewayClass" || !ok {
 			continue
 		}
-		req := reconcile.Request{NamespacedName: types.NamespacedName{Name: class.Spec.ParametersRef.Name}}
+		req := reconcile.Request{NamespacedName: types.NamespacedName{Name: blueprint}}
 		if !slices.Contains(requests, req) {
 			requests = append(requests, req)
 		}
@@ -238,3 +243,29 @@ func (r *BlueprintReconciler) blueprintsOfClassConfig(ctx context.Context, obj c
 func (r *BlueprintReconciler) noRevision(bp *gatewrightv1alpha1.GatewayClassBlueprint, err error) {
 	r.Recorder.Event(bp, "Warning", "RevisionNotWritten", err.Error()+"; the Gateways keep the revision they run")
 }
+
+// renderingsOfRevisions maps a Gateway's Rendering to the blueprint whose revision it
+// records, so that the blueprint counts the Gateways per revision.
+func renderingsOfRevisions(_ context.Context, obj client.Object) []reconcile.Request {
+	rendering := obj.(*gatewrightv1alpha1.Rendering)
+	if rendering.Owner.Kind != "Gateway" || rendering.Part != 0 || rendering.Values == nil {
+		return nil
+	}
+	return []reconcile.Request{{NamespacedName: types.NamespacedName{Name: rendering.Values.Blueprint}}}
+}
+
+// recountCoalescing is how long a blueprint waits after a Rendering records a revision
+// before it counts again how many Gateways run each: while a fleet is created or moves
+// to a new revision, every Gateway's Rendering changes a count, and a status write for
+// each would add one write per Gateway to the change.
+const recountCoalescing = 5 * time.Second
+
+func recountAfter(reconcile.Request) time.Duration { return recountCoalescing }
+
+// revisionRecordChanged passes the Renderings that come, go, or record another revision.
+var revisionRecordChanged = builder.WithPredicates(predicate.Funcs{
+	UpdateFunc: func(e event.UpdateEvent) bool {
+		old, updated := e.ObjectOld.(*gatewrightv1alpha1.Rendering), e.ObjectNew.(*gatewrightv1alpha1.Rendering)
+		return old.Revision != updated.Revision || old.TargetRevision != updated.TargetRevision || old.TargetBlueprint != updated.TargetBlueprint
+	},
+})

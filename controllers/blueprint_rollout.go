@@ -135,7 +135,7 @@ func (r *BlueprintReconciler) members(ctx context.Context, bp string, cfg rollou
 		health := rollout.Healthy(gw, ownRoutes(gw, routes), rec, max(m.Target, stable))
 		m.Healthy, m.Reason, m.HealthySince, m.TenantOnly = health.OK, health.Reason, health.Since, health.TenantOnly
 		if cfg.OrderLabel != "" {
-			if m.NamespaceLabels, err = snapshot.NamespaceLabels(ctx, r.Client, gw.Namespace); err != nil {
+			if m.NamespaceLabels, err = (&snapshot.Gatherer{Reader: r.Client}).NamespaceLabels(ctx, gw.Namespace); err != nil {
 				return nil, err
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -111,7 +112,7 @@ var _ = Describe("Rendered bytes per namespace", func() {
 		w.gateway(ctx, "second")
 		Eventually(w.gatewayCondition(ctx, "second", "Programmed")).Should(And(
 			HavePrefix("False/RenderedBytesPerNamespaceExceeded: "),
-			ContainSubstring("with the other Gateways of namespace "+w.namespace),
+			ContainSubstring("with the other Gateways and routes of namespace "+w.namespace),
 			ContainSubstring(fmt.Sprintf("over the controller's --max-rendered-bytes-per-namespace of %d", suiteNamespaceBytes))))
 		_, err := w.configMap(ctx, "second-config")()
 		Expect(apierrors.IsNotFound(err)).To(BeTrue(), "the refused Gateway's objects were applied")
@@ -123,5 +124,60 @@ var _ = Describe("Rendered bytes per namespace", func() {
 		// Room made in the namespace brings the refused Gateway back.
 		Expect(k8s.Delete(ctx, &gatewayv1.Gateway{ObjectMeta: w.getGateway(ctx, "first").ObjectMeta})).To(Succeed())
 		Eventually(w.gatewayCondition(ctx, "second", "Programmed"), "30s").Should(HavePrefix("True/Programmed"))
+	})
+
+	It("counts a route's render in the route's namespace, refuses the route that would pass the bound on its own status, and keeps its Gateway serving the others", func(ctx SpecContext) {
+		w := newWorld(ctx)
+		w.classAndBlueprint(ctx, routeBlueprint[:strings.Index(routeBlueprint, "httpRouteTemplate:")]+`
+httpRouteTemplate:
+  resourceTemplates:
+  - name: route-config
+    template: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: {{ .HTTPRoute.metadata.name }}-config}
+      data:
+        config.json: {{ .Values | toJson | quote }}
+`)
+		w.gateway(ctx, "web")
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/Programmed"))
+		tenant := newWorld(ctx)
+		// Each route's own GatewayConfig gives it largeBlob: some 800 KB rendered per route,
+		// so that the second route's render would take the tenant's namespace past the bound.
+		for _, name := range []string{"first", "second"} {
+			tenant.apply(ctx, strings.NewReplacer("ROUTE", name, "BLOB", largeBlob).Replace(`
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayConfig
+metadata: {name: ROUTE, namespace: NAMESPACE}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: HTTPRoute, name: ROUTE}]
+  default: {blob: BLOB}
+`))
+		}
+
+		w.route(ctx, tenant.namespace, "first", w.namespace)
+		Eventually(w.routeParents(ctx, tenant.namespace, "first")).Should(Equal([]string{"web: True/Accepted: "}))
+		Eventually(tenant.configMap(ctx, "first-config")).Should(WithTransform(configMapData("config.json"), ContainSubstring(largeBlob)))
+		Eventually(w.configMap(ctx, "web-routes")).Should(WithTransform(configMapData("routes"), Equal("1")))
+
+		w.route(ctx, tenant.namespace, "second", w.namespace)
+		Eventually(w.routeParents(ctx, tenant.namespace, "second")).Should(ConsistOf(And(
+			HavePrefix("web: False/RenderedBytesPerNamespaceExceeded: "),
+			ContainSubstring("with the other Gateways and routes of namespace "+tenant.namespace),
+			ContainSubstring(fmt.Sprintf("over the controller's --max-rendered-bytes-per-namespace of %d", suiteNamespaceBytes)))))
+		_, err := tenant.configMap(ctx, "second-config")()
+		Expect(apierrors.IsNotFound(err)).To(BeTrue(), "the refused route's objects were applied")
+		Eventually(tenant.events(ctx, "HTTPRoute", "second")).Should(ContainElement(HavePrefix("RenderedBytesPerNamespaceExceeded: ")))
+		// The Gateway's namespace is not charged, and the Gateway serves the route that
+		// fits but leaves the refused one out.
+		Consistently(w.configMap(ctx, "web-routes"), "2s").Should(WithTransform(configMapData("routes"), Equal("1")))
+		Expect(w.gatewayCondition(ctx, "web", "Programmed")()).To(HavePrefix("True/Programmed"))
+		Expect(w.routeParents(ctx, tenant.namespace, "first")()).To(Equal([]string{"web: True/Accepted: "}))
+
+		// Room made in the namespace brings the refused route back.
+		Expect(k8s.Delete(ctx, &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: tenant.namespace, Name: "first"}})).To(Succeed())
+		Eventually(w.routeParents(ctx, tenant.namespace, "second"), "30s").Should(Equal([]string{"web: True/Accepted: "}))
+		Eventually(tenant.configMap(ctx, "second-config")).Should(WithTransform(configMapData("config.json"), ContainSubstring(largeBlob)))
+		Eventually(w.configMap(ctx, "web-routes")).Should(WithTransform(configMapData("routes"), Equal("1")))
 	})
 })

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -21,9 +23,12 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/ctrlutil"
+	"github.com/gatewright/gatewright/internal/fairness"
 	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/metrics"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/rollout"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/routing"
 	"github.com/gatewright/gatewright/internal/snapshot"
 	"github.com/gatewright/gatewright/internal/translate"
@@ -35,14 +40,18 @@ type GatewayReconciler struct {
 	programmer
 	// routeLimits bound the routes one Gateway serves.
 	routeLimits routing.Limits
-	// namespaceBytes bounds what the Gateways of a namespace hold together.
-	namespaceBytes *namespaceBytes
+	// routeKinds are the route kinds the API server serves (servedRouteKinds).
+	routeKinds []string
+	// listenerSets: the API server serves ListenerSets (servesListenerSets).
+	listenerSets bool
 }
 
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=gateways,verbs=get;list;watch;update;patch
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=gateways/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=gateways/finalizers,verbs=update
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes,verbs=get;list;watch
+// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=listenersets,verbs=get;list;watch
+// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=listenersets/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=gatewright.dev,resources=gatewayclassconfigs;gatewayconfigs,verbs=get;list;watch
 // +kubebuilder:rbac:groups="",resources=namespaces,verbs=get;list;watch
 // +kubebuilder:rbac:groups="",resources=events,verbs=create;patch
@@ -75,16 +84,32 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 		return ctrl.Result{}, r.tearDown(ctx, gw, class, rec)
 	}
 
-	judged, err := snapshot.Listeners(ctx, r.Client, gw, r.certificates.check(ctx))
+	g := r.gatherer(ctx)
+	g.RouteLimits = r.routeLimits
+	// The listeners are judged by what the revision the Gateway runs serves. When that
+	// cannot be read, they are judged as a blueprint that says nothing of it would have
+	// them, so that the status still lists them, and the error refuses the Gateway.
+	serves, servesErr := g.Serves(ctx, gw, class, snapshot.Assigned(rec.TargetFor))
+	judged, err := g.Listeners(ctx, gw, serves)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
 	status := newGatewayStatus(gw, judged)
+	if status.listenerSets, err = r.judgeListenerSets(ctx, g, gw, serves, judged); err != nil {
+		return ctrl.Result{}, err
+	}
 	defer func() { err = errors.Join(err, r.patchStatus(ctx, gw, status)) }()
+	if servesErr != nil {
+		return status.fail(servesErr)
+	}
 
-	snap, err := r.gather(ctx, gw, class, judged, rec)
+	snap, err := r.gather(ctx, g, gw, class, judged, status.listenerSets, rec)
 	if err != nil {
-		return status.fail(err)
+		return r.notApplied(ctx, rec, err, status.fail)
+	}
+	if status.listenerSets != nil {
+		snap.ListenerSets = status.listenerSets.verdicts
+		status.listenerSets.routes = snap.Attached
 	}
 	status.accepted()
 	status.attach(snap.Routes, snap.Attached)
@@ -95,15 +120,15 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	res, err := r.translate(ctx, snap, rec, status)
 	if err != nil {
 		r.Recorder.Event(gw, "Warning", "RenderFailed", err.Error())
-		return status.invalid(err)
+		return r.notApplied(ctx, rec, err, status.invalid)
 	}
 	out := res.Output
-	size := renderedBytes(out.Objects, res.Values.Values)
-	if err := r.namespaceBytes.admit(gw.Namespace, gw.Name, rec.RenderedBytes, size); err != nil {
-		return status.overNamespaceBytes(err)
+	size := fairness.RenderedBytes(out.Objects, res.Values.Values)
+	if err := r.admitBytes(rec, size); err != nil {
+		return r.notApplied(ctx, rec, err, status.overNamespaceBytes)
 	}
 	rec.RenderedBytes = size
-	if err := r.adoptLegacy(ctx, gw, rec, snap.Values.Blueprint); err != nil {
+	if err := r.legacy.AdoptGateway(ctx, gw, rec, snap.Values.Blueprint); err != nil {
 		return ctrl.Result{}, err
 	}
 	start, first := time.Now(), !rec.Exists()
@@ -118,9 +143,13 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	if err != nil {
 		r.Recorder.Event(gw, "Warning", "ApplyFailed", err.Error())
 		logRefusedApply(ctx, err)
+		// Retried or not, what this apply recorded of the routes it serves does not hold.
+		if recordErr := r.Applier.RecordNotApplied(ctx, rec, "apply failed: "+err.Error()); recordErr != nil {
+			return ctrl.Result{}, errors.Join(err, recordErr)
+		}
 		result, err := status.applyFailed(err)
 		if retry > 0 {
-			// Refused a name another owner holds: back when it is let go (contested.go),
+			// Refused a name another owner holds: back when it is let go (rendered_watches.go),
 			// which the watch of its kind sees.
 			return ctrl.Result{RequeueAfter: retry}, r.watches.ensure(ctx, out.Objects)
 		}
@@ -129,7 +158,7 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	if err := r.watches.ensure(ctx, out.Objects); err != nil {
 		return ctrl.Result{}, err
 	}
-	settled, more, err := settle(apply.GatewayOwner(gw), res.Blueprint, res.Input, out, applied)
+	settled, more, err := settle(apply.GatewayOwner(gw), res, applied)
 	if err != nil {
 		r.Recorder.Event(gw, "Warning", "RenderFailed", err.Error())
 		return status.invalid(err)
@@ -143,30 +172,48 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	return ctrl.Result{}, nil
 }
 
+// judgeListenerSets judges the ListenerSets naming gw as their parent (from the index of
+// their parents), on a class that serves what serves says; nil on an API server that
+// serves none.
+func (r *GatewayReconciler) judgeListenerSets(ctx context.Context, g *snapshot.Gatherer, gw *gatewayv1.Gateway, serves listeners.Serves, own []listeners.Status) (*gatewayListenerSets, error) {
+	if !r.listenerSets {
+		return nil, nil
+	}
+	items, err := listenerSetsOf(ctx, r.Client, gw)
+	if err != nil {
+		return nil, err
+	}
+	verdicts, err := g.ListenerSets(ctx, gw, serves, own, items)
+	if err != nil {
+		return nil, err
+	}
+	out := &gatewayListenerSets{list: items, items: make(map[listeners.SetRef]*gatewayv1.ListenerSet, len(items)), verdicts: verdicts}
+	for i := range items {
+		out.items[listeners.SetRef{Namespace: items[i].Namespace, Name: items[i].Name}] = &items[i]
+	}
+	return out, nil
+}
+
 // settle renders once more with the objects as this round's apply left them, when it
 // created or changed any: the status template then reports what was just created, and
 // Programmed says so, in this round's one status write rather than after the cache
-// catches up. When no template can render other objects now (render's
-// ObjectsMayChange), only the status template runs again. When the new render has
-// objects the apply did not (a template that waited for one of them may run now), it
-// says so: they are applied in the next round, asked for at once, and the status stays
-// as the first render made it.
-func settle(owner apply.Owner, parsed *render.Blueprint, input render.Input, out *render.Output, applied *apply.Result) (*render.Output, bool, error) {
+// catches up (translate.Result.RenderAgain). When the new render has objects the apply
+// did not (a template that waited for one of them may run now), it says so: they are
+// applied in the next round, asked for at once, and the status stays as the first
+// render made it.
+func settle(owner apply.Owner, res *translate.Result, applied *apply.Result) (*render.Output, bool, error) {
+	out := res.Output
 	if len(applied.Changed) == 0 {
 		return out, false, nil
 	}
-	input.Live = map[string][]*unstructured.Unstructured{}
+	live := map[string][]*unstructured.Unstructured{}
 	for _, obj := range applied.Live {
 		template := obj.GetLabels()[gatewrightv1alpha1.LabelTemplate]
-		input.Live[template] = append(input.Live[template], obj)
+		live[template] = append(live[template], obj)
 	}
-	if !parsed.ObjectsMayChange(out) {
-		again, err := parsed.GatewayStatus(input, out)
+	again, statusOnly, err := res.RenderAgain(live)
+	if err != nil || statusOnly {
 		return again, false, err
-	}
-	again, err := parsed.Gateway(input)
-	if err != nil {
-		return nil, false, err
 	}
 	if !applied.Applied.Covers(apply.Plan(owner, again.Objects)) || len(again.Waiting) < len(out.Waiting) {
 		return out, true, nil
@@ -200,8 +247,33 @@ func (r *GatewayReconciler) translate(ctx context.Context, snap *translate.Gatew
 	rec.Readiness = res.Input.IsReady
 	// The routes read which of them the Gateway left out from its record.
 	rec.RouteCutoff = translate.RecordedCutoff(res.Cutoff)
+	// The routes read which of them the configuration holds, should a later render fail.
+	rec.ServedRoutes, rec.NotApplied = apply.ServedRoutes(servedRoutes(res.Input)), ""
 	// Saved with the objects, so that readers of the Rendering see what they came from.
 	return res, rec.Rendered(res.Values, snap.Class.Name, snap.Values.Blueprint, snap.Revision)
+}
+
+// notApplied reports err with report and, unless it is retried (report returns an
+// error), records on the Gateway's record that its latest render was not applied:
+// routes its configuration does not hold then say so.
+func (r *GatewayReconciler) notApplied(ctx context.Context, rec *apply.Record, err error, report func(error) (ctrl.Result, error)) (ctrl.Result, error) {
+	result, retried := report(err)
+	if retried != nil {
+		return result, retried
+	}
+	return result, r.Applier.RecordNotApplied(ctx, rec, err.Error())
+}
+
+// servedRoutes are the routes of every kind a render's configuration holds.
+func servedRoutes(in render.Input) []metav1.Object {
+	out := make([]metav1.Object, 0, len(in.HTTPRoutes)+len(in.OtherRoutes))
+	for i := range in.HTTPRoutes {
+		out = append(out, &in.HTTPRoutes[i])
+	}
+	for _, route := range in.OtherRoutes {
+		out = append(out, route)
+	}
+	return out
 }
 
 // tearDown lets go of a Gateway that is being deleted or whose class is gone or another
@@ -212,16 +284,17 @@ func (r *GatewayReconciler) translate(ctx context.Context, snap *translate.Gatew
 func (r *GatewayReconciler) tearDown(ctx context.Context, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, rec *apply.Record) error {
 	var bp *gatewrightv1alpha1.GatewayClassBlueprint
 	if r.shard.ownership(class) == ownedHere {
-		bp, _ = snapshot.Blueprint(ctx, r.Client, class) // without it, no cluster-scoped entry is adopted
+		bp, _ = r.gatherer(ctx).Blueprint(ctx, class) // without it, no cluster-scoped entry is adopted
 	}
-	if err := r.adoptLegacy(ctx, gw, rec, bp); err != nil {
+	if err := r.legacy.AdoptGateway(ctx, gw, rec, bp); err != nil {
 		return err
 	}
 	if !rec.Exists() {
 		return nil
 	}
 	if class == nil && gw.DeletionTimestamp.IsZero() {
-		status := newGatewayStatus(gw, listeners.Evaluate(gw.Spec.Listeners, nil))
+		// No class, no blueprint: judged as one that says nothing of what it serves.
+		status := newGatewayStatus(gw, listeners.Evaluate(listeners.Serves{}, gw.Spec.Listeners, nil))
 		status.notAccepted(gatewayv1.GatewayReasonInvalid, fmt.Sprintf("GatewayClass %s not found; the objects rendered for this Gateway are deleted", gw.Spec.GatewayClassName))
 		if err := r.patchStatus(ctx, gw, status); err != nil {
 			return err
@@ -232,7 +305,16 @@ func (r *GatewayReconciler) tearDown(ctx context.Context, gw *gatewayv1.Gateway,
 }
 
 func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	return r.setUp(mgr, ctrl.NewControllerManagedBy(mgr).
+	b := ctrl.NewControllerManagedBy(mgr)
+	if r.listenerSets {
+		b = b.Watches(&gatewayv1.ListenerSet{}, ctrlutil.MapTo(r.gatewayOfListenerSet), ctrlutil.SpecChanged).
+			Watches(&gatewayv1.ReferenceGrant{}, ctrlutil.MapTo(r.gatewaysOfListenerSetGrant)).
+			WatchesRawSource(source.Kind(r.certificates.metadata, secretMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.gatewaysOfListenerSetSecret), ctrlutil.NewVersion))
+	}
+	for _, kind := range r.routeKinds {
+		b = b.Watches(routes.New(kind), ctrlutil.MapTo(r.gatewaysOfRoute), builder.WithPredicates(routeChangedForGateways))
+	}
+	return r.setUp(mgr, b.
 		For(&gatewayv1.Gateway{}, ctrlutil.SpecChanged).
 		Watches(&gatewayv1.GatewayClass{}, ctrlutil.MapTo(r.gatewaysOfClass), ctrlutil.SpecChanged).
 		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, ctrlutil.MapTo(r.gatewaysOfBlueprint), builder.WithPredicates(blueprintComesOrGoes)).
@@ -241,12 +323,73 @@ func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewrightv1alpha1.Rendering{}, ctrlutil.MapTo(r.gatewayOfRouteRecord), routeRefusalChanged).
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, ctrlutil.MapTo(r.gatewaysOfClassConfig), ctrlutil.SpecChanged).
 		Watches(&gatewrightv1alpha1.GatewayConfig{}, ctrlutil.MapTo(r.gatewaysInNamespaceOf), ctrlutil.SpecChanged).
-		Watches(&gatewayv1.HTTPRoute{}, ctrlutil.MapTo(r.gatewaysOfRoute), builder.WithPredicates(routeChangedForGateways)).
 		Watches(&corev1.Namespace{}, ctrlutil.MapTo(r.allGateways), builder.WithPredicates(predicate.LabelChangedPredicate{})).
 		Watches(&gatewayv1.ReferenceGrant{}, ctrlutil.MapTo(r.gatewaysOfGrant)).
 		Watches(&gatewayv1.ReferenceGrant{}, ctrlutil.MapTo(r.gatewaysOfRoutesOfGrant)).
 		WatchesRawSource(source.Kind(r.certificates.metadata, secretMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.gatewaysOfSecret), ctrlutil.NewVersion)).
 		WatchesRawSource(source.Kind(r.services, serviceMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.gatewaysOfService), ctrlutil.CameOrWent)).
-		WatchesRawSource(r.namespaceBytes.source()).
+		WatchesRawSource(r.namespaceBytes.Source(apply.KindGateway)).
 		Named("gateway"), r, r.gatewayOfObject)
+}
+
+// gather reads what gw's values and templates are computed from: the blueprint at the
+// revision gw runs (the one its record says the blueprint's rollout assigned it, if any;
+// one another blueprint's assigned counts for nothing), the policies that may apply
+// and the routes attached (from the index of their parents), their backendRefs resolved,
+// and those their own templates refused (from their records). It sets the fingerprint
+// of what of these gw's tenants control on rec (rollout.TenantInputs), which the record
+// keeps with the render, so a rollout can tell a Gateway its tenant changed from one
+// the revision broke.
+func (r *GatewayReconciler) gather(ctx context.Context, g *snapshot.Gatherer, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, judged []listeners.Status, sets *gatewayListenerSets, rec *apply.Record) (*translate.Gateway, error) {
+	candidates, err := httpRoutesOf(ctx, r.Client, gw)
+	if err != nil {
+		return nil, err
+	}
+	// Routes attach through the Gateway's attached ListenerSets too.
+	attached := sets.attached()
+	if len(attached) > 0 {
+		onSets, err := routesOnListenerSets(ctx, r.Client, routes.KindHTTPRoute, attached)
+		if err != nil {
+			return nil, err
+		}
+		for _, route := range onSets {
+			if !slices.ContainsFunc(candidates, func(c gatewayv1.HTTPRoute) bool {
+				return c.Namespace == route.GetNamespace() && c.Name == route.GetName()
+			}) {
+				candidates = append(candidates, *route.(*gatewayv1.HTTPRoute))
+			}
+		}
+	}
+	var others []routes.Route
+	for _, kind := range r.routeKinds {
+		if kind == routes.KindHTTPRoute {
+			continue
+		}
+		named, err := routesOf(ctx, r.Client, kind, gw)
+		if err != nil {
+			return nil, err
+		}
+		onSets, err := routesOnListenerSets(ctx, r.Client, kind, attached)
+		if err != nil {
+			return nil, err
+		}
+		for _, route := range onSets {
+			if !slices.ContainsFunc(named, func(n routes.Route) bool {
+				return n.GetNamespace() == route.GetNamespace() && n.GetName() == route.GetName()
+			}) {
+				named = append(named, route)
+			}
+		}
+		others = append(others, named...)
+	}
+	opts := []snapshot.Option{snapshot.Among(candidates), snapshot.AmongOthers(others), snapshot.Judged(judged), snapshot.Assigned(rec.TargetFor)}
+	if sets != nil {
+		opts = append(opts, snapshot.OnListenerSets(sets.list, sets.verdicts))
+	}
+	snap, err := g.Gateway(ctx, gw, class, opts...)
+	if err != nil {
+		return nil, err
+	}
+	rec.TenantInputs = rollout.TenantInputs(gw, snap.Values.GatewayConfigs, candidates)
+	return snap, nil
 }

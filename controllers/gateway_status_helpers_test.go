@@ -18,7 +18,7 @@ func programmedGateway() *gatewayv1.Gateway {
 	gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "ns", Generation: 2}}
 	gw.Spec.Listeners = []gatewayv1.Listener{{Name: "http", Protocol: gatewayv1.HTTPProtocolType, Port: 80}}
 	gw.Status.Addresses = []gatewayv1.GatewayStatusAddress{{Value: "192.0.2.1"}}
-	s := newGatewayStatus(gw, listeners.Evaluate(gw.Spec.Listeners, nil))
+	s := newGatewayStatus(gw, listeners.Evaluate(listeners.Serves{}, gw.Spec.Listeners, nil))
 	s.accepted()
 	s.attach(nil, map[gatewayv1.SectionName]int32{"http": 3})
 	s.setListeners(true, gatewayv1.ListenerReasonProgrammed)
@@ -36,7 +36,7 @@ func condition(conditions []metav1.Condition, t string) string {
 }
 
 func TestNotAccepted(t *testing.T) {
-	s := newGatewayStatus(programmedGateway(), listeners.Evaluate(programmedGateway().Spec.Listeners, nil))
+	s := newGatewayStatus(programmedGateway(), listeners.Evaluate(listeners.Serves{}, programmedGateway().Spec.Listeners, nil))
 	s.notAccepted(gatewayv1.GatewayReasonInvalidParameters, "GatewayClass web-class is being deleted")
 
 	if got := condition(s.status.Conditions, "Accepted"); got != "False/InvalidParameters: GatewayClass web-class is being deleted" {
@@ -77,7 +77,7 @@ func TestProgrammedAddresses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newGatewayStatus(programmedGateway(), listeners.Evaluate(programmedGateway().Spec.Listeners, nil))
+			s := newGatewayStatus(programmedGateway(), listeners.Evaluate(listeners.Serves{}, programmedGateway().Spec.Listeners, nil))
 			s.programmed(&translate.Result{Output: &tt.out}, tt.notReady, tt.hasStatusTemplate)
 			if !slices.Equal(s.status.Addresses, tt.want) {
 				t.Errorf("addresses: %v, want %v", s.status.Addresses, tt.want)

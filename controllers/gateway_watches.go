@@ -5,7 +5,9 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -13,6 +15,7 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/ctrlutil"
+	"github.com/gatewright/gatewright/internal/routes"
 )
 
 func (r *GatewayReconciler) gatewaysOfClass(ctx context.Context, obj client.Object) []reconcile.Request {
@@ -79,17 +82,67 @@ func (r *GatewayReconciler) gatewaysInNamespaceOf(ctx context.Context, obj clien
 	return ctrlutil.RequestsFor(r.gatewayNames(ctx, client.InNamespace(obj.GetNamespace())))
 }
 
-// gatewaysOfRoute: the Gateways a route names in its parentRefs. A route that drops a
-// parentRef is seen in the update's old object.
-func (r *GatewayReconciler) gatewaysOfRoute(_ context.Context, obj client.Object) []reconcile.Request {
-	route := obj.(*gatewayv1.HTTPRoute)
-	var names []types.NamespacedName
-	for _, ref := range route.Spec.ParentRefs {
-		if key, isGateway := attach.ParentGateway(route, ref); isGateway {
-			names = append(names, key)
+// gatewaysOfRoute: the Gateways a route names in its parentRefs, and the parents of the
+// ListenerSets it names. A route that drops a parentRef is seen in the update's old
+// object.
+func (r *GatewayReconciler) gatewaysOfRoute(ctx context.Context, obj client.Object) []reconcile.Request {
+	route := obj.(routes.Route)
+	requests := ctrlutil.RequestsFor(attach.ParentGateways(route))
+	if !r.listenerSets {
+		return requests
+	}
+	for _, ref := range routes.ParentRefs(route) {
+		if key, isListenerSet := attach.ParentListenerSet(route.GetNamespace(), ref); isListenerSet {
+			ls := &gatewayv1.ListenerSet{}
+			if err := r.Get(ctx, key, ls); err == nil {
+				requests = append(requests, r.gatewayOfListenerSet(ctx, ls)...)
+			}
 		}
 	}
-	return ctrlutil.RequestsFor(names)
+	return requests
+}
+
+// gatewayOfListenerSet: the Gateway a ListenerSet names as its parent, which judges it
+// and writes its status. One that moves to another parent is seen in the update's old
+// object too, so the Gateway it left stops counting it.
+func (r *GatewayReconciler) gatewayOfListenerSet(_ context.Context, obj client.Object) []reconcile.Request {
+	if key, isGateway := attach.ListenerSetParent(obj.(*gatewayv1.ListenerSet)); isGateway {
+		return []reconcile.Request{{NamespacedName: key}}
+	}
+	return nil
+}
+
+// gatewaysOfListenerSetGrant: the parents of the ListenerSets with a certificateRef that
+// the ReferenceGrant permits or stops permitting.
+func (r *GatewayReconciler) gatewaysOfListenerSetGrant(ctx context.Context, obj client.Object) []reconcile.Request {
+	return r.parentsOfListenerSets(ctx, referrersOfGrant(ctx, r.Client, obj, "ListenerSet", &gatewayv1.ListenerSetList{}, indexListenerSetRefNamespace, func(o client.Object) []attach.Referent {
+		return attach.ListenerSetCertificateReferents(o.(*gatewayv1.ListenerSet))
+	}))
+}
+
+// gatewaysOfListenerSetSecret: the parents of the ListenerSets whose certificateRefs
+// name the Secret.
+func (r *GatewayReconciler) gatewaysOfListenerSetSecret(ctx context.Context, secret *metav1.PartialObjectMetadata) []reconcile.Request {
+	var list gatewayv1.ListenerSetList
+	if err := r.List(ctx, &list, client.MatchingFields{indexListenerSetSecret: secret.Namespace + "/" + secret.Name}); err != nil {
+		return nil
+	}
+	var requests []reconcile.Request
+	for i := range list.Items {
+		requests = append(requests, r.gatewayOfListenerSet(ctx, &list.Items[i])...)
+	}
+	return requests
+}
+
+func (r *GatewayReconciler) parentsOfListenerSets(ctx context.Context, sets []reconcile.Request) []reconcile.Request {
+	var requests []reconcile.Request
+	for _, req := range sets {
+		ls := &gatewayv1.ListenerSet{}
+		if err := r.Get(ctx, req.NamespacedName, ls); err == nil {
+			requests = append(requests, r.gatewayOfListenerSet(ctx, ls)...)
+		}
+	}
+	return requests
 }
 
 func (r *GatewayReconciler) gatewayNames(ctx context.Context, opts ...client.ListOption) []types.NamespacedName {
@@ -120,7 +173,7 @@ func (r *GatewayReconciler) gatewayOfObject(_ context.Context, obj client.Object
 // permits or stops permitting.
 func (r *GatewayReconciler) gatewaysOfGrant(ctx context.Context, obj client.Object) []reconcile.Request {
 	return referrersOfGrant(ctx, r.Client, obj, "Gateway", &gatewayv1.GatewayList{}, indexGatewayRefNamespace, func(o client.Object) []attach.Referent {
-		return certificateReferents(o.(*gatewayv1.Gateway))
+		return attach.CertificateReferents(o.(*gatewayv1.Gateway))
 	})
 }
 
@@ -148,7 +201,7 @@ func (r *GatewayReconciler) gatewaysOfService(ctx context.Context, svc *metav1.P
 func (r *GatewayReconciler) gatewaysOfRoutesOfGrant(ctx context.Context, obj client.Object) []reconcile.Request {
 	var requests []reconcile.Request
 	for _, req := range referrersOfGrant(ctx, r.Client, obj, "HTTPRoute", &gatewayv1.HTTPRouteList{}, indexRouteBackendNamespace, func(o client.Object) []attach.Referent {
-		return backendReferents(o.(*gatewayv1.HTTPRoute))
+		return attach.BackendReferents(o.(*gatewayv1.HTTPRoute))
 	}) {
 		route := &gatewayv1.HTTPRoute{}
 		if err := r.Get(ctx, req.NamespacedName, route); err == nil {
@@ -174,3 +227,19 @@ func (r *GatewayReconciler) gatewayOfRouteRecord(_ context.Context, obj client.O
 // changes neither: a shared Gateway of thousands of routes would be rendered again for
 // each of those writes.
 var routeChangedForGateways = predicate.Or[client.Object](predicate.GenerationChangedPredicate{}, predicate.LabelChangedPredicate{}, predicate.AnnotationChangedPredicate{})
+
+// routeRefusalChanged passes the route Renderings whose templates' refusal came or went:
+// the Gateway leaves the route out, or takes it back. A Rendering deleted with a
+// refusal lets the route back in as much as a cleared one.
+var routeRefusalChanged = builder.WithPredicates(predicate.Funcs{
+	CreateFunc: func(e event.CreateEvent) bool {
+		return e.Object.(*gatewrightv1alpha1.Rendering).RouteRefused != ""
+	},
+	DeleteFunc: func(e event.DeleteEvent) bool {
+		return e.Object.(*gatewrightv1alpha1.Rendering).RouteRefused != ""
+	},
+	GenericFunc: func(event.GenericEvent) bool { return false },
+	UpdateFunc: func(e event.UpdateEvent) bool {
+		return e.ObjectOld.(*gatewrightv1alpha1.Rendering).RouteRefused != e.ObjectNew.(*gatewrightv1alpha1.Rendering).RouteRefused
+	},
+})

@@ -18,7 +18,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
-	"sigs.k8s.io/gateway-api/pkg/features"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
@@ -66,7 +65,7 @@ func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	}
 
 	original := *class.Status.DeepCopy()
-	accepted, err := r.accepted(ctx, class)
+	accepted, running, err := r.accepted(ctx, class)
 	if err != nil {
 		return ctrl.Result{}, err
 	}
@@ -74,7 +73,7 @@ func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req ctrl.Request
 		accepted.Message += fmt.Sprintf("; being deleted: waits until its %d Gateway(s) are gone", len(gateways.Items))
 	}
 	conditions.Set(&class.Status.Conditions, string(gatewayv1.GatewayClassConditionStatusAccepted), accepted.OK, accepted.Reason, accepted.Message, class.Generation)
-	class.Status.SupportedFeatures = supportedFeatures()
+	class.Status.SupportedFeatures = supportedFeatures(running)
 	if _, err := r.setRendered(ctx, class, &class.Status.Conditions, original.Conditions, gateways.Items); err != nil {
 		return ctrl.Result{}, err
 	}
@@ -88,13 +87,10 @@ func (r *GatewayClassReconciler) Reconcile(ctx context.Context, req ctrl.Request
 }
 
 // accepted is the class's Accepted verdict: its blueprint is there and parses, as its
-// Gateways run it (its current revision, once it has one). An error reading the API is
-// returned, to be retried.
-func (r *GatewayClassReconciler) accepted(ctx context.Context, class *gatewayv1.GatewayClass) (translate.Verdict, error) {
-	bp, err := snapshot.Blueprint(ctx, r.Client, class)
-	if err == nil {
-		bp, _, err = snapshot.Running(ctx, r.Client, bp, 0)
-	}
+// Gateways run it (its current revision, once it has one), which it returns, nil when it
+// cannot be used. An error reading the API is returned, to be retried.
+func (r *GatewayClassReconciler) accepted(ctx context.Context, class *gatewayv1.GatewayClass) (translate.Verdict, *gatewrightv1alpha1.GatewayClassBlueprint, error) {
+	bp, err := (&snapshot.Gatherer{Reader: r.Client}).RunningBlueprint(ctx, class)
 	if err == nil {
 		if _, err = r.Blueprints.Get(bp); err != nil {
 			err = fmt.Errorf("GatewayClassBlueprint %s is not accepted: %w", bp.Name, err)
@@ -103,32 +99,21 @@ func (r *GatewayClassReconciler) accepted(ctx context.Context, class *gatewayv1.
 	if err != nil {
 		var invalid *translate.InvalidParametersError
 		if !translate.AsInvalidParameters(err, &invalid) {
-			return translate.Verdict{}, err
+			return translate.Verdict{}, nil, err
 		}
-		return translate.Verdict{Reason: string(gatewayv1.GatewayClassReasonInvalidParameters), Message: err.Error()}, nil
+		return translate.Verdict{Reason: string(gatewayv1.GatewayClassReasonInvalidParameters), Message: err.Error()}, nil, nil
 	}
-	return translate.Verdict{OK: true, Reason: string(gatewayv1.GatewayClassReasonAccepted), Message: "implemented by GatewayClassBlueprint " + bp.Name}, nil
+	return translate.Verdict{OK: true, Reason: string(gatewayv1.GatewayClassReasonAccepted), Message: "implemented by GatewayClassBlueprint " + bp.Name}, bp, nil
 }
 
-// supportedFeatures are the Gateway API features (GEP-2162) of every class Gatewright
-// implements, sorted by name as the API asks: what Gatewright itself does, whatever the
-// blueprint, and the status-only conformance run passes (docs/conformance). What a
-// blueprint's data plane does with traffic is not Gatewright's to claim.
-func supportedFeatures() []gatewayv1.SupportedFeature {
-	names := []features.FeatureName{
-		features.SupportGateway,
-		features.SupportGatewayInfrastructure,
-		features.SupportGatewayPort8080,
-		features.SupportHTTPRoute,
-		features.SupportHTTPRouteParentRefPort,
-		features.SupportReferenceGrant,
+// supportedFeatures are the Gateway API features (GEP-2162) the class lists: those its
+// blueprint, as its Gateways run it, says it serves (translate.SupportedFeatures); the
+// default when its blueprint cannot be used, as a blueprint that says nothing has.
+func supportedFeatures(running *gatewrightv1alpha1.GatewayClassBlueprint) []gatewayv1.SupportedFeature {
+	if running == nil {
+		return translate.SupportedFeatures(&gatewrightv1alpha1.GatewayClassBlueprintSpec{})
 	}
-	slices.Sort(names)
-	out := make([]gatewayv1.SupportedFeature, len(names))
-	for i, name := range names {
-		out[i] = gatewayv1.SupportedFeature{Name: gatewayv1.FeatureName(name)}
-	}
-	return out
+	return translate.SupportedFeatures(&running.Spec)
 }
 
 // holdWhileUsed puts the Gateway API's finalizer on a class while Gateways use it (there
@@ -186,10 +171,9 @@ func (r *GatewayClassReconciler) classesOfClassConfig(_ context.Context, obj cli
 func (r *GatewayClassReconciler) classesOfRoute(ctx context.Context, obj client.Object) []reconcile.Request {
 	route := obj.(*gatewayv1.HTTPRoute)
 	var requests []reconcile.Request
-	for _, ref := range route.Spec.ParentRefs {
-		key, isGateway := attach.ParentGateway(route, ref)
+	for _, key := range attach.ParentGateways(route) {
 		gw := &gatewayv1.Gateway{}
-		if !isGateway || r.Get(ctx, key, gw) != nil {
+		if r.Get(ctx, key, gw) != nil {
 			continue
 		}
 		if req := r.classOfGateway(ctx, gw); !slices.Contains(requests, req[0]) {
@@ -226,7 +210,9 @@ func (r *GatewayClassReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		For(&gatewayv1.GatewayClass{}, builder.WithPredicates(predicate.Or[client.Object](predicate.GenerationChangedPredicate{}, finalizersChanged))).
 		Watches(&gatewayv1.Gateway{}, handler.EnqueueRequestsFromMapFunc(r.classOfGateway), builder.WithPredicates(predicate.Or[client.Object](gatewayClassNameChanged, renderFailureChanged))).
 		Watches(&gatewayv1.HTTPRoute{}, handler.EnqueueRequestsFromMapFunc(r.classesOfRoute), builder.WithPredicates(routeRenderFailureChanged)).
-		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, handler.EnqueueRequestsFromMapFunc(r.classesOfBlueprint), ctrlutil.SpecChanged).
+		// A new currentRevision changes what the class's Gateways run, and so what it serves.
+		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, handler.EnqueueRequestsFromMapFunc(r.classesOfBlueprint),
+			builder.WithPredicates(predicate.Or[client.Object](predicate.GenerationChangedPredicate{}, currentRevisionMoved))).
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, handler.EnqueueRequestsFromMapFunc(r.classesOfClassConfig)).
 		Named("gatewayclass").
 		Complete(ctrlutil.RetryingConflicts(r, staleRecord))

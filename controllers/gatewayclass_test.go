@@ -39,6 +39,22 @@ func (w world) blueprintCondition(ctx context.Context) func() string {
 	return w.blueprintConditionOf(ctx, "Accepted")
 }
 
+// defaultFeatures are the supportedFeatures of a class whose blueprint names none.
+var defaultFeatures = []gatewayv1.FeatureName{"Gateway", "GatewayInfrastructure", "GatewayPort8080", "HTTPRoute", "HTTPRouteParentRefPort", "ReferenceGrant"}
+
+// supportedFeatures returns the names of the world's class's status.supportedFeatures.
+func (w world) supportedFeatures(ctx context.Context) func() []gatewayv1.FeatureName {
+	return func() []gatewayv1.FeatureName {
+		class := &gatewayv1.GatewayClass{}
+		Expect(k8s.Get(ctx, client.ObjectKey{Name: w.class}, class)).To(Succeed())
+		var names []gatewayv1.FeatureName
+		for _, f := range class.Status.SupportedFeatures {
+			names = append(names, f.Name)
+		}
+		return names
+	}
+}
+
 func (w world) blueprintConditionOf(ctx context.Context, conditionType string) func() string {
 	return func() string {
 		bp := &gatewrightv1alpha1.GatewayClassBlueprint{}
@@ -64,15 +80,36 @@ gatewayTemplate:
 	It("lists the Gateway API features Gatewright supports in the class's status, sorted by name", func(ctx SpecContext) {
 		w := newWorld(ctx)
 		w.classAndBlueprint(ctx, configBlueprint)
-		Eventually(func() []gatewayv1.FeatureName {
-			class := &gatewayv1.GatewayClass{}
-			Expect(k8s.Get(ctx, client.ObjectKey{Name: w.class}, class)).To(Succeed())
-			var names []gatewayv1.FeatureName
-			for _, f := range class.Status.SupportedFeatures {
-				names = append(names, f.Name)
-			}
-			return names
-		}).Should(Equal([]gatewayv1.FeatureName{"Gateway", "GatewayInfrastructure", "GatewayPort8080", "HTTPRoute", "HTTPRouteParentRefPort", "ReferenceGrant"}))
+		Eventually(w.supportedFeatures(ctx)).Should(Equal(defaultFeatures))
+	})
+
+	It("lists the features and judges the listeners by what the blueprint serves, and follows a new revision that serves otherwise", func(ctx SpecContext) {
+		w := newWorld(ctx)
+		w.classAndBlueprint(ctx, `
+rollout: {strategy: AllAtOnce}
+serves:
+  protocols: [HTTP, TCP]
+  routeKinds: [HTTPRoute, TCPRoute]
+  features: [TCPRoute, HTTPRoute, Gateway]
+`+configBlueprint)
+		w.gatewayWithListeners(ctx, "web", `
+- {name: http, protocol: HTTP, port: 80}
+- {name: tcp, protocol: TCP, port: 9000}`)
+		Eventually(w.supportedFeatures(ctx)).Should(Equal([]gatewayv1.FeatureName{"Gateway", "HTTPRoute", "TCPRoute"}))
+		Eventually(w.listeners(ctx, "web")).Should(Equal([]string{
+			"http Accepted=True/Accepted ResolvedRefs=True/ResolvedRefs Conflicted=<none> Programmed=True/Programmed kinds=[HTTPRoute] routes=0",
+			"tcp Accepted=True/Accepted ResolvedRefs=True/ResolvedRefs Conflicted=<none> Programmed=True/Programmed kinds=[TCPRoute] routes=0",
+		}))
+
+		By("a new revision that says nothing of what it serves serves HTTP and HTTPRoute, and lists the default features")
+		w.classAndBlueprint(ctx, "rollout: {strategy: AllAtOnce}\n"+configBlueprint)
+		Eventually(w.revisionNumbers(ctx)).Should(Equal([]int64{1, 2}))
+		Eventually(w.supportedFeatures(ctx)).Should(Equal(defaultFeatures))
+		Eventually(w.listeners(ctx, "web")).Should(Equal([]string{
+			"http Accepted=True/Accepted ResolvedRefs=True/ResolvedRefs Conflicted=<none> Programmed=True/Programmed kinds=[HTTPRoute] routes=0",
+			"tcp Accepted=False/UnsupportedProtocol ResolvedRefs=True/ResolvedRefs Conflicted=<none> Programmed=False/Invalid kinds=[] routes=0",
+		}))
+		Expect(w.gatewayCondition(ctx, "web", "Accepted")()).To(Equal("True/ListenersNotValid: listeners not valid: tcp (UnsupportedProtocol); valid: http"))
 	})
 
 	It("shows on the blueprint what gatewright lint --strict warns about, and clears it once fixed", func(ctx SpecContext) {

@@ -464,3 +464,54 @@ spec:
 		Eventually(w.routeResolvedRefs(ctx, w.namespace, "shop")).Should(Equal([]string{"web: True/Accepted; True/ResolvedRefs: "}))
 	})
 })
+
+var _ = Describe("HTTPRoute on a Gateway whose latest render fails", func() {
+	It("says Accepted=True only of the routes the configuration the Gateway applied holds, and of all once it applies again", func(ctx SpecContext) {
+		w := newWorld(ctx)
+		w.classAndBlueprint(ctx, `
+values:
+  default: {greeting: hello}
+gatewayTemplate:
+  resourceTemplates:
+  - name: config
+    template: |
+      {{ if eq .Values.greeting "break" }}{{ fail "the greeting breaks the proxy" }}{{ end }}
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: {{ .Gateway.metadata.name }}-routes}
+      data:
+        routes: "{{ range .HTTPRoutes }}{{ .metadata.name }}/{{ .metadata.generation }} {{ end }}"
+`)
+		w.gateway(ctx, "web")
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/"))
+		w.route(ctx, w.namespace, "served", w.namespace)
+		Eventually(w.routeParents(ctx, w.namespace, "served")).Should(Equal([]string{"web: True/Accepted: "}))
+		Eventually(w.configMap(ctx, "web-routes")).Should(WithTransform(configMapData("routes"), Equal("served/1 ")))
+
+		By("breaking the Gateway's render")
+		w.gatewayConfig(ctx, "greeting", "web", "{greeting: break}")
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("False/Invalid"))
+		w.route(ctx, w.namespace, "new", w.namespace)
+		notApplied := "web: False/ConfigurationNotApplied: Gateway " + w.namespace + "/web did not apply its latest configuration, which holds this route; its Programmed condition says why"
+		Eventually(w.routeParents(ctx, w.namespace, "new")).Should(Equal([]string{notApplied}))
+		Consistently(w.routeParents(ctx, w.namespace, "served"), "2s").Should(Equal([]string{"web: True/Accepted: "}), "the route the configuration holds")
+
+		By("editing a served route: the configuration holds its earlier generation")
+		w.apply(ctx, `
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: served, namespace: NAMESPACE}
+spec:
+  parentRefs: [{name: web}]
+  hostnames: [edited.example]
+`)
+		Eventually(w.routeParents(ctx, w.namespace, "served")).Should(Equal([]string{notApplied}))
+		Expect(w.configMap(ctx, "web-routes")()).To(WithTransform(configMapData("routes"), Equal("served/1 ")), "the configuration applied before stays")
+
+		By("mending the Gateway")
+		w.gatewayConfig(ctx, "greeting", "web", "{greeting: mended}")
+		Eventually(w.routeParents(ctx, w.namespace, "new")).Should(Equal([]string{"web: True/Accepted: "}))
+		Eventually(w.routeParents(ctx, w.namespace, "served")).Should(Equal([]string{"web: True/Accepted: "}))
+		Eventually(w.configMap(ctx, "web-routes")).Should(WithTransform(configMapData("routes"), Equal("new/1 served/2 ")))
+	})
+})

@@ -2,15 +2,22 @@ package controllers
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/ctrlutil"
+	"github.com/gatewright/gatewright/internal/routes"
+	"github.com/gatewright/gatewright/internal/translate"
 )
 
 // The field indexes the reconcilers list Gateways and routes by, so that an event finds
@@ -40,24 +47,42 @@ const (
 	// says its templates refused it by its Gateway (namespace/name), which leaves the
 	// route out.
 	indexRenderingRefusedRoute = "routeRefused.gateway"
+	// indexListenerSetParent indexes ListenerSets by the Gateway (namespace/name) their
+	// parentRef names.
+	indexListenerSetParent = "spec.parentRef.gateway"
+	// indexListenerSetSecret and indexListenerSetRefNamespace are indexGatewaySecret and
+	// indexGatewayRefNamespace for ListenerSets.
+	indexListenerSetSecret       = "spec.listeners.tls.certificateRefs"
+	indexListenerSetRefNamespace = "spec.listeners.tls.certificateRefs.namespace"
 )
 
 // addIndexes registers every index with mgr.
-func addIndexes(ctx context.Context, mgr ctrl.Manager) error {
-	for _, index := range []struct {
+func addIndexes(ctx context.Context, mgr ctrl.Manager, routeKinds []string, listenerSets bool) error {
+	type index struct {
 		obj     client.Object
 		field   string
 		extract client.IndexerFunc
-	}{
+	}
+	indexes := []index{
 		{&gatewayv1.Gateway{}, indexGatewayClassName, gatewayClassName},
 		{&gatewayv1.Gateway{}, indexGatewaySecret, gatewaySecrets},
 		{&gatewayv1.Gateway{}, indexGatewayRefNamespace, gatewayRefNamespaces},
-		{&gatewayv1.HTTPRoute{}, indexRouteParent, routeParents},
-		{&gatewayv1.HTTPRoute{}, indexRouteBackendNamespace, routeBackendNamespaces},
-		{&gatewayv1.HTTPRoute{}, indexRouteService, routeServices},
 		{&gatewrightv1alpha1.Rendering{}, indexRenderingBlueprint, renderingBlueprint},
 		{&gatewrightv1alpha1.Rendering{}, indexRenderingRefusedRoute, refusedRouteGateway},
-	} {
+	}
+	for _, kind := range routeKinds {
+		indexes = append(indexes,
+			index{routes.New(kind), indexRouteParent, routeParents},
+			index{routes.New(kind), indexRouteBackendNamespace, routeBackendNamespaces},
+			index{routes.New(kind), indexRouteService, routeServices})
+	}
+	if listenerSets {
+		indexes = append(indexes,
+			index{&gatewayv1.ListenerSet{}, indexListenerSetParent, listenerSetParent},
+			index{&gatewayv1.ListenerSet{}, indexListenerSetSecret, listenerSetSecrets},
+			index{&gatewayv1.ListenerSet{}, indexListenerSetRefNamespace, listenerSetRefNamespaces})
+	}
+	for _, index := range indexes {
 		if err := mgr.GetFieldIndexer().IndexField(ctx, index.obj, index.field, index.extract); err != nil {
 			return err
 		}
@@ -90,29 +115,70 @@ func gatewaySecrets(obj client.Object) []string {
 }
 
 func gatewayRefNamespaces(obj client.Object) []string {
-	return otherNamespaces(obj, certificateReferents(obj.(*gatewayv1.Gateway)))
+	return otherNamespaces(obj, attach.CertificateReferents(obj.(*gatewayv1.Gateway)))
 }
 
+func listenerSetParent(obj client.Object) []string {
+	if key, isGateway := attach.ListenerSetParent(obj.(*gatewayv1.ListenerSet)); isGateway {
+		return []string{key.String()}
+	}
+	return nil
+}
+
+func listenerSetSecrets(obj client.Object) []string {
+	return keyStrings(attach.ListenerSetCertificateSecrets(obj.(*gatewayv1.ListenerSet)))
+}
+
+func listenerSetRefNamespaces(obj client.Object) []string {
+	return otherNamespaces(obj, attach.ListenerSetCertificateReferents(obj.(*gatewayv1.ListenerSet)))
+}
+
+// routeParents are the Gateways a route names, and the ListenerSets it names, each as
+// listenerSetParentKey has it.
 func routeParents(obj client.Object) []string {
-	route := obj.(*gatewayv1.HTTPRoute)
-	var keys []types.NamespacedName
-	for _, ref := range route.Spec.ParentRefs {
-		if key, isGateway := attach.ParentGateway(route, ref); isGateway {
-			keys = append(keys, key)
+	route := obj.(routes.Route)
+	out := keyStrings(attach.ParentGateways(route))
+	for _, ref := range routes.ParentRefs(route) {
+		if key, isListenerSet := attach.ParentListenerSet(route.GetNamespace(), ref); isListenerSet && !slices.Contains(out, listenerSetParentKey(key)) {
+			out = append(out, listenerSetParentKey(key))
 		}
 	}
-	return keyStrings(keys)
+	return out
+}
+
+// listenerSetParentKey is how indexRouteParent names a ListenerSet a route names: apart
+// from the Gateways, whose keys have no ":".
+func listenerSetParentKey(key types.NamespacedName) string { return "ListenerSet:" + key.String() }
+
+// routesOnListenerSets lists the routes of kind that name one of sets in a parentRef,
+// once each.
+func routesOnListenerSets(ctx context.Context, r client.Reader, kind string, sets []*gatewayv1.ListenerSet) ([]routes.Route, error) {
+	seen := map[types.NamespacedName]bool{}
+	var out []routes.Route
+	for _, ls := range sets {
+		list := routes.NewList(kind)
+		if err := r.List(ctx, list, client.MatchingFields{indexRouteParent: listenerSetParentKey(client.ObjectKeyFromObject(ls))}); err != nil {
+			return nil, err
+		}
+		for _, route := range routes.Items(list) {
+			if key := client.ObjectKeyFromObject(route); !seen[key] {
+				seen[key] = true
+				out = append(out, route)
+			}
+		}
+	}
+	return out, nil
 }
 
 func routeBackendNamespaces(obj client.Object) []string {
-	return otherNamespaces(obj, backendReferents(obj.(*gatewayv1.HTTPRoute)))
+	return otherNamespaces(obj, attach.BackendReferents(obj.(routes.Route)))
 }
 
 func routeServices(obj client.Object) []string {
-	route := obj.(*gatewayv1.HTTPRoute)
+	route := obj.(routes.Route)
 	var keys []types.NamespacedName
-	for _, rule := range route.Spec.Rules {
-		for _, ref := range rule.BackendRefs {
+	for _, rule := range routes.BackendRefs(route) {
+		for _, ref := range rule {
 			if key, isService := attach.BackendService(route, ref.BackendObjectReference); isService {
 				keys = append(keys, key)
 			}
@@ -143,51 +209,100 @@ func otherNamespaces(obj client.Object, referents []attach.Referent) []string {
 	return namespaces
 }
 
-// certificateReferents are the objects the certificateRefs of gw's listeners name.
-func certificateReferents(gw *gatewayv1.Gateway) []attach.Referent {
-	var out []attach.Referent
-	for i := range gw.Spec.Listeners {
-		if gw.Spec.Listeners[i].TLS == nil {
-			continue
+// routesOf lists the routes of kind that name gw in a parentRef. They are the cache's
+// own (not copied: a Gateway of thousands of routes lists them at every reconcile),
+// which every caller only reads.
+func routesOf(ctx context.Context, r client.Reader, kind string, gw client.Object) ([]routes.Route, error) {
+	list := routes.NewList(kind)
+	err := r.List(ctx, list, client.MatchingFields{indexRouteParent: client.ObjectKeyFromObject(gw).String()}, client.UnsafeDisableDeepCopy)
+	return routes.Items(list), err
+}
+
+// httpRoutesOf lists the HTTPRoutes that name gw in a parentRef, the cache's own as
+// routesOf does.
+func httpRoutesOf(ctx context.Context, r client.Reader, gw client.Object) ([]gatewayv1.HTTPRoute, error) {
+	var list gatewayv1.HTTPRouteList
+	err := r.List(ctx, &list, client.MatchingFields{indexRouteParent: client.ObjectKeyFromObject(gw).String()}, client.UnsafeDisableDeepCopy)
+	return list.Items, err
+}
+
+// listenerSetsOf lists the ListenerSets whose parentRef names gw.
+func listenerSetsOf(ctx context.Context, r client.Reader, gw client.Object) ([]gatewayv1.ListenerSet, error) {
+	var list gatewayv1.ListenerSetList
+	err := r.List(ctx, &list, client.MatchingFields{indexListenerSetParent: client.ObjectKeyFromObject(gw).String()})
+	return list.Items, err
+}
+
+// getClass returns the GatewayClass name, or nil when there is none.
+func getClass(ctx context.Context, c client.Reader, name string) (*gatewayv1.GatewayClass, error) {
+	class := &gatewayv1.GatewayClass{}
+	if err := c.Get(ctx, client.ObjectKey{Name: name}, class); err != nil {
+		return nil, client.IgnoreNotFound(err)
+	}
+	return class, nil
+}
+
+// classesUsing lists the names of Gatewright's GatewayClasses that use blueprint.
+func classesUsing(ctx context.Context, c client.Reader, blueprint string) ([]types.NamespacedName, error) {
+	var classes gatewayv1.GatewayClassList
+	if err := c.List(ctx, &classes); err != nil {
+		return nil, fmt.Errorf("listing the GatewayClasses of GatewayClassBlueprint %s: %w", blueprint, err)
+	}
+	var out []types.NamespacedName
+	for _, class := range classes.Items {
+		if translate.UsesBlueprint(&class, blueprint) {
+			out = append(out, types.NamespacedName{Name: class.Name})
 		}
-		for _, ref := range gw.Spec.Listeners[i].TLS.CertificateRefs {
-			namespace := gw.Namespace
-			if ref.Namespace != nil {
-				namespace = string(*ref.Namespace)
+	}
+	return out, nil
+}
+
+// referrersOfGrant lists the objects of kind (of the Gateway API group, listed into
+// list) with a reference that the ReferenceGrant obj permits or stops permitting: of a
+// namespace it lets kind refer from, naming (referents) an object of its namespace that
+// it lets them refer to; index is kind's index of the other namespaces its references
+// name. A grant naming namespaces where nothing refers through it reaches nothing. On an
+// update both the old and the new grant are mapped, so references it drops are seen too.
+func referrersOfGrant(ctx context.Context, r client.Reader, obj client.Object, kind string, list client.ObjectList, index string, referents func(client.Object) []attach.Referent) []reconcile.Request {
+	grant, ok := obj.(*gatewayv1.ReferenceGrant)
+	if !ok {
+		return nil
+	}
+	grants := []gatewayv1.ReferenceGrant{*grant}
+	var names []types.NamespacedName
+	for _, namespace := range attach.ReferrerNamespaces(grant, gatewayv1.GroupName, kind) {
+		if err := r.List(ctx, list, client.InNamespace(namespace), client.MatchingFields{index: grant.Namespace}); err != nil {
+			return nil
+		}
+		from := attach.Referrer{Group: gatewayv1.GroupName, Kind: kind, Namespace: namespace}
+		permitted := func(to attach.Referent) bool {
+			return to.Namespace == grant.Namespace && attach.ReferencePermitted(grants, from, to)
+		}
+		_ = meta.EachListItem(list, func(item runtime.Object) error { // the func never fails
+			if referrer := item.(client.Object); slices.ContainsFunc(referents(referrer), permitted) {
+				names = append(names, client.ObjectKeyFromObject(referrer))
 			}
-			out = append(out, referent(ref.Group, ref.Kind, "Secret", namespace, string(ref.Name)))
+			return nil
+		})
+	}
+	return ctrlutil.RequestsFor(names)
+}
+
+// routesOnGateways lists, once each, the routes that name any of gateways in a parentRef.
+func routesOnGateways(ctx context.Context, r client.Reader, gateways []gatewayv1.Gateway) ([]gatewayv1.HTTPRoute, error) {
+	seen := map[types.NamespacedName]bool{}
+	var out []gatewayv1.HTTPRoute
+	for i := range gateways {
+		routes, err := httpRoutesOf(ctx, r, &gateways[i])
+		if err != nil {
+			return nil, err
+		}
+		for _, route := range routes {
+			if key := client.ObjectKeyFromObject(&route); !seen[key] {
+				seen[key] = true
+				out = append(out, route)
+			}
 		}
 	}
-	return out
-}
-
-// backendReferents are the objects the backendRefs of route name.
-func backendReferents(route *gatewayv1.HTTPRoute) []attach.Referent {
-	var out []attach.Referent
-	for _, rule := range route.Spec.Rules {
-		for _, ref := range rule.BackendRefs {
-			key, _ := attach.BackendService(route, ref.BackendObjectReference)
-			out = append(out, referent(ref.Group, ref.Kind, "Service", key.Namespace, key.Name))
-		}
-	}
-	return out
-}
-
-// referent is the object a reference names, of kind orKind when it names none.
-func referent(group *gatewayv1.Group, kind *gatewayv1.Kind, orKind, namespace, name string) attach.Referent {
-	to := attach.Referent{Kind: orKind, Namespace: namespace, Name: name}
-	if group != nil {
-		to.Group = string(*group)
-	}
-	if kind != nil {
-		to.Kind = string(*kind)
-	}
-	return to
-}
-
-// routesOf lists the routes that name gw in a parentRef.
-func routesOf(ctx context.Context, r client.Reader, gw client.Object) ([]gatewayv1.HTTPRoute, error) {
-	var routes gatewayv1.HTTPRouteList
-	err := r.List(ctx, &routes, client.MatchingFields{indexRouteParent: client.ObjectKeyFromObject(gw).String()})
-	return routes.Items, err
+	return out, nil
 }

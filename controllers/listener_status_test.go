@@ -67,8 +67,8 @@ var _ = Describe("Listener status", func() {
 		w.route(ctx, w.namespace, "shop", w.namespace)
 		Eventually(w.gatewayCondition(ctx, "web", "Accepted")).Should(Equal("True/ListenersNotValid: listeners not valid: http (ProtocolConflict), https (ProtocolConflict); valid: other"))
 		Eventually(w.listeners(ctx, "web")).Should(Equal([]string{
-			"http Accepted=False/ProtocolConflict ResolvedRefs=True/ResolvedRefs Conflicted=True/ProtocolConflict Programmed=False/ProtocolConflict kinds=[HTTPRoute] routes=0",
-			"https Accepted=False/ProtocolConflict ResolvedRefs=True/ResolvedRefs Conflicted=True/ProtocolConflict Programmed=False/ProtocolConflict kinds=[HTTPRoute] routes=0",
+			"http Accepted=False/ProtocolConflict ResolvedRefs=True/ResolvedRefs Conflicted=True/ProtocolConflict Programmed=False/ProtocolConflict kinds=[] routes=0",
+			"https Accepted=False/ProtocolConflict ResolvedRefs=True/ResolvedRefs Conflicted=True/ProtocolConflict Programmed=False/ProtocolConflict kinds=[] routes=0",
 			"other Accepted=True/Accepted ResolvedRefs=True/ResolvedRefs Conflicted=<none> Programmed=True/Programmed kinds=[HTTPRoute] routes=1",
 		}))
 

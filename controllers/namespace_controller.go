@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -15,6 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/conditions"
@@ -109,4 +112,32 @@ func (r *NamespaceReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, handler.EnqueueRequestsFromMapFunc(namespaceOfPolicy)).
 		Watches(&gatewrightv1alpha1.GatewayConfig{}, handler.EnqueueRequestsFromMapFunc(namespaceOfPolicy)).
 		Complete(ctrlutil.RetryingConflicts(r, staleRecord))
+}
+
+// policiesTargeting lists, sorted by namespace/name, the policies in list (a
+// GatewayClassConfigList or a GatewayConfigList) of namespace that target it. It reads
+// the cache without copies: a tenant's policies may be many and large, and only their
+// targets are read.
+func policiesTargeting(ctx context.Context, r client.Reader, namespace string, list client.ObjectList) ([]string, error) {
+	if err := r.List(ctx, list, client.InNamespace(namespace), client.UnsafeDisableDeepCopy); err != nil {
+		return nil, err
+	}
+	var names []string
+	_ = meta.EachListItem(list, func(item runtime.Object) error { // the func never fails
+		if p := asPolicy(item.(client.Object)); targetsNamespace(p.targets, namespace) {
+			names = append(names, p.object.GetNamespace()+"/"+p.object.GetName())
+		}
+		return nil
+	})
+	sort.Strings(names)
+	return names, nil
+}
+
+func targetsNamespace(refs []gatewayv1.LocalPolicyTargetReference, namespace string) bool {
+	for _, ref := range refs {
+		if ref.Group == "" && ref.Kind == "Namespace" && string(ref.Name) == namespace {
+			return true
+		}
+	}
+	return false
 }

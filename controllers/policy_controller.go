@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -25,14 +26,17 @@ import (
 	"github.com/gatewright/gatewright/internal/ctrlutil"
 	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/snapshot"
+	"github.com/gatewright/gatewright/internal/summary"
 	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
 // PolicyReconciler writes status.ancestors of GatewayClassConfigs or GatewayConfigs:
-// per target, Accepted (Accepted, TargetNotFound, Invalid) and Enforced (Enforced,
-// PartiallyEnforced, Overridden, naming the policies that won), judged over every
-// Gateway and route the target reaches.
+// per target, Accepted (Accepted, TargetNotFound, Invalid) and Programmed (Programmed,
+// PartiallyProgrammed, Overridden naming the policies that won, Reconciling), judged
+// over every Gateway and route the target reaches, and Enforced, its deprecated name;
+// and at the top, for health checks, observedGeneration and the summary conditions
+// (policy_status.go).
 type PolicyReconciler struct {
 	client.Client
 	ControllerNamespace string
@@ -79,12 +83,14 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	// merged: every Gateway it reaches fails with the same error, which is all there is
 	// to say on each target.
 	refused := values.CheckPolicy(values.Source{Kind: r.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}, p.blocks)
-	targets, omitted := capAncestors(targets)
-	inputs := &valueInputsCache{reader: r.Client, controllerNamespace: r.ControllerNamespace, blueprints: r.Blueprints}
+	targets, omitted := translate.CapAncestors(targets)
+	// One gatherer for every target: they often reach the same classes and namespaces.
+	g := &snapshot.Gatherer{Reader: r.Client, ControllerNamespace: r.ControllerNamespace, GatewayClassIndex: indexGatewayClassName, RouteParentIndex: indexRouteParent}
 	ancestors := make([]gatewayv1.PolicyAncestorStatus, 0, len(targets))
+	writesAny := false
 	for _, target := range targets {
-		ancestor := gatewayv1.PolicyAncestorStatus{AncestorRef: ancestorRef(obj, target), ControllerName: gatewrightv1alpha1.ControllerName}
-		old := findAncestor(p.status.Ancestors, ancestor)
+		ancestor := gatewayv1.PolicyAncestorStatus{AncestorRef: translate.AncestorRef(obj.GetNamespace(), target), ControllerName: gatewrightv1alpha1.ControllerName}
+		old := translate.FindAncestor(p.status.Ancestors, ancestor)
 		mine, err := r.writes(ctx, obj, target, primary)
 		if err != nil {
 			return ctrl.Result{}, err
@@ -95,14 +101,13 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 			}
 			continue
 		}
+		writesAny = true
 		var before []metav1.Condition
 		if old != nil {
 			before = slices.Clone(old.Conditions)
 			ancestor.Conditions = old.Conditions
 		}
-		// Programmed was this condition's name before the GEP-713 Standard words.
-		meta.RemoveStatusCondition(&ancestor.Conditions, "Programmed")
-		accepted, err := snapshot.TargetAccepted(ctx, r.Client, obj.GetNamespace(), target)
+		accepted, err := g.TargetAccepted(ctx, obj.GetNamespace(), target)
 		if err != nil {
 			return ctrl.Result{}, err
 		}
@@ -111,7 +116,7 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 		case accepted.OK && refused != nil:
 			enforced = translate.Verdict{Reason: string(gatewayv1.PolicyReasonInvalid), Message: refused.Error()}
 		case accepted.OK:
-			if enforced, err = r.enforcement(ctx, obj, target, inputs); err != nil {
+			if enforced, err = r.enforcement(ctx, g, obj, target); err != nil {
 				return ctrl.Result{}, err
 			}
 		}
@@ -119,19 +124,33 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 			// The error belongs on the object the user edited, where kubectl get shows it.
 			accepted = enforced
 		}
-		setPolicyCondition(&ancestor, obj, string(gatewayv1.PolicyConditionAccepted), accepted)
-		setPolicyCondition(&ancestor, obj, conditionEnforced, enforced)
-		for _, conditionType := range []string{string(gatewayv1.PolicyConditionAccepted), conditionEnforced} {
+		translate.SetAncestorCondition(&ancestor, obj.GetGeneration(), string(gatewayv1.PolicyConditionAccepted), accepted)
+		translate.SetAncestorCondition(&ancestor, obj.GetGeneration(), translate.ConditionProgrammed, translate.Programmed(enforced))
+		translate.SetAncestorCondition(&ancestor, obj.GetGeneration(), translate.ConditionEnforced, enforced)
+		// Events follow the standard's condition; Enforced says the same in older words.
+		for _, conditionType := range []string{string(gatewayv1.PolicyConditionAccepted), translate.ConditionProgrammed} {
 			changed := *meta.FindStatusCondition(ancestor.Conditions, conditionType)
 			changed.Message = fmt.Sprintf("%s/%s: %s", target.Kind, target.Name, changed.Message)
 			recordConditionChange(r.Recorder, obj, before, changed)
 		}
 		ancestors = append(ancestors, ancestor)
 	}
-	markOmitted(ancestors, obj, omitted)
+	if !writesAny && (len(targets) > 0 || !primary) {
+		// Other shards write every entry, and the summary with them: the status keeps one
+		// writer per entry, and none for a policy no shard judges.
+		return ctrl.Result{}, nil
+	}
+	translate.MarkOmitted(ancestors, obj.GetGeneration(), omitted)
 	p.status.Ancestors = ancestors
+	verdict, err := r.summary(ctx, obj, ancestors, len(targets))
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	summary.Set(&p.status.Conditions, verdict, obj.GetGeneration())
+	p.status.ObservedGeneration = obj.GetGeneration()
 	// Rather short messages than an older verdict left standing.
-	shortAll := func(status gatewayv1.PolicyStatus) gatewayv1.PolicyStatus {
+	shortAll := func(status gatewrightv1alpha1.PolicyStatus) gatewrightv1alpha1.PolicyStatus {
+		status.Conditions = conditions.Short(status.Conditions)
 		status.Ancestors = slices.Clone(status.Ancestors)
 		for i := range status.Ancestors {
 			status.Ancestors[i].Conditions = conditions.Short(status.Ancestors[i].Conditions)
@@ -156,9 +175,7 @@ func (r *PolicyReconciler) withReferencingGateways(ctx context.Context, obj clie
 	sort.Slice(gateways.Items, func(i, j int) bool { return gateways.Items[i].Name < gateways.Items[j].Name })
 	out := append([]gatewayv1.LocalPolicyTargetReference{}, targets...)
 	for _, gw := range gateways.Items {
-		infra := gw.Spec.Infrastructure
-		if infra == nil || infra.ParametersRef == nil || infra.ParametersRef.Name != obj.GetName() ||
-			string(infra.ParametersRef.Group) != gatewrightv1alpha1.GroupVersion.Group || string(infra.ParametersRef.Kind) != gatewrightv1alpha1.KindGatewayConfig {
+		if !gatewrightv1alpha1.NamesGatewayConfig(&gw, obj.GetName()) {
 			continue
 		}
 		target := gatewayv1.LocalPolicyTargetReference{Group: gatewayv1.GroupName, Kind: "Gateway", Name: gatewayv1.ObjectName(gw.Name)}
@@ -169,22 +186,14 @@ func (r *PolicyReconciler) withReferencingGateways(ctx context.Context, obj clie
 	return out, nil
 }
 
-func setPolicyCondition(ancestor *gatewayv1.PolicyAncestorStatus, obj client.Object, conditionType string, v translate.Verdict) {
-	conditions.Set(&ancestor.Conditions, conditionType, v.OK, v.Reason, v.Message, obj.GetGeneration())
-}
-
-func ancestorRef(obj client.Object, target gatewayv1.LocalPolicyTargetReference) gatewayv1.ParentReference {
-	group, kind := target.Group, target.Kind
-	ref := gatewayv1.ParentReference{Group: &group, Kind: &kind, Name: target.Name}
-	if target.Kind == "Gateway" || target.Kind == "HTTPRoute" {
-		namespace := gatewayv1.Namespace(obj.GetNamespace())
-		ref.Namespace = &namespace
-	}
-	return ref
-}
-
 func (r *PolicyReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	return ctrl.NewControllerManagedBy(mgr).
+	b := ctrl.NewControllerManagedBy(mgr)
+	if r.Kind == gatewrightv1alpha1.KindGatewayClassConfig {
+		// A riding config's summary reads the revisions its blueprint names; one the
+		// cache reads after the blueprint's status would leave it RevisionPending.
+		b = b.Watches(&gatewrightv1alpha1.GatewayClassBlueprintRevision{}, r.coalesced(r.ridingPolicies), builder.WithPredicates(ctrlutil.Created))
+	}
+	return b.
 		For(r.newObject(), ctrlutil.SpecChanged).
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, r.coalesced(r.policiesNear), ctrlutil.SpecChanged).
 		Watches(&gatewrightv1alpha1.GatewayConfig{}, r.coalesced(r.policiesNear), ctrlutil.SpecChanged).
@@ -192,8 +201,9 @@ func (r *PolicyReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&gatewayv1.HTTPRoute{}, r.coalesced(r.policiesNearRoute), ctrlutil.SpecChanged).
 		Watches(&gatewayv1.GatewayClass{}, r.coalesced(r.policiesNear), ctrlutil.SpecChanged).
 		// Values are computed with the blueprint revision each Gateway runs: what moves
-		// it is a new currentRevision or a rollout's assignment, not a spec edit.
-		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, r.coalesced(r.policiesNear), blueprintRunsOtherwise).
+		// it is a new currentRevision or a rollout's assignment, not a spec edit; a
+		// riding config's summary follows its rollout's phase too.
+		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, r.coalesced(r.policiesNear), blueprintRunsOrRolls).
 		Watches(&gatewrightv1alpha1.Rendering{}, r.coalesced(r.policiesNear), targetRevisionChanged).
 		Named(strings.ToLower(r.Kind)).
 		WithOptions(fairlyShared(r.Workers)).
@@ -253,10 +263,8 @@ func (r *PolicyReconciler) policiesNearRoute(ctx context.Context, obj client.Obj
 		return nil
 	}
 	namespaces := map[string]bool{route.Namespace: true, r.ControllerNamespace: true}
-	for _, ref := range route.Spec.ParentRefs {
-		if key, isGateway := attach.ParentGateway(route, ref); isGateway {
-			namespaces[key.Namespace] = true
-		}
+	for _, key := range attach.ParentGateways(route) {
+		namespaces[key.Namespace] = true
 	}
 	var requests []reconcile.Request
 	for ns := range namespaces {
@@ -273,6 +281,12 @@ func (r *PolicyReconciler) policiesNear(ctx context.Context, obj client.Object) 
 		return append(r.policies(ctx, client.InNamespace(ns)), r.policies(ctx, client.InNamespace(r.ControllerNamespace))...)
 	}
 	return r.policies(ctx)
+}
+
+// ridingPolicies are the policies that may ride a blueprint's rollouts: the
+// GatewayClassConfigs of the controller namespace (revisions.Rides).
+func (r *PolicyReconciler) ridingPolicies(ctx context.Context, _ client.Object) []reconcile.Request {
+	return r.policies(ctx, client.InNamespace(r.ControllerNamespace))
 }
 
 func (r *PolicyReconciler) policies(ctx context.Context, opts ...client.ListOption) []reconcile.Request {
@@ -293,4 +307,48 @@ func (r *PolicyReconciler) policies(ctx context.Context, opts ...client.ListOpti
 		}
 	}
 	return ctrlutil.RequestsFor(names)
+}
+
+// writes tells whether this instance writes the ancestor entry for target. The shard of a
+// Gatewright GatewayClass writes the entries for the class and for its Gateways. The
+// primary shard writes every other entry: a Namespace or an HTTPRoute reaches Gateways of
+// any shard, and a target that is missing or not Gatewright's belongs to no shard. So one
+// policy's entries may come from several instances, but each entry from exactly one.
+func (r *PolicyReconciler) writes(ctx context.Context, obj client.Object, target gatewayv1.LocalPolicyTargetReference, primary bool) (bool, error) {
+	owner := unowned
+	switch target.Kind {
+	case "GatewayClass":
+		class, err := getClass(ctx, r.Client, string(target.Name))
+		if err != nil {
+			return false, err
+		}
+		owner = r.shard.ownership(class)
+	case "Gateway":
+		var err error
+		if owner, err = r.shard.gatewayOwnership(ctx, r.Client, client.ObjectKey{Namespace: obj.GetNamespace(), Name: string(target.Name)}); err != nil {
+			return false, err
+		}
+	}
+	if owner == unowned {
+		return primary, nil
+	}
+	return owner == ownedHere, nil
+}
+
+// policy is a GatewayClassConfig or a GatewayConfig, seen the same way.
+type policy struct {
+	object  client.Object
+	targets []gatewayv1.LocalPolicyTargetReference
+	blocks  *gatewrightv1alpha1.DefaultsAndOverrides
+	status  *gatewrightv1alpha1.PolicyStatus
+}
+
+func asPolicy(obj client.Object) policy {
+	switch p := obj.(type) {
+	case *gatewrightv1alpha1.GatewayClassConfig:
+		return policy{object: p, targets: p.Spec.TargetRefs, blocks: &p.Spec.DefaultsAndOverrides, status: &p.Status}
+	case *gatewrightv1alpha1.GatewayConfig:
+		return policy{object: p, targets: p.Spec.TargetRefs, blocks: &p.Spec.DefaultsAndOverrides, status: &p.Status}
+	}
+	panic(fmt.Sprintf("not a policy: %T", obj))
 }

@@ -48,6 +48,15 @@ spec:
 
 // enforced returns one ancestor's Enforced condition of a GatewayConfig of the world.
 func (w world) enforced(ctx context.Context, name string) func() string {
+	return w.policyCondition(ctx, name, "Enforced")
+}
+
+// programmed reads the Programmed condition, GEP-713's name in gateway-api v1.6.3.
+func (w world) programmed(ctx context.Context, name string) func() string {
+	return w.policyCondition(ctx, name, "Programmed")
+}
+
+func (w world) policyCondition(ctx context.Context, name, conditionType string) func() string {
 	return func() string {
 		gwc := &gatewrightv1alpha1.GatewayConfig{}
 		if err := k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: name}, gwc); err != nil {
@@ -56,7 +65,7 @@ func (w world) enforced(ctx context.Context, name string) func() string {
 		if len(gwc.Status.Ancestors) == 0 {
 			return "<no ancestors>"
 		}
-		return testenv.Condition(gwc.Status.Ancestors[0].Conditions, "Enforced", gwc.Generation)
+		return testenv.Condition(gwc.Status.Ancestors[0].Conditions, conditionType, gwc.Generation)
 	}
 }
 
@@ -106,6 +115,11 @@ spec:
 		Eventually(w.enforced(ctx, "p2")).Should(Equal("True/Enforced: in effect on every Gateway and route it reaches"))
 		Eventually(w.enforced(ctx, "p3")).Should(Equal("True/Enforced: in effect on every Gateway and route it reaches"))
 		Eventually(w.enforced(ctx, "p4")).Should(Equal("False/Overridden: every value is overridden by GatewayConfig " + ns + "/p3"))
+		// The same judgement under the standard's name.
+		Eventually(w.programmed(ctx, "p1")).Should(Equal("True/PartiallyProgrammed: not all in effect: on HTTPRoute " +
+			ns + "/r1 on Gateway " + ns + "/g1: overridden by GatewayConfig " + ns + "/p2"))
+		Eventually(w.programmed(ctx, "p2")).Should(Equal("True/Programmed: in effect on every Gateway and route it reaches"))
+		Eventually(w.programmed(ctx, "p4")).Should(Equal("False/Overridden: every value is overridden by GatewayConfig " + ns + "/p3"))
 
 		// A route names every policy that changes its values, whatever level it is at.
 		Eventually(w.routeAffected(ctx, "r1")).Should(Equal("True/Affected: values from " + ns + "/p2"))

@@ -59,7 +59,7 @@ var _ = Describe("Events on a policy", func() {
 
 		w.apply(ctx, gatewayConfig("web", "Gateway", "web", `default: {greeting: hi}`))
 		Eventually(w.events(ctx, "GatewayConfig", "web")).Should(ConsistOf(
-			invalid, "Accepted: Gateway/web: ", "Enforced: Gateway/web: in effect on every Gateway and route it reaches",
+			invalid, "Accepted: Gateway/web: ", "Programmed: Gateway/web: in effect on every Gateway and route it reaches",
 		))
 		Consistently(w.events(ctx, "GatewayConfig", "web")).Should(HaveLen(3), "no event without a change of state")
 	})

@@ -1,6 +1,8 @@
 package controllers
 
 import (
+	"context"
+
 	"k8s.io/client-go/tools/record"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -12,7 +14,9 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/ctrlutil"
+	"github.com/gatewright/gatewright/internal/fairness"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/snapshot"
 )
 
 // programmer is what the Gateway and HTTPRoute reconcilers share: both translate a
@@ -33,9 +37,17 @@ type programmer struct {
 	services cache.Cache
 	watches  *objectWatches
 	scopes   *ctrlutil.KindScopes
-	legacy   *legacyAdopter
+	legacy   *apply.LegacyAdopter
 	// contested holds the owners refused a name another owner holds.
 	contested *contestedNames
+	// namespaceBytes bounds what the Gateways and routes of a namespace hold together.
+	namespaceBytes *fairness.NamespaceBytes
+}
+
+// admitBytes tells whether rec's owner may hold size bytes in its namespace, counting it
+// with them at once when it may (fairness.NamespaceBytes).
+func (p *programmer) admitBytes(rec *apply.Record, size int64) error {
+	return p.namespaceBytes.Admit(rec.Namespace(), fairness.OwnerOf(rec.Owner()), rec.RenderedBytes, size)
 }
 
 // setUp makes the helpers the reconciler r keeps for itself and builds its controller
@@ -44,7 +56,7 @@ type programmer struct {
 // the kinds it renders are watched as it renders them (objectWatches).
 func (p *programmer) setUp(mgr ctrl.Manager, b *builder.Builder, r reconcile.Reconciler, ownerOf handler.MapFunc) error {
 	p.scopes = &ctrlutil.KindScopes{Client: p.Client}
-	p.legacy = &legacyAdopter{client: p.Client, applier: p.Applier, recorder: p.Recorder}
+	p.legacy = &apply.LegacyAdopter{Client: p.Client, Applier: p.Applier, Recorder: p.Recorder}
 	p.contested = newContestedNames()
 	c, err := b.
 		Watches(&gatewrightv1alpha1.Rendering{}, ctrlutil.MapTo(ownerOf), builder.WithPredicates(ctrlutil.Deleted)).
@@ -56,4 +68,15 @@ func (p *programmer) setUp(mgr ctrl.Manager, b *builder.Builder, r reconcile.Rec
 	}
 	p.watches = newObjectWatches(c, mgr.GetCache(), ownerOf, p.Applier, p.contested)
 	return nil
+}
+
+// gatherer gathers a reconcile's snapshots through the cache: the Secrets of
+// certificateRefs and the Services of backendRefs from their own caches, and the routes
+// their templates refused from their index.
+func (p *programmer) gatherer(ctx context.Context) *snapshot.Gatherer {
+	return &snapshot.Gatherer{
+		Reader: p.Client, ControllerNamespace: p.ControllerNamespace,
+		SecretCheck: p.certificates.check(ctx), ServiceExists: serviceExists(ctx, p.services),
+		RefusedRouteIndex: indexRenderingRefusedRoute,
+	}
 }

@@ -117,6 +117,10 @@ var _ = Describe("A blueprint's rollout, against its tenants", func() {
 		last := gatewayName(fleetSize - 1)
 		w.classAndBlueprint(ctx, cappedBlueprint(true, tenantsRollout))
 		Eventually(w.rolloutStatus(ctx), "30s", "100ms").Should(lastWave)
+		// The revision reaches the tenant's Gateway before its tenant breaks it: a render
+		// that fails keeps the objects of the last one, so only then does every Gateway run
+		// the cap. The wave's soak starts no earlier than this render.
+		Eventually(w.configMap(ctx, last+"-config"), "10s", "100ms").Should(WithTransform(configMapData("replicas"), Equal("3")))
 
 		w.gatewayConfig(ctx, "mine", last, "{greeting: 42, replicas: 50}") // not a string: its render fails
 		Eventually(w.gatewayCondition(ctx, last, "Programmed")).Should(HavePrefix("False/Invalid"))

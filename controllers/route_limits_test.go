@@ -107,7 +107,8 @@ spec:
 			WithTransform(configMapData("routes"), Equal("good ")),
 			WithTransform(configMapData("hosts"), Equal("good.example * "))))
 		Expect(w.gatewayCondition(ctx, "web", "Programmed")()).To(HavePrefix("True/"))
-		Expect(w.routeParents(ctx, w.namespace, "good")()).To(Equal([]string{"web: True/Accepted: "}))
+		// The ConfigMap may hold the route before the route's own status is written.
+		Eventually(w.routeParents(ctx, w.namespace, "good")).Should(Equal([]string{"web: True/Accepted: "}))
 
 		By("the route's owner mending it")
 		w.apply(ctx, routeWithHostname("bad", "x.served.example"))

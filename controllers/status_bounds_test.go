@@ -20,6 +20,7 @@ import (
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/conditions"
 	"github.com/gatewright/gatewright/internal/listeners"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/scheme"
 )
 
@@ -99,7 +100,7 @@ func TestGatewayStatusRefusedIsWrittenShort(t *testing.T) {
 	c, writes := refusingLongMessages(gw)
 	r := &GatewayReconciler{programmer: programmer{Client: c}}
 
-	s := newGatewayStatus(gw, listeners.Evaluate(gw.Spec.Listeners, nil))
+	s := newGatewayStatus(gw, listeners.Evaluate(listeners.Serves{}, gw.Spec.Listeners, nil))
 	s.set(gatewayv1.GatewayConditionProgrammed, false, gatewayv1.GatewayReasonInvalid, strings.Repeat("x", 1000))
 	if err := r.patchStatus(ctx, gw, s); err != nil {
 		t.Fatal(err)
@@ -123,7 +124,7 @@ func TestRouteStatusRefusedIsWrittenShort(t *testing.T) {
 	route.Spec.ParentRefs = []gatewayv1.ParentReference{ref}
 	route.Status.Parents = []gatewayv1.RouteParentStatus{theirs}
 	c, writes := refusingLongMessages(route)
-	r := &HTTPRouteReconciler{programmer: programmer{Client: c}}
+	r := &RouteReconciler{programmer: programmer{Client: c}, Kind: routes.KindHTTPRoute}
 
 	ours := routeParentStatus(route, ref, attach.Result{Listeners: []gatewayv1.SectionName{"http"}}, attach.Resolution{Reason: gatewayv1.RouteReasonResolvedRefs})
 	setRouteCondition(&ours, route, gatewayv1.RouteConditionAccepted, false, gatewayv1.RouteReasonUnsupportedValue, strings.Repeat("x", 40000))

@@ -1,6 +1,6 @@
-// Package samples carries the sample objects, so that `gatewright dev` can install what
-// an infrastructure provider would have set up before a tenant arrives, and
-// `gatewright demo` can play both parts.
+// Package samples carries the sample objects, so that `gatewright-dev dev` can install
+// what an infrastructure provider would have set up before a tenant arrives, and
+// `gatewright-dev demo` can play both parts.
 package samples
 
 import "embed"

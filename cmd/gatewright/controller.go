@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"os"
 	"runtime/debug"
@@ -9,41 +8,27 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"go.uber.org/zap/zapcore"
-	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/gatewright/gatewright/controllers"
-	"github.com/gatewright/gatewright/internal/ctrlutil"
+	"github.com/gatewright/gatewright/controllers/manager"
 	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/routing"
 )
 
 type controllerOptions struct {
-	controllerNamespace string
-	metricsAddress      string
-	probeAddress        string
-	pprofAddress        string
-	leaderElection      bool
-	gatewayClasses      []string
-	gatewayWorkers      int
-	routeWorkers        int
-	policyWorkers       int
-	routeLimits         routing.Limits
-	renderCaps          render.Bounds
-	namespaceBytes      int64
-	zap                 zap.Options
+	manager.Options
+	zap zap.Options
 }
 
 func newControllerCommand() *cobra.Command {
-	opts := controllerOptions{
-		controllerNamespace: defaultControllerNamespace, metricsAddress: ":8080", probeAddress: ":8081", pprofAddress: "0",
-		gatewayWorkers: controllers.DefaultGatewayWorkers, routeWorkers: controllers.DefaultRouteWorkers,
-		policyWorkers: controllers.DefaultPolicyWorkers, routeLimits: routing.DefaultLimits, renderCaps: render.DefaultCaps,
-		namespaceBytes: controllers.DefaultMaxRenderedBytesPerNamespace,
-	}
+	opts := controllerOptions{Options: manager.Options{
+		ControllerNamespace: defaultControllerNamespace, MetricsAddress: ":8080", ProbeAddress: ":8081", PprofAddress: "0",
+		GatewayWorkers: controllers.DefaultGatewayWorkers, RouteWorkers: controllers.DefaultRouteWorkers,
+		PolicyWorkers: controllers.DefaultPolicyWorkers, RouteLimits: routing.DefaultLimits, RenderCaps: render.DefaultCaps,
+		NamespaceBytes: controllers.DefaultMaxRenderedBytesPerNamespace,
+	}}
 	cmd := &cobra.Command{
 		Use:   "controller",
 		Short: "Run the Gatewright controller",
@@ -66,24 +51,24 @@ blueprint asking more gets the cap, and its Linted condition says so.`,
 			if err != nil {
 				return err
 			}
-			return runController(cmd.Context(), cfg, opts)
+			return manager.Run(cmd.Context(), cfg, opts.Options)
 		},
 	}
 	flags := cmd.Flags()
-	flags.StringVar(&opts.controllerNamespace, "controller-namespace", opts.controllerNamespace, "the namespace whose GatewayClassConfigs are global")
-	flags.StringVar(&opts.metricsAddress, "metrics-bind-address", opts.metricsAddress, "address of the Prometheus metrics endpoint (0 disables it)")
-	flags.StringVar(&opts.probeAddress, "health-probe-bind-address", opts.probeAddress, "address of the /healthz and /readyz endpoints")
-	flags.StringVar(&opts.pprofAddress, "pprof-bind-address", opts.pprofAddress, "address of Go's /debug/pprof profiles, to measure the controller's CPU and memory (0, the default, disables it)")
-	flags.BoolVar(&opts.leaderElection, "leader-elect", false, "elect a leader, so that only one of several replicas reconciles")
-	flags.StringSliceVar(&opts.gatewayClasses, "gateway-classes", nil, "implement only the GatewayClasses of these names (comma-separated; default: every GatewayClass of Gatewright)")
-	flags.IntVar(&opts.gatewayWorkers, "gateway-workers", opts.gatewayWorkers, "how many Gateways are reconciled at once (namespaces share them fairly; one alone gets all)")
-	flags.IntVar(&opts.routeWorkers, "route-workers", opts.routeWorkers, "how many HTTPRoutes are reconciled at once (shared like the Gateway workers)")
-	flags.IntVar(&opts.policyWorkers, "policy-workers", opts.policyWorkers, "how many GatewayClassConfigs, and how many GatewayConfigs, are judged at once for their status (shared like the Gateway workers)")
-	flags.IntVar(&opts.routeLimits.Routes, "max-routes-per-gateway", opts.routeLimits.Routes, "how many routes one Gateway serves; past it the newest are refused on their own status")
-	flags.IntVar(&opts.routeLimits.Bytes, "max-route-bytes-per-gateway", opts.routeLimits.Bytes, "how many bytes of route specs (as JSON) one Gateway serves together; past it the newest routes are refused on their own status")
-	flags.IntVar(&opts.routeLimits.Entries, "max-route-table-entries-per-gateway", opts.routeLimits.Entries, "how many matches one Gateway's route table holds, each counted once per listener and hostname of its route; past it the newest routes are refused on their own status")
-	flags.Int64Var(&opts.namespaceBytes, "max-rendered-bytes-per-namespace", opts.namespaceBytes, "how many bytes (as JSON) the objects and effective values of a namespace's Gateways hold together; a Gateway whose render would pass it is refused on its own status (Programmed=False), and keeps the objects applied before")
-	bindRenderCapFlags(flags, &opts.renderCaps)
+	flags.StringVar(&opts.ControllerNamespace, "controller-namespace", opts.ControllerNamespace, "the namespace whose GatewayClassConfigs are global")
+	flags.StringVar(&opts.MetricsAddress, "metrics-bind-address", opts.MetricsAddress, "address of the Prometheus metrics endpoint (0 disables it)")
+	flags.StringVar(&opts.ProbeAddress, "health-probe-bind-address", opts.ProbeAddress, "address of the /healthz and /readyz endpoints")
+	flags.StringVar(&opts.PprofAddress, "pprof-bind-address", opts.PprofAddress, "address of Go's /debug/pprof profiles, to measure the controller's CPU and memory (0, the default, disables it)")
+	flags.BoolVar(&opts.LeaderElection, "leader-elect", false, "elect a leader, so that only one of several replicas reconciles")
+	flags.StringSliceVar(&opts.GatewayClasses, "gateway-classes", nil, "implement only the GatewayClasses of these names (comma-separated; default: every GatewayClass of Gatewright)")
+	flags.IntVar(&opts.GatewayWorkers, "gateway-workers", opts.GatewayWorkers, "how many Gateways are reconciled at once (namespaces share them fairly; one alone gets all)")
+	flags.IntVar(&opts.RouteWorkers, "route-workers", opts.RouteWorkers, "how many HTTPRoutes are reconciled at once (shared like the Gateway workers)")
+	flags.IntVar(&opts.PolicyWorkers, "policy-workers", opts.PolicyWorkers, "how many GatewayClassConfigs, and how many GatewayConfigs, are judged at once for their status (shared like the Gateway workers)")
+	flags.IntVar(&opts.RouteLimits.Routes, "max-routes-per-gateway", opts.RouteLimits.Routes, "how many routes, of every kind, one Gateway serves; past it the newest are refused on their own status")
+	flags.IntVar(&opts.RouteLimits.Bytes, "max-route-bytes-per-gateway", opts.RouteLimits.Bytes, "how many bytes of route specs (as JSON) one Gateway serves together; past it the newest routes are refused on their own status")
+	flags.IntVar(&opts.RouteLimits.Entries, "max-route-table-entries-per-gateway", opts.RouteLimits.Entries, "how many matches one Gateway's route table holds, each counted once per listener and hostname of its route; past it the newest routes are refused on their own status")
+	flags.Int64Var(&opts.NamespaceBytes, "max-rendered-bytes-per-namespace", opts.NamespaceBytes, "how many bytes (as JSON) the objects and effective values of a namespace's Gateways and routes hold together; a Gateway whose render would pass it is refused on its own status (Programmed=False), a route on its own parent status (Accepted=False), and each keeps the objects applied before")
+	bindRenderCapFlags(flags, &opts.RenderCaps)
 	bindLogFlags(flags, &opts.zap)
 	return cmd
 }
@@ -126,39 +111,4 @@ func collectGarbageSooner() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(controllerGCPercent)
 	}
-}
-
-// runController runs the manager until ctx ends.
-func runController(ctx context.Context, cfg *rest.Config, opts controllerOptions) error {
-	options := controllers.ManagerOptions()
-	options.Metrics = metricsserver.Options{BindAddress: opts.metricsAddress}
-	options.HealthProbeBindAddress = opts.probeAddress
-	options.PprofBindAddress = opts.pprofAddress
-	options.LeaderElection = opts.leaderElection
-	setup := controllers.Options{
-		ControllerNamespace: opts.controllerNamespace, GatewayClasses: opts.gatewayClasses,
-		GatewayWorkers: opts.gatewayWorkers, RouteWorkers: opts.routeWorkers, PolicyWorkers: opts.policyWorkers,
-		RouteLimits: opts.routeLimits,
-		RenderCaps:  opts.renderCaps, MaxRenderedBytesPerNamespace: opts.namespaceBytes,
-	}
-	options.LeaderElectionID = setup.LeaderElectionID()
-	options.LeaderElectionNamespace = opts.controllerNamespace
-	// The process ends as soon as the manager stops, so handing the lease back at once is
-	// safe, and a rolling update does not wait out the lease duration.
-	options.LeaderElectionReleaseOnCancel = true
-	mgr, err := ctrl.NewManager(cfg, options)
-	if err != nil {
-		return err
-	}
-	ctrl.Log.WithName("setup").Info("starting", "gatewayClasses", setup.GatewayClasses, "leaderElection", options.LeaderElection, "lease", options.LeaderElectionNamespace+"/"+options.LeaderElectionID)
-	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
-		return err
-	}
-	if err := mgr.AddReadyzCheck("readyz", ctrlutil.CachesSynced(mgr.GetCache())); err != nil {
-		return err
-	}
-	if err := controllers.Setup(ctx, mgr, setup); err != nil {
-		return err
-	}
-	return mgr.Start(ctx)
 }

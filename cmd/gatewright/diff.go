@@ -60,8 +60,10 @@ whose result changes:
   - the conditions that change (Accepted, Programmed and gatewright.dev/...Affected, and a
     route's Accepted on each parent), with the new message: a bad value or template shows
     as Programmed False with its error.
-Then every GatewayClassConfig and GatewayConfig whose Enforced verdict changes, judged over
-the Gateways and routes the change reaches only (the others are not computed), and last one
+Then every GatewayClassConfig and GatewayConfig whose Programmed verdict changes (its reason,
+Programmed, PartiallyProgrammed, Overridden, Reconciling or Invalid, as GEP-713 names them in
+gateway-api v1.6.3), judged over the Gateways and routes the change reaches only (the others
+are not computed), and last one
 summary line: Gateways and routes reached, objects created, updated and pruned, Gateways
 that would fail and how many of them already failed.
 
@@ -73,7 +75,9 @@ change, the revision it runs now. Without the revisions or Renderings (files tha
 hold them, a caller who may not read them), the live spec stands in, and a note says so.
 
 --limit bounds the Gateways and routes (and, separately, the policies) printed; the summary
-counts them all. -o json prints everything unless --limit is given.
+counts them all. -o json prints everything unless --limit is given; each policy carries
+programmed {old, new}, and old and new, the reasons of the deprecated Enforced condition,
+kept for one minor release so that scripts can move.
 
 Live, it reads with your rights. When they keep it from reading something the answer
 depends on (the GatewayClasses, blueprints and their revisions, the GatewayClassConfigs of

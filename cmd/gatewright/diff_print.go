@@ -29,10 +29,10 @@ func printDiff(out io.Writer, r *diff.Report, limit int) error {
 		fmt.Fprintf(&b, "... and %d more Gateways and routes that change (--limit %d)\n\n", more, limit)
 	}
 	if len(r.Policies) > 0 {
-		b.WriteString("Policies whose Enforced verdict changes, over the Gateways and routes reached:\n")
+		b.WriteString("Policies whose Programmed verdict changes, over the Gateways and routes reached:\n")
 		shown := bounded(len(r.Policies), limit)
 		for _, p := range r.Policies[:shown] {
-			fmt.Fprintf(&b, "  %s %s/%s: %s -> %s", p.Kind, p.Namespace, p.Name, orNone(p.Old), orNone(p.New))
+			fmt.Fprintf(&b, "  %s %s/%s: %s -> %s", p.Kind, p.Namespace, p.Name, orNone(p.Programmed.Old), orNone(p.Programmed.New))
 			if p.Message != "" {
 				fmt.Fprintf(&b, ": %s", p.Message)
 			}

@@ -7,7 +7,9 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	"github.com/gatewright/gatewright/internal/explain"
+	"github.com/gatewright/gatewright/internal/explain/live"
 )
 
 type explainOptions struct {
@@ -52,22 +54,24 @@ may not make: when the record cannot be read either, explain says what it could 
 and exits 2.
 
 explain gatewayconfig (gwc) or gatewayclassconfig (gcc) says where a policy lands: the
-values it sets, then per targetRef the Enforced condition the controller writes for it
-(status, reason, message), and every Gateway, and HTTPRoute on a Gateway, the target
-reaches with, per value, what became of it there: in effect, overridden (by which
-policy, default or override, at which level), not applied (its when is false), refused
-by the blueprint's valuesSchema, or an unset the blueprint refused; a value whose when
-could not be evaluated applies and says so (fails closed). Contexts whose values are not
-computed (a class of another controller, a blueprint missing, inputs the caller may not
-read) say why. The values are computed with the same code as the controller, once per
-chain of policies.
+values it sets, then per targetRef the Programmed condition the controller writes for it
+(status, reason, message; the reasons GEP-713 names in gateway-api v1.6.3: Programmed,
+PartiallyProgrammed, Overridden, Reconciling, or Invalid), and every Gateway, and
+HTTPRoute on a Gateway, the target reaches with, per value, what became of it there: in
+effect, overridden (by which policy, default or override, at which level), not applied
+(its when is false), refused by the blueprint's valuesSchema, or an unset the blueprint
+refused; a value whose when could not be evaluated applies and says so (fails closed).
+Contexts whose values are not computed (a class of another controller, a blueprint
+missing, inputs the caller may not read) say why. The values are computed with the same
+code as the controller, once per chain of policies.
 
 Contexts where every value fared alike are printed once, with their count and the first
 5 names: a provider whose class-wide policy reaches 5,000 Gateways wants to see the few
 ways it fares and where it does not take effect, not 5,000 identical tables; -o yaml|json
 names every context. Their fields: policy {kind, namespace, name}; values [{path, value,
 as, strategy}]; invalid (why the policy cannot be used at all); targets [{target,
-enforced {status, reason, message}, contexts (a count), outcomes [{count, contexts
+programmed {status, reason, message}, enforced (the deprecated Enforced condition, in
+its older reasons, kept for one minor release), contexts (a count), outcomes [{count, contexts
 [names], revisions (of the blueprint, those computed with), notComputed, takesNoPart,
 notes, values [{path, as, fate (InEffect, Overridden, WhenFalse, RefusedBySchema or
 UnsetRefused), by {source, as, level, strategy}, strategy, failedClosed, message}]}]}].
@@ -117,20 +121,14 @@ func runExplain(ctx context.Context, out, errOut io.Writer, opts explainOptions,
 	if policyKind, ok := policyKinds[kind]; ok {
 		return runExplainPolicy(ctx, out, errOut, k8s, opts, policyKind, namespace, name)
 	}
-	live := liveReader{client: k8s, controllerNamespace: opts.controllerNamespace}
-	var exp *explanation
-	var recorded *recordSource
+	reader := live.Reader{Client: k8s, ControllerNamespace: opts.controllerNamespace}
+	var exp *explain.ValuesExplanation
+	var recorded *explain.RecordSource
 	switch kind {
 	case "gateway", "gateways", "gw":
-		exp, err = live.explainGateway(ctx, namespace, name)
-		if apierrors.IsForbidden(err) {
-			exp, recorded, err = live.recordedGateway(ctx, namespace, name, err)
-		}
+		exp, recorded, err = reader.Gateway(ctx, namespace, name)
 	case "httproute", "httproutes":
-		exp, err = live.explainHTTPRoute(ctx, namespace, name, opts.gateway)
-		if apierrors.IsForbidden(err) {
-			exp, recorded, err = live.recordedHTTPRoute(ctx, namespace, name, opts.gateway, err)
-		}
+		exp, recorded, err = reader.HTTPRoute(ctx, namespace, name, opts.gateway)
 	default:
 		return fmt.Errorf("explain gateway, httproute, gatewayconfig or gatewayclassconfig, not %q", kind)
 	}
@@ -138,18 +136,14 @@ func runExplain(ctx context.Context, out, errOut io.Writer, opts explainOptions,
 		return err
 	}
 	if recorded != nil {
-		return recorded.print(out, exp, opts.output)
+		return printRecorded(out, recorded, exp, opts.output)
 	}
 	about := "Gateway " + exp.Gateway
 	if exp.HTTPRoute != "" {
 		about = "HTTPRoute " + exp.HTTPRoute + " on " + about
 	}
-	var warnings []string
-	for _, p := range exp.Policies {
-		warnings = append(warnings, p.FailedClosedWarnings()...)
-	}
-	warned := printWarnings(errOut, about, warnings)
-	if printErr := exp.print(out, opts.output); printErr != nil {
+	warned := printWarnings(errOut, about, exp.FailedClosedWarnings())
+	if printErr := printValuesExplanation(out, exp, opts.output); printErr != nil {
 		return printErr
 	}
 	if err != nil {

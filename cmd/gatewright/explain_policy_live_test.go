@@ -136,7 +136,7 @@ func TestExplainPolicyLive(t *testing.T) {
 		{name: "the admin sees every context, the route of another namespace included", kubeconfig: kubeconfig(""),
 			args: []string{"gatewayconfig", "team", "-n", "team-a"},
 			want: []string{
-				"Target Namespace/team-a: Enforced=True PartiallyEnforced: not all in effect: on Gateway team-a/web: overridden by GatewayClassConfig gatewright-system/global",
+				"Target Namespace/team-a: Programmed=True PartiallyProgrammed: not all in effect: on Gateway team-a/web: overridden by GatewayClassConfig gatewright-system/global",
 				"It reaches 3 context(s), with 1 outcome(s).",
 				"3 context(s): Gateway team-a/web, HTTPRoute team-a/home on Gateway team-a/web, HTTPRoute team-b/shop on Gateway team-a/web",
 				"timeout  default  overridden by the override of GatewayClassConfig gatewright-system/global (level 2)",

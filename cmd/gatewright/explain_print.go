@@ -1,204 +1,31 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
-	"strconv"
-	"strings"
-	"text/tabwriter"
 
-	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
-
-	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
-	"github.com/gatewright/gatewright/internal/translate"
-	"github.com/gatewright/gatewright/internal/values"
+	"github.com/gatewright/gatewright/internal/explain"
 )
 
-// explanation is what explain prints.
-type explanation struct {
-	Gateway      string `json:"gateway"`
-	HTTPRoute    string `json:"httpRoute,omitempty"`
-	GatewayClass string `json:"gatewayClass"`
-	Blueprint    string `json:"blueprint"`
-	// Revision is the blueprint revision the values are computed with, the one the
-	// Gateway runs; 0 for the live spec.
-	Revision int64 `json:"revision,omitempty"`
-	// TargetRevision is the blueprint's newest revision when it is not the one the
-	// Gateway runs, and RolloutPhase where its rollout stands.
-	TargetRevision int64                           `json:"targetRevision,omitempty"`
-	RolloutPhase   gatewrightv1alpha1.RolloutPhase `json:"rolloutPhase,omitempty"`
-	Values         map[string]any                  `json:"values"`
-	Provenance     []values.Leaf                   `json:"provenance"`
-	// Unused are the values no template reads and the valuesSchema does not declare.
-	Unused   []values.UnusedValue `json:"unused,omitempty"`
-	Policies []policyExplanation  `json:"policies"`
-	// Error is set when the values violate the blueprint's valuesSchema.
-	Error string `json:"error,omitempty"`
-}
-
-type policyExplanation struct {
-	values.PolicyReport
-	State values.State `json:"state"`
-	// unused are those of the explanation's Unused that the policy set.
-	unused []values.UnusedValue
-}
-
-// newExplanation explains res, computed with blueprint; a valuesSchema error is
-// explained too and returned.
-func newExplanation(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, snap *translate.Gateway, computed *translate.Result) (*explanation, error) {
-	var schemaErr *values.SchemaError
-	err := computed.Err
-	if err != nil && !errors.As(err, &schemaErr) {
-		return nil, err
-	}
-	res := computed.Values
-	exp := &explanation{
-		Gateway:      gw.Namespace + "/" + gw.Name,
-		GatewayClass: string(gw.Spec.GatewayClassName),
-		Blueprint:    snap.Values.Blueprint.Name,
-		Revision:     snap.Revision,
-		Values:       res.Values,
-		Provenance:   res.Provenance,
-		Unused:       computed.Unused(),
-		Policies:     []policyExplanation{},
-	}
-	if exp.Provenance == nil {
-		exp.Provenance = []values.Leaf{}
-	}
-	if status := snap.Values.Blueprint.Status; snap.Revision > 0 && status.TargetRevision > snap.Revision {
-		exp.TargetRevision = status.TargetRevision
-		if status.Rollout != nil && status.Rollout.Revision == status.TargetRevision {
-			exp.RolloutPhase = status.Rollout.Phase
-		}
-	}
-	if route != nil {
-		exp.HTTPRoute = route.Namespace + "/" + route.Name
-	}
-	for _, report := range res.Policies {
-		exp.Policies = append(exp.Policies, policyExplanation{PolicyReport: report, State: report.State(), unused: unusedBy(exp.Unused, report.Source)})
-	}
-	if err != nil {
-		exp.Error = err.Error()
-	}
-	return exp, err
-}
-
-func (e *explanation) print(out io.Writer, format string) error {
+// printValuesExplanation prints exp in format: yaml, json, or "" for explain's tables.
+func printValuesExplanation(out io.Writer, exp *explain.ValuesExplanation, format string) error {
 	if format != "" {
-		return printObject(out, e, format)
+		return printObject(out, exp, format)
 	}
-	subject := "Gateway " + e.Gateway
-	if e.HTTPRoute != "" {
-		subject = "HTTPRoute " + e.HTTPRoute + " on Gateway " + e.Gateway
-	}
-	fmt.Fprintf(out, "%s (GatewayClass %s, GatewayClassBlueprint %s)\n", subject, e.GatewayClass, e.Blueprint)
-	if e.Revision > 0 {
-		fmt.Fprintf(out, "Blueprint revision %d%s\n", e.Revision, e.rollingOut())
-	}
-	fmt.Fprint(out, "\nValues:\n")
-	if err := printProvenance(out, e.Provenance, e.Unused, ""); err != nil {
-		return err
-	}
-	fmt.Fprintln(out, "\nPolicies:")
-	// Every row ends its STATE cell with a tab, notes or not, so that the whole table
-	// aligns; the padding this leaves at the end of rows without notes is trimmed.
-	var table bytes.Buffer
-	w := tabwriter.NewWriter(&table, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "POLICY\tLEVELS\tSTATE\tVALUES NOT IN EFFECT")
-	for _, p := range e.Policies {
-		levels := make([]string, len(p.Levels))
-		for i, l := range p.Levels {
-			levels[i] = strconv.Itoa(int(l))
-		}
-		fmt.Fprintf(w, "%s\t%s\t%s", p.Source, strings.Join(levels, ","), p.State)
-		notes := policyNotes(p.PolicyReport)
-		for _, u := range p.unused {
-			note := u.Path + ": not read by the blueprint's templates nor in its valuesSchema"
-			if u.Suggestion != "" {
-				note += "; did you mean " + u.Suggestion + "?"
-			}
-			notes = append(notes, note)
-		}
-		for i, note := range notes {
-			if i > 0 {
-				fmt.Fprint(w, "\t\t")
-			}
-			fmt.Fprintf(w, "\t%s\n", note)
-		}
-		if len(notes) == 0 {
-			fmt.Fprintln(w, "\t")
-		}
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	for _, line := range strings.Split(strings.TrimSuffix(table.String(), "\n"), "\n") {
-		if _, err := fmt.Fprintln(out, strings.TrimRight(line, " ")); err != nil {
-			return err
-		}
-	}
-	if e.Error != "" {
-		fmt.Fprintf(out, "\nThe values are invalid: %s\n", e.Error)
-	}
-	return nil
+	return explain.WriteValues(out, exp)
 }
 
-// rollingOut says, after the revision the Gateway runs, which newer one the blueprint
-// has and where its rollout stands.
-func (e *explanation) rollingOut() string {
-	switch {
-	case e.TargetRevision == 0:
-		return ""
-	case e.RolloutPhase == gatewrightv1alpha1.RolloutRolledBack:
-		return fmt.Sprintf(" (target %d rolled back)", e.TargetRevision)
-	case e.RolloutPhase == gatewrightv1alpha1.RolloutPaused:
-		return fmt.Sprintf(" (target %d rolling out, paused)", e.TargetRevision)
+// printRecorded prints exp, read from the record src, in format.
+func printRecorded(out io.Writer, src *explain.RecordSource, exp *explain.ValuesExplanation, format string) error {
+	if format != "" {
+		return printObject(out, explain.RecordedExplanation{ValuesExplanation: exp, RecordedIn: src}, format)
 	}
-	return fmt.Sprintf(" (target %d rolling out)", e.TargetRevision)
+	return explain.WriteRecorded(out, src, exp)
 }
 
-// policyNotes says, one line each, which values of a policy did not take effect and
-// why: lost to another block, a condition that was false or failed, an unset refused.
-func policyNotes(r values.PolicyReport) []string {
-	refused := map[string]bool{}
-	for _, u := range r.RefusedUnsets {
-		refused[u.Path+" "+string(u.As)] = true
+// printPlacement prints pl in format.
+func printPlacement(out io.Writer, pl *explain.Placement, format string) error {
+	if format != "" {
+		return printObject(out, pl, format)
 	}
-	var notes []string
-	for _, o := range r.Overridden {
-		if !refused[o.Path+" "+string(o.As)] { // the refusal below says more
-			notes = append(notes, lossNote(o))
-		}
-	}
-	for _, n := range r.NotApplied {
-		notes = append(notes, fmt.Sprintf("its %s did not apply at level %d: its when is false", n.As, n.Level))
-	}
-	for _, f := range r.FailedClosed {
-		notes = append(notes, failedClosedNote(f))
-	}
-	for _, u := range r.RefusedUnsets {
-		value, _ := json.Marshal(u.Value) // values decoded from JSON always encode again
-		notes = append(notes, fmt.Sprintf("%s: its %s may not remove %s, set by the %s of %s (level %d): the blueprint forbids tenants to unset", u.Path, u.As, value, u.SetBy.As, u.SetBy.Source, u.SetBy.Level))
-	}
-	return notes
-}
-
-// failedClosedNote says that a half applied because its condition could not be evaluated.
-func failedClosedNote(f values.FailedCondition) string {
-	return fmt.Sprintf("its %s applied at level %d because its when could not be evaluated (fails closed): %s", f.As, f.Level, f.Error)
-}
-
-// lossNote says what a value lost to, naming the strategy when it is not Patch.
-func lossNote(o values.OverriddenLeaf) string {
-	switch {
-	case o.Strategy == gatewrightv1alpha1.StrategyPatch:
-		return fmt.Sprintf("%s: its %s lost to the %s of %s (level %d)", o.Path, o.As, o.By.As, o.By.Source, o.By.Level)
-	case o.By.As == values.Override:
-		return fmt.Sprintf("%s: its %s lost to the %s %s of %s (level %d)", o.Path, o.As, o.Strategy, o.By.As, o.By.Source, o.By.Level)
-	default:
-		return fmt.Sprintf("%s: its %s %s gave way to the %s of %s (level %d)", o.Path, o.Strategy, o.As, o.By.As, o.By.Source, o.By.Level)
-	}
+	return explain.WritePlacement(out, pl)
 }

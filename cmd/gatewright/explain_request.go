@@ -132,7 +132,7 @@ func runExplainRequest(ctx context.Context, out, errOut io.Writer, opts explainR
 		_, err = fmt.Fprintf(out, "%s\n", data)
 		return err
 	}
-	return printRequestExplanation(out, exp, req)
+	return explain.WriteAnswer(out, exp, req)
 }
 
 // fromFiles reads the Gateway and its route table from the files of --base.
@@ -143,7 +143,7 @@ func (o explainRequestOptions) fromFiles(req routing.Request) (*gatewayv1.Gatewa
 	}
 	var gw *gatewayv1.Gateway
 	if o.gateway != "" {
-		key := parentKey(o.gateway, "default")
+		key := explain.ParentKey(o.gateway, "default")
 		gw, err = set.Gateway(key.Namespace, key.Name)
 	} else {
 		gw, err = explain.Choose(set.GatewrightGateways(), req, o.address)
@@ -162,16 +162,16 @@ func (o explainRequestOptions) fromCluster(ctx context.Context, req routing.Requ
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	reads := &snapshot.RouteTableReads{Reader: k8s}
+	g := &snapshot.Gatherer{Reader: k8s, AsRecorded: true, Rights: &snapshot.Rights{}}
 	var gw *gatewayv1.Gateway
 	if o.gateway != "" {
 		gw = &gatewayv1.Gateway{}
-		key := parentKey(o.gateway, namespace)
+		key := explain.ParentKey(o.gateway, namespace)
 		if err := k8s.Get(ctx, key, gw); err != nil {
 			return nil, nil, nil, fmt.Errorf("reading Gateway %s: %w", key, err)
 		}
 	} else {
-		gateways, err := reads.GatewrightGateways(ctx, namespace)
+		gateways, err := g.GatewrightGateways(ctx, namespace)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -179,10 +179,14 @@ func (o explainRequestOptions) fromCluster(ctx context.Context, req routing.Requ
 			return nil, nil, nil, err
 		}
 	}
-	snap, err := reads.Snapshot(ctx, gw)
+	class, err := g.GatewrightClass(ctx, gw)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	snap, err := g.Gateway(ctx, gw, class, snapshot.RouteTableOnly())
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	table, _ := snap.RouteTable()
-	return gw, table, reads.Notes, nil
+	return gw, table, g.Rights.Notes, nil
 }

@@ -188,11 +188,11 @@ func TestExplainLiveRunsTheGatewaysRevision(t *testing.T) {
 		{name: "the admin sees a policy judged on the revision each Gateway runs", kubeconfig: kubeconfig(""),
 			args: []string{"gatewayconfig", "team", "-n", "team-a"},
 			want: []string{
-				"Enforced=False Invalid: refused by the blueprint's valuesSchema: retries: should be less than or equal to 1, got 2 (Gateway team-a/web)",
+				"Programmed=False Invalid: refused by the blueprint's valuesSchema: retries: should be less than or equal to 1, got 2 (Gateway team-a/web)",
 				"1 context(s): Gateway team-a/web\n  computed with blueprint revision 1\n",
 			},
 			absent: []string{"warning"}},
-		// The live spec would give timeout 20s and the policy Enforced, where the revision
+		// The live spec would give timeout 20s and the policy Programmed, where the revision
 		// the Gateway runs refuses the policy's retries: no answer rather than that one.
 		{name: "a tenant who may not read the revision the Gateway runs, nor a record of it, gets no values", kubeconfig: kubeconfig("team-a-owner"),
 			args: []string{"gateway", "web", "-n", "team-a"}, exit: 2,
@@ -200,7 +200,7 @@ func TestExplainLiveRunsTheGatewaysRevision(t *testing.T) {
 			absent:  []string{"20s", "timeout"}},
 		{name: "a tenant judging a policy without the revision gets no verdict", kubeconfig: kubeconfig("team-a-owner"),
 			args: []string{"gatewayconfig", "team", "-n", "team-a"}, exit: 2,
-			absent:  []string{"Enforced=True"},
+			absent:  []string{"Programmed=True"},
 			wantErr: []string{"cannot read GatewayClassBlueprintRevision internet-1 (forbidden): computed with the live spec of GatewayClassBlueprint internet instead of revision 1\n"}},
 		{name: "with --partial, a tenant judging a policy without the revision gets one marked partial", kubeconfig: kubeconfig("team-a-owner"),
 			args: []string{"gatewayconfig", "team", "-n", "team-a", "--partial"}, exit: 2,

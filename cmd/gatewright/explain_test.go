@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gatewright/gatewright/internal/explain"
 	"github.com/gatewright/gatewright/internal/offline"
 	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/test/golden"
@@ -26,14 +27,14 @@ func TestExplanationOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	exp, err := newExplanation(gw, nil, snap, snap.Valuing(&render.Cache{}, nil))
+	exp, err := explain.NewValuesExplanation(gw, nil, snap, snap.Valuing(&render.Cache{}, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, format := range []string{"json", "yaml"} {
 		t.Run(format, func(t *testing.T) {
 			var out bytes.Buffer
-			if err := exp.print(&out, format); err != nil {
+			if err := printValuesExplanation(&out, exp, format); err != nil {
 				t.Fatal(err)
 			}
 			golden.Check(t, filepath.Join("testdata", "explain", "samples."+format+".out"), out.Bytes())
@@ -46,7 +47,7 @@ func TestExplanationOutput(t *testing.T) {
 		} `json:"policies"`
 	}
 	var out bytes.Buffer
-	if err := exp.print(&out, "json"); err != nil {
+	if err := printValuesExplanation(&out, exp, "json"); err != nil {
 		t.Fatal(err)
 	}
 	if err := json.Unmarshal(out.Bytes(), &decoded); err != nil {
@@ -55,34 +56,4 @@ func TestExplanationOutput(t *testing.T) {
 	if decoded.Values["replicas"] != float64(3) || len(decoded.Policies) != 4 || decoded.Policies[3].State != "Enforced" {
 		t.Errorf("unexpected explanation: %s", out.String())
 	}
-}
-
-// TestExplanationNotes checks the tables of explain on a route whose policies meet every
-// strategy, condition and refusal that explain names.
-func TestExplanationNotes(t *testing.T) {
-	set, err := offline.Load(filepath.Join("testdata", "explain", "notes.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	gw, err := set.Gateway("team-a", "web")
-	if err != nil {
-		t.Fatal(err)
-	}
-	route, err := set.HTTPRoute("team-b", "shop")
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := set.ForValues(defaultControllerNamespace, gw, route)
-	if err != nil {
-		t.Fatal(err)
-	}
-	exp, err := newExplanation(gw, route, snap, snap.Valuing(&render.Cache{}, route))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if err := exp.print(&out, ""); err != nil {
-		t.Fatal(err)
-	}
-	golden.Check(t, filepath.Join("testdata", "explain", "notes.out"), out.Bytes())
 }

@@ -23,6 +23,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/gatewright/gatewright/controllers"
+	"github.com/gatewright/gatewright/internal/manifest"
 	"github.com/gatewright/gatewright/samples"
 	"github.com/gatewright/gatewright/test/testenv"
 )
@@ -195,7 +196,7 @@ func metricNames(expr parser.Expr) []string {
 }
 
 // runControllerForMetrics runs the controller as `gatewright controller --leader-elect`
-// does (runController) on a control plane with the provider samples, a Gateway and a GatewayConfig that
+// does (manager.Run) on a control plane with the provider samples, a Gateway and a GatewayConfig that
 // sets a value the blueprint's schema refuses, until the test ends. It returns a function
 // that lists the metric names the controller's registry serves now: histograms and
 // summaries as Prometheus stores them (_bucket, _sum, _count).
@@ -212,7 +213,7 @@ func runControllerForMetrics(t *testing.T) func() map[string]bool {
 		}
 	})
 	ctx, cancel := context.WithCancel(t.Context())
-	if err := applyEmbedded(ctx, admin, samples.Provider, io.Discard); err != nil {
+	if err := manifest.ApplyAll(ctx, admin, samples.Provider, "gatewright-test", io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	createAll(t, admin, `apiVersion: gateway.networking.k8s.io/v1
@@ -229,7 +230,7 @@ spec:
   targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: web}]
   default: {replicas: 100}`)
 
-	// The manager of runController, with its leader election, and the registry of the
+	// The manager of manager.Run, with its leader election, and the registry of the
 	// process, which /metrics serves: the test reads it itself. Other tests of this
 	// package run controllers of the same names in the process before.
 	setup := controllers.Options{ControllerNamespace: defaultControllerNamespace, GatewayWorkers: 4, RouteWorkers: 4, PolicyWorkers: 2}

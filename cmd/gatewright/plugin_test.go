@@ -124,6 +124,11 @@ func TestKrewManifest(t *testing.T) {
 			t.Errorf("%s: bin %q, files %+v; want %s", platform, p.Bin, p.Files, bin)
 		}
 	}
+	// krew puts only bin on the PATH: kubectl finds no kubectl_complete-gatewright unless
+	// the user links it, as the caveats must say.
+	if !strings.Contains(spec.Caveats, `ln -s kubectl-gatewright "${KREW_ROOT:-$HOME/.krew}/bin/kubectl_complete-gatewright"`) {
+		t.Errorf("the caveats do not say how to link kubectl_complete-gatewright, which krew does not install:\n%s", spec.Caveats)
+	}
 	for _, want := range []string{"linux_amd64", "linux_arm64", "darwin_amd64", "darwin_arm64", "windows_amd64"} {
 		if !platforms[want] {
 			t.Errorf("no platform %s", want)

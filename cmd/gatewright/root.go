@@ -28,7 +28,7 @@ GatewayClassConfigs and GatewayConfigs.`,
 		SilenceUsage:  true,
 		SilenceErrors: false,
 	}
-	root.AddCommand(newDevCommand(), newValuesCommand(), newExplainCommand(), newTreeCommand(), newDemoCommand(), newRenderCommand(), newDiffCommand(), newRolloutCommand(), newLintCommand(), newControllerCommand())
+	root.AddCommand(newValuesCommand(), newExplainCommand(), newTreeCommand(), newRenderCommand(), newDiffCommand(), newRolloutCommand(), newLintCommand(), newControllerCommand())
 	addLiveCompletion(root)
 	if asKubectlPlugin(os.Args[0]) {
 		speakAsPlugin(root)

@@ -186,7 +186,7 @@ func TestTenantCommandsLive(t *testing.T) {
 				}
 			}
 		}
-		if len(report.Policies) != 1 || report.Policies[0].New != "Overridden" || !strings.Contains(report.Policies[0].Message, "gatewright-system/global") {
+		if len(report.Policies) != 1 || report.Policies[0].Programmed.New != "Overridden" || !strings.Contains(report.Policies[0].Message, "gatewright-system/global") {
 			t.Errorf("policies %+v, want GatewayConfig team-a/web Overridden by GatewayClassConfig gatewright-system/global", report.Policies)
 		}
 	})

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/gatewright/gatewright/internal/translate"
 	"sort"
 	"strings"
 
@@ -19,6 +20,7 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/explain"
 	"github.com/gatewright/gatewright/internal/render"
 )
 
@@ -85,7 +87,7 @@ func (r treeReader) httpRouteTree(ctx context.Context, namespace, name string) (
 	}
 	tree := &routeTree{HTTPRoute: namespace + "/" + name, Parents: []routeOnGateway{}}
 	for _, gateway := range sortedKeys(records) {
-		judge := r.parentJudge(ctx, parentKey(gateway, namespace), records[gateway].Revision)
+		judge := r.parentJudge(ctx, explain.ParentKey(gateway, namespace), records[gateway].Revision)
 		tree.Parents = append(tree.Parents, r.routeOnGateway(ctx, &route, gateway, records[gateway], judge))
 	}
 	return tree, nil
@@ -127,13 +129,13 @@ func (r treeReader) classAndBlueprint(ctx context.Context, className string) (tr
 		return classNode, nil, nil, err
 	}
 	classNode.Conditions = conditions(class.Status.Conditions, "Accepted")
-	ref := class.Spec.ParametersRef
-	if ref == nil || string(ref.Kind) != gatewrightv1alpha1.KindGatewayClassBlueprint {
+	name, ok := translate.BlueprintRef(&class)
+	if !ok {
 		return classNode, nil, nil, nil
 	}
-	blueprintNode := &treeNode{Kind: gatewrightv1alpha1.KindGatewayClassBlueprint, Name: ref.Name}
+	blueprintNode := &treeNode{Kind: gatewrightv1alpha1.KindGatewayClassBlueprint, Name: name}
 	var blueprint gatewrightv1alpha1.GatewayClassBlueprint
-	if found, err := r.getPart(ctx, client.ObjectKey{Name: ref.Name}, &blueprint, blueprintNode); err != nil || !found {
+	if found, err := r.getPart(ctx, client.ObjectKey{Name: name}, &blueprint, blueprintNode); err != nil || !found {
 		return classNode, blueprintNode, nil, err
 	}
 	blueprintNode.Conditions = conditions(blueprint.Status.Conditions, "Accepted")
@@ -243,7 +245,7 @@ func notRenderedReason(gw *gatewayv1.Gateway) string {
 func routeConditionsOn(route *gatewayv1.HTTPRoute, gateway string) []metav1.Condition {
 	for _, parent := range route.Status.Parents {
 		key, isGateway := attach.ParentGateway(route, parent.ParentRef)
-		if isGateway && parent.ControllerName == gatewrightv1alpha1.ControllerName && key.String() == gateway {
+		if isGateway && gatewrightv1alpha1.IsGatewright(parent.ControllerName) && key.String() == gateway {
 			return parent.Conditions
 		}
 	}

@@ -1,25 +1,26 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/gatewright/gatewright/controllers/manager"
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/explain"
 	"github.com/gatewright/gatewright/internal/offline"
 	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
-const defaultControllerNamespace = "gatewright-system"
+// defaultControllerNamespace is the default of every --controller-namespace.
+const defaultControllerNamespace = manager.DefaultControllerNamespace
 
 type valuesOptions struct {
 	files               []string
@@ -124,17 +125,6 @@ func offlineValues(set *offline.Set, controllerNamespace, gateway, route string)
 	return snap.Valuing(&render.Cache{}, r), nil
 }
 
-// unusedBy are those of unused that source set.
-func unusedBy(unused []values.UnusedValue, source values.Source) []values.UnusedValue {
-	var out []values.UnusedValue
-	for _, u := range unused {
-		if u.Source == source {
-			out = append(out, u)
-		}
-	}
-	return out
-}
-
 // splitName reads NAMESPACE/NAME; a bare NAME is in the default namespace.
 func splitName(ref string) (namespace, name string) {
 	if namespace, name, ok := strings.Cut(ref, "/"); ok {
@@ -159,95 +149,14 @@ func printObject(out io.Writer, obj any, format string) error {
 	return err
 }
 
-// printProvenance prints leaves, as tables of the values (marking those among unused)
-// and of the dropped values, or in format.
+// printProvenance prints leaves in format, or as explain's tables of the values
+// (marking those among unused) and of the dropped values.
 func printProvenance(out io.Writer, leaves []values.Leaf, unused []values.UnusedValue, format string) error {
-	if format != "" {
-		if leaves == nil {
-			leaves = []values.Leaf{}
-		}
-		return printObject(out, leaves, format)
+	if format == "" {
+		return explain.WriteProvenance(out, leaves, unused)
 	}
-	var kept, dropped []values.Leaf
-	for _, leaf := range leaves {
-		if leaf.DroppedBy != nil {
-			dropped = append(dropped, leaf)
-		} else {
-			kept = append(kept, leaf)
-		}
+	if leaves == nil {
+		leaves = []values.Leaf{}
 	}
-	if err := printKept(out, kept, unused); err != nil {
-		return err
-	}
-	if len(dropped) == 0 {
-		return nil
-	}
-	fmt.Fprintln(out, "\nDropped (not in the values):")
-	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "PATH\tVALUE\tSOURCE\tAS\tLEVEL\tSTRATEGY\tREASON")
-	for _, leaf := range dropped {
-		raw, err := jsonText(leaf.Value)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", leaf.Path, raw, leaf.Source, leaf.As, leaf.Level, leaf.Strategy, dropReason(leaf))
-	}
-	return w.Flush()
-}
-
-// printKept prints the table of the leaves in the values; a row whose value is among
-// unused says so in a last column, NOTE, which is there only then.
-func printKept(out io.Writer, kept []values.Leaf, unused []values.UnusedValue) error {
-	notes := map[string]string{}
-	for _, u := range unused {
-		notes[u.Path] = "unused"
-		if u.Suggestion != "" {
-			notes[u.Path] += " (did you mean " + u.Suggestion + "?)"
-		}
-	}
-	// Every row ends its STRATEGY cell with a tab when there are notes, so that the
-	// table aligns; the padding this leaves at the end of rows without one is trimmed.
-	var table bytes.Buffer
-	w := tabwriter.NewWriter(&table, 0, 4, 2, ' ', 0)
-	row := "%s\t%s\t%s\t%s\t%d\t%s\n"
-	header := "PATH\tVALUE\tSOURCE\tAS\tLEVEL\tSTRATEGY"
-	if len(notes) > 0 {
-		row = "%s\t%s\t%s\t%s\t%d\t%s\t%s\n"
-		header += "\tNOTE"
-	}
-	fmt.Fprintln(w, header)
-	for _, leaf := range kept {
-		value := "<unset>"
-		if !leaf.Unset {
-			raw, err := jsonText(leaf.Value)
-			if err != nil {
-				return err
-			}
-			value = string(raw)
-		}
-		args := []any{leaf.Path, value, leaf.Source, leaf.As, leaf.Level, leaf.Strategy}
-		if len(notes) > 0 {
-			args = append(args, notes[leaf.Path])
-		}
-		fmt.Fprintf(w, row, args...)
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	for _, line := range strings.Split(strings.TrimSuffix(table.String(), "\n"), "\n") {
-		if _, err := fmt.Fprintln(out, strings.TrimRight(line, " ")); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// dropReason says why a dropped value is not in the values: an override took the place
-// of the values below it whole, or the value's own default gave way whole.
-func dropReason(leaf values.Leaf) string {
-	by := leaf.DroppedBy
-	if by.As == values.Override {
-		return fmt.Sprintf("replaced whole by the %s override of %s (level %d)", by.Strategy, by.Source, by.Level)
-	}
-	return fmt.Sprintf("its %s default gave way to the %s of %s (level %d)", leaf.Strategy, by.As, by.Source, by.Level)
+	return printObject(out, leaves, format)
 }

@@ -36,42 +36,49 @@ const StripAbove = 16 << 10
 // StripContent takes the content out of obj, as the cache is about to hold it, when it
 // is over StripAbove: the data of a ConfigMap or a Secret, and every top-level field but
 // apiVersion, kind, metadata and status of an unstructured object. The content's
-// hash replaces it (ContentHashAnnotation). Other objects are left as they are.
+// hash replaces it (ContentHashAnnotation). Metadata over StripAbove is cut to what
+// Gatewright reads of it (stripMetadata). Other objects are left as they are.
 func StripContent(obj any) {
+	if m, ok := obj.(objectMeta); ok {
+		// Only the stripping below may say an object is stripped: one a tenant wrote on
+		// the object would pass changed content off as the rendered one.
+		if annotations := m.GetAnnotations(); annotations[ContentHashAnnotation] != "" {
+			delete(annotations, ContentHashAnnotation)
+			m.SetAnnotations(annotations)
+		}
+	}
 	switch o := obj.(type) {
 	case *corev1.ConfigMap:
-		raw, _ := json.Marshal(configMapContent(o.Data, o.BinaryData))
-		if len(raw) <= StripAbove {
-			return
+		if raw, _ := json.Marshal(configMapContent(o.Data, o.BinaryData)); len(raw) > StripAbove {
+			o.Data, o.BinaryData = nil, nil
+			setContentHash(&o.ObjectMeta, hashBytes(raw))
 		}
-		o.Data, o.BinaryData = nil, nil
-		setContentHash(&o.ObjectMeta, hashBytes(raw))
+		stripMetadata(o)
 	case *corev1.Secret:
-		raw, _ := json.Marshal(secretContent(o.Data))
-		if len(raw) <= StripAbove {
-			return
+		if raw, _ := json.Marshal(secretContent(o.Data)); len(raw) > StripAbove {
+			o.Data, o.StringData = nil, nil
+			setContentHash(&o.ObjectMeta, hashBytes(raw))
 		}
-		o.Data, o.StringData = nil, nil
-		setContentHash(&o.ObjectMeta, hashBytes(raw))
+		stripMetadata(o)
 	case *unstructured.Unstructured:
-		content := unstructuredContent(o.Object)
-		if len(content) == 0 {
-			return
-		}
-		raw, _ := json.Marshal(content) // decoded from JSON: encodes again
-		if len(raw) <= StripAbove {
-			return
-		}
-		for key := range content {
-			delete(o.Object, key)
-		}
-		annotations := o.GetAnnotations()
-		if annotations == nil {
-			annotations = map[string]string{}
-		}
-		annotations[ContentHashAnnotation] = hashBytes(raw)
-		o.SetAnnotations(annotations)
+		stripUnstructuredContent(o)
+		stripMetadata(o)
 	}
+}
+
+func stripUnstructuredContent(o *unstructured.Unstructured) {
+	content := unstructuredContent(o.Object)
+	if len(content) == 0 {
+		return
+	}
+	raw, _ := json.Marshal(content) // decoded from JSON: encodes again
+	if len(raw) <= StripAbove {
+		return
+	}
+	for key := range content {
+		delete(o.Object, key)
+	}
+	setContentHash(o, hashBytes(raw))
 }
 
 type objectMeta interface {

@@ -141,3 +141,25 @@ data: {k: v}
 		t.Error("an object without its data, read from the API server, matches the rendered one")
 	}
 }
+
+// A tenant who writes the annotation on a small object, with the hash of the rendered
+// content beside changed data, does not make the cache's copy pass for the rendered one.
+func TestTheCacheKeepsNoHashItDidNotWrite(t *testing.T) {
+	rendered := object(t, `
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: proxy}
+data: {k: v}
+`)
+	stampRenderedHash(rendered)
+	content, _ := renderedContent(rendered)
+	forged := &corev1.ConfigMap{
+		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
+		ObjectMeta: metav1.ObjectMeta{Name: "proxy", Annotations: map[string]string{
+			RenderedHashAnnotation: rendered.GetAnnotations()[RenderedHashAnnotation], ContentHashAnnotation: hashContent(content)}},
+		Data: map[string]string{"k": "changed"},
+	}
+	if live := cachedCopy(t, forged); matches(live, rendered) {
+		t.Error("a small object carrying a forged content hash matches the rendered one")
+	}
+}

@@ -9,10 +9,10 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 )
 
-// kindGateway and kindHTTPRoute are the kinds of owners, as their Renderings record them.
+// KindGateway and KindHTTPRoute are the kinds of owners, as their Renderings record them.
 const (
-	kindGateway   = "Gateway"
-	kindHTTPRoute = "HTTPRoute"
+	KindGateway   = "Gateway"
+	KindHTTPRoute = "HTTPRoute"
 )
 
 // Owner is the Gateway, or the HTTPRoute on one parent Gateway, that objects are
@@ -28,7 +28,7 @@ type Owner struct {
 func GatewayOwner(gw client.Object) Owner {
 	return Owner{
 		Object: gw,
-		GVK:    gatewayv1.SchemeGroupVersion.WithKind(kindGateway),
+		GVK:    gatewayv1.SchemeGroupVersion.WithKind(KindGateway),
 		Labels: map[string]string{
 			gatewayv1.GatewayNameLabelKey:            gw.GetName(),
 			gatewrightv1alpha1.LabelGatewayNamespace: gw.GetNamespace(),
@@ -40,7 +40,7 @@ func GatewayOwner(gw client.Object) Owner {
 func RouteOwner(route client.Object, gatewayNamespace, gatewayName string) Owner {
 	return Owner{
 		Object: route,
-		GVK:    gatewayv1.SchemeGroupVersion.WithKind(kindHTTPRoute),
+		GVK:    gatewayv1.SchemeGroupVersion.WithKind(KindHTTPRoute),
 		Labels: map[string]string{
 			gatewayv1.GatewayNameLabelKey:              gatewayName,
 			gatewrightv1alpha1.LabelGatewayNamespace:   gatewayNamespace,
@@ -54,7 +54,7 @@ func RouteOwner(route client.Object, gatewayNamespace, gatewayName string) Owner
 // may be gone: only its identity is known.
 func OwnerOfRendering(r *gatewrightv1alpha1.Rendering) Owner {
 	stub := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: r.Namespace, Name: r.Owner.Name, UID: r.Owner.UID}}
-	if r.Owner.Kind == kindHTTPRoute {
+	if r.Owner.Kind == KindHTTPRoute {
 		return RouteOwner(stub, r.Owner.GatewayNamespace, r.Owner.GatewayName)
 	}
 	return GatewayOwner(stub)
@@ -84,4 +84,4 @@ func (o Owner) owns(obj client.Object) bool {
 }
 
 // isRoute tells whether the owner is an HTTPRoute.
-func (o Owner) isRoute() bool { return o.GVK.Kind == kindHTTPRoute }
+func (o Owner) isRoute() bool { return o.GVK.Kind == KindHTTPRoute }

@@ -70,6 +70,11 @@ type Record struct {
 	// RouteRefused is, for a route, why its templates refused it on its Gateway, empty
 	// when they did not: as read, until the caller sets the one of its render.
 	RouteRefused string
+	// ServedRoutes and NotApplied are, for a Gateway, the routes its configuration
+	// holds (ServedRoutes) and why its latest render was not applied: as read, until
+	// the caller sets those of the render it is about to apply (RecordNotApplied when
+	// it was not).
+	ServedRoutes, NotApplied string
 	// live holds the owner's objects as LiveRecorded read them, by entry key, for the
 	// next ApplyRecorded.
 	live map[string]*unstructured.Unstructured
@@ -85,6 +90,12 @@ func (r *Record) TargetFor(blueprint string) int64 {
 	}
 	return r.TargetRevision
 }
+
+// Owner is how the record's Renderings name their owner, in Namespace.
+func (r *Record) Owner() gatewrightv1alpha1.RenderingOwner { return r.owner.recorded() }
+
+// Namespace is the owner's, and its Renderings'.
+func (r *Record) Namespace() string { return r.owner.Object.GetNamespace() }
 
 // Exists tells whether the owner has a Rendering.
 func (r *Record) Exists() bool { return len(r.parts) > 0 }
@@ -103,8 +114,9 @@ func (r *Record) NewInputs() bool {
 
 // readInputs are the revision and the values hash part 0 recorded when it was read.
 type readInputs struct {
-	revision   int64
-	valuesHash string
+	revision     int64
+	valuesHash   string
+	servedRoutes string
 }
 
 // ValuesRendering names the Rendering that records the values, part 0; "" when there is none.
@@ -141,8 +153,9 @@ func (r *Record) add(part *gatewrightv1alpha1.Rendering) {
 		r.Values, r.Revision, r.ValuesHash, r.RenderedBytes = part.Values, part.Revision, part.ValuesHash, part.RenderedBytes
 		r.TargetRevision, r.GatesRollout, r.TargetBlueprint = part.TargetRevision, part.GatesRollout, part.TargetBlueprint
 		r.RouteCutoff, r.RouteRefused = part.RouteCutoff, part.RouteRefused
+		r.ServedRoutes, r.NotApplied = part.ServedRoutes, part.NotApplied
 		r.TenantInputs = part.TenantInputs
-		r.read = &readInputs{revision: part.Revision, valuesHash: part.ValuesHash}
+		r.read = &readInputs{revision: part.Revision, valuesHash: part.ValuesHash, servedRoutes: part.ServedRoutes}
 	}
 	r.Deleting = r.Deleting || !part.DeletionTimestamp.IsZero()
 	r.Inventory = append(r.Inventory, checkedEntries(r.owner, part)...)
@@ -185,6 +198,7 @@ func (a *Applier) SaveRecord(ctx context.Context, rec *Record, inv Inventory) er
 			desired.Revision, desired.ValuesHash, desired.RenderedBytes = rec.Revision, rec.ValuesHash, rec.RenderedBytes
 			desired.TargetRevision, desired.GatesRollout, desired.TargetBlueprint = rec.TargetRevision, rec.GatesRollout, rec.TargetBlueprint
 			desired.RouteCutoff, desired.RouteRefused = rec.RouteCutoff, rec.RouteRefused
+			desired.ServedRoutes, desired.NotApplied = rec.ServedRoutes, rec.NotApplied
 			desired.TenantInputs, desired.TenantInputsSince = rec.TenantInputs, tenantInputsSince(rec.TenantInputs, existing)
 		}
 		var err error
@@ -329,6 +343,7 @@ func sameRendering(existing, desired *gatewrightv1alpha1.Rendering) bool {
 		existing.TargetRevision == desired.TargetRevision && existing.GatesRollout == desired.GatesRollout &&
 		existing.TargetBlueprint == desired.TargetBlueprint &&
 		equality.Semantic.DeepEqual(existing.RouteCutoff, desired.RouteCutoff) && existing.RouteRefused == desired.RouteRefused &&
+		existing.ServedRoutes == desired.ServedRoutes && existing.NotApplied == desired.NotApplied &&
 		existing.TenantInputs == desired.TenantInputs && equality.Semantic.DeepEqual(existing.TenantInputsSince, desired.TenantInputsSince) &&
 		equality.Semantic.DeepEqual(existing.OwnerReferences, desired.OwnerReferences) &&
 		controllerutil.ContainsFinalizer(existing, gatewrightv1alpha1.FinalizerCleanup)
@@ -347,11 +362,7 @@ func (o Owner) rendering(part, parts int32, objects Inventory) *gatewrightv1alph
 				Name: o.Object.GetName(), UID: o.Object.GetUID(),
 			}},
 		},
-		Owner: gatewrightv1alpha1.RenderingOwner{
-			Kind: o.GVK.Kind, Name: o.Object.GetName(), UID: o.Object.GetUID(),
-			GatewayNamespace: o.Labels[gatewrightv1alpha1.LabelGatewayNamespace],
-			GatewayName:      o.Labels[gatewayv1.GatewayNameLabelKey],
-		},
+		Owner: o.recorded(),
 		Part:  part,
 		Parts: parts,
 	}
@@ -363,6 +374,15 @@ func (o Owner) rendering(part, parts int32, objects Inventory) *gatewrightv1alph
 		})
 	}
 	return r
+}
+
+// recorded is how the owner's Renderings name it.
+func (o Owner) recorded() gatewrightv1alpha1.RenderingOwner {
+	return gatewrightv1alpha1.RenderingOwner{
+		Kind: o.GVK.Kind, Name: o.Object.GetName(), UID: o.Object.GetUID(),
+		GatewayNamespace: o.Labels[gatewrightv1alpha1.LabelGatewayNamespace],
+		GatewayName:      o.Labels[gatewayv1.GatewayNameLabelKey],
+	}
 }
 
 // namedBy tells whether r is one of the owner's Renderings.
@@ -457,7 +477,7 @@ func (a *Applier) LoadRouteRecords(ctx context.Context, route client.Object) (ma
 		gatewrightv1alpha1.LabelHTTPRouteName:      route.GetName(),
 		gatewrightv1alpha1.LabelHTTPRouteNamespace: route.GetNamespace(),
 	}
-	list, err := a.listRecords(ctx, route.GetNamespace(), kindHTTPRoute, route.GetName(), selector)
+	list, err := a.listRecords(ctx, route.GetNamespace(), KindHTTPRoute, route.GetName(), selector)
 	if err != nil {
 		return nil, fmt.Errorf("reading the Renderings of HTTPRoute %s/%s: %w", route.GetNamespace(), route.GetName(), err)
 	}

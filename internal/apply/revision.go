@@ -31,7 +31,7 @@ func (r *Record) Rendered(res *values.Result, class string, bp *gatewrightv1alph
 // record says; 0 when none did (or gw has no record yet, or another blueprint's rollout
 // assigned the one it has).
 func TargetRevision(ctx context.Context, r client.Reader, gw client.Object, blueprint string) (int64, error) {
-	part, err := gatewayHead(ctx, r, gw)
+	part, err := GatewayHead(ctx, r, gw)
 	if part == nil {
 		return 0, err
 	}
@@ -41,16 +41,16 @@ func TargetRevision(ctx context.Context, r client.Reader, gw client.Object, blue
 // RouteCutoff is where gw's routes went past a Gateway-wide bound in its last render, as
 // part 0 of its record says; nil when every route fit (or gw has no record yet).
 func RouteCutoff(ctx context.Context, r client.Reader, gw client.Object) (*gatewrightv1alpha1.RouteCutoff, error) {
-	part, err := gatewayHead(ctx, r, gw)
+	part, err := GatewayHead(ctx, r, gw)
 	if part == nil {
 		return nil, err
 	}
 	return part.RouteCutoff, nil
 }
 
-// gatewayHead is part 0 of gw's record; nil when there is none, or the one there does
+// GatewayHead is part 0 of gw's record; nil when there is none, or the one there does
 // not name gw.
-func gatewayHead(ctx context.Context, r client.Reader, gw client.Object) (*gatewrightv1alpha1.Rendering, error) {
+func GatewayHead(ctx context.Context, r client.Reader, gw client.Object) (*gatewrightv1alpha1.Rendering, error) {
 	owner := GatewayOwner(gw)
 	part := &gatewrightv1alpha1.Rendering{}
 	if err := r.Get(ctx, client.ObjectKey{Namespace: gw.GetNamespace(), Name: owner.renderingName(0)}, part); err != nil {
@@ -65,7 +65,7 @@ func gatewayHead(ctx context.Context, r client.Reader, gw client.Object) (*gatew
 // GatewayOf is the Gateway whose part 0 r is, by namespace/name; ok is false for any
 // other Rendering, or one that does not carry the name its owner gives it.
 func GatewayOf(r *gatewrightv1alpha1.Rendering) (key client.ObjectKey, ok bool) {
-	if r.Owner.Kind != kindGateway || r.Part != 0 {
+	if r.Owner.Kind != KindGateway || r.Part != 0 {
 		return key, false
 	}
 	gw := &gatewayv1.Gateway{}

@@ -10,14 +10,20 @@ import (
 	"github.com/gatewright/gatewright/internal/listeners"
 )
 
-// refusal says why listener l does not take route (its protocol, allowedRoutes kinds
-// or namespaces), or "" when it does. Hostnames are another step.
-func refusal(gw *gatewayv1.Gateway, l *gatewayv1.Listener, route *gatewayv1.HTTPRoute, namespaceLabels map[string]string) string {
-	if !listeners.Served(l.Protocol) {
-		return fmt.Sprintf("has protocol %s, which takes no HTTPRoute", l.Protocol)
+// refusal says why listener l does not take route (its protocol, the kinds serves
+// has it take, its allowedRoutes kinds or namespaces), or "" when it does: a route
+// attaches only to a listener whose supportedKinds list its kind. Hostnames are another
+// step. namespace is that of the Gateway or ListenerSet that lists l: allowedRoutes'
+// Same means it.
+func refusal(namespace string, serves listeners.Serves, l *gatewayv1.Listener, route Route, namespaceLabels map[string]string) string {
+	if !serves.RouteKind(route.Kind) {
+		return fmt.Sprintf("is of a GatewayClass that serves no %s", route.Kind)
 	}
-	if !listeners.ListsHTTPRoute(l.AllowedRoutes) {
-		return "does not list HTTPRoute in allowedRoutes.kinds"
+	if !serves.Takes(l, route.Kind) {
+		return fmt.Sprintf("has protocol %s, which takes no %s", l.Protocol, route.Kind)
+	}
+	if !listeners.ListsKind(l.AllowedRoutes, route.Kind) {
+		return fmt.Sprintf("does not list %s in allowedRoutes.kinds", route.Kind)
 	}
 	from := gatewayv1.NamespacesFromSame
 	var selector *metav1.LabelSelector
@@ -35,8 +41,8 @@ func refusal(gw *gatewayv1.Gateway, l *gatewayv1.Listener, route *gatewayv1.HTTP
 			return fmt.Sprintf("selects namespaces by label, and not namespace %s", route.Namespace)
 		}
 	default:
-		if route.Namespace != gw.Namespace {
-			return fmt.Sprintf("takes routes from namespace %s only", gw.Namespace)
+		if route.Namespace != namespace {
+			return fmt.Sprintf("takes routes from namespace %s only", namespace)
 		}
 	}
 	return ""

@@ -1,10 +1,10 @@
-// Package attach decides, by the Gateway API rules, which listeners of a Gateway an
-// HTTPRoute's parentRef attaches to, and when none, why: parentRef name, namespace,
-// sectionName and port, the listener's protocol and allowedRoutes (namespaces and
-// kinds), and hostname intersection; whether a route's backendRefs resolve (kind,
-// ReferenceGrants, existence); and whether a Gateway's certificateRefs do
-// (ReferenceGrants, kind, a usable Secret). It is the one home of these rules: plain Go,
-// shared by the controller and the offline commands.
+// Package attach decides, by the Gateway API rules, which listeners of a Gateway a
+// route's parentRef attaches to, and when none, why: parentRef name, namespace,
+// sectionName and port, the listener's protocol, the route kinds its class serves on it
+// and its allowedRoutes (namespaces and kinds), and hostname intersection; whether a
+// route's backendRefs resolve (kind, ReferenceGrants, existence); and whether a
+// Gateway's certificateRefs do (ReferenceGrants, kind, a usable Secret). It is the one
+// home of these rules: plain Go, shared by the controller and the offline commands.
 package attach
 
 import (
@@ -14,6 +14,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gatewright/gatewright/internal/listeners"
+	"github.com/gatewright/gatewright/internal/routes"
 )
 
 // Result is where one parentRef of a route attaches on a Gateway.
@@ -29,30 +30,73 @@ type Result struct {
 // Attached tells whether the parentRef attaches to at least one listener.
 func (r Result) Attached() bool { return len(r.Listeners) > 0 }
 
-// Attach applies the rules to one parentRef of route on gw. namespaceLabels holds the
-// labels of route's namespace, for listeners that select namespaces by label.
+// Route is what attaching reads of a route, whatever its kind.
+type Route struct {
+	// Kind is the route's kind, of group gateway.networking.k8s.io.
+	Kind       gatewayv1.Kind
+	Namespace  string
+	ParentRefs []gatewayv1.ParentReference
+	// Hostnames are the route's spec.hostnames; nil for kinds that have none.
+	Hostnames []gatewayv1.Hostname
+}
+
+// RouteOf is what attaching reads of route, of any standard kind.
+func RouteOf(route routes.Route) Route {
+	return Route{Kind: gatewayv1.Kind(routes.KindOf(route)), Namespace: route.GetNamespace(), ParentRefs: routes.ParentRefs(route), Hostnames: routes.Hostnames(route)}
+}
+
+// Attach applies the rules to one parentRef of route on gw, of a class that serves what
+// serves says. namespaceLabels holds the labels of route's namespace, for listeners
+// that select namespaces by label.
 //
 // The listeners go through three filters in turn, and the reason names the first one
 // that leaves none, as the conformance tests expect: sectionName and port
 // (NoMatchingParent), then protocol and allowedRoutes (NotAllowedByListeners), then
 // hostnames (NoMatchingListenerHostname). So a Gateway where one matching listener
 // refuses the namespace and another only the hostnames reports the hostnames.
-func Attach(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference, namespaceLabels map[string]string) Result {
-	if !refersTo(route, ref, gw) {
+func Attach(gw *gatewayv1.Gateway, serves listeners.Serves, route Route, ref gatewayv1.ParentReference, namespaceLabels map[string]string) Result {
+	if !refersTo(route.Namespace, ref, gw) {
 		return Result{Reason: gatewayv1.RouteReasonNoMatchingParent,
 			Message: fmt.Sprintf("the parentRef does not name Gateway %s/%s", gw.Namespace, gw.Name)}
 	}
+	return attachTo("Gateway "+gw.Namespace+"/"+gw.Name, gw.Namespace, gw.Spec.Listeners, listeners.Attachable(serves, gw.Spec.Listeners), serves, route, ref, namespaceLabels)
+}
+
+// AttachToListenerSet is Attach for a parentRef of route naming ls, a ListenerSet whose
+// verdict on its parent Gateway (of a class that serves what serves says) is verdict:
+// the parentRef attaches to ls's listeners that verdict accepts, by the same three
+// filters, allowedRoutes' Same meaning ls's namespace. A ListenerSet not attached to its
+// Gateway takes no route.
+func AttachToListenerSet(ls *gatewayv1.ListenerSet, verdict listeners.SetVerdict, serves listeners.Serves, route Route, ref gatewayv1.ParentReference, namespaceLabels map[string]string) Result {
+	name := "ListenerSet " + ls.Namespace + "/" + ls.Name
+	if !RefersToListenerSet(route.Namespace, ref, ls) {
+		return Result{Reason: gatewayv1.RouteReasonNoMatchingParent, Message: "the parentRef does not name " + name}
+	}
+	if !verdict.Accepted {
+		return Result{Reason: gatewayv1.RouteReasonNotAllowedByListeners, Message: name + " is not attached to its Gateway (see its conditions)"}
+	}
+	accepted := map[gatewayv1.SectionName]bool{}
+	for _, s := range verdict.Listeners {
+		if s.IsAccepted() {
+			accepted[s.Name] = true
+		}
+	}
+	return attachTo(name, ls.Namespace, listeners.EntriesAsListeners(ls.Spec.Listeners), accepted, serves, route, ref, namespaceLabels)
+}
+
+// attachTo applies Attach's filters to ls, the listeners of parent (a Gateway or a
+// ListenerSet of namespace), accepted naming those routes may attach to.
+func attachTo(parent, namespace string, ls []gatewayv1.Listener, accepted map[gatewayv1.SectionName]bool, serves listeners.Serves, route Route, ref gatewayv1.ParentReference, namespaceLabels map[string]string) Result {
 	matched := 0
 	var refusals, hostnames []string
 	var out []gatewayv1.SectionName
-	accepted := listeners.Attachable(gw.Spec.Listeners)
-	for i := range gw.Spec.Listeners {
-		l := &gw.Spec.Listeners[i]
+	for i := range ls {
+		l := &ls[i]
 		if !matchesListener(ref, l) {
 			continue
 		}
 		matched++
-		why := refusal(gw, l, route, namespaceLabels)
+		why := refusal(namespace, serves, l, route, namespaceLabels)
 		if why == "" && !accepted[l.Name] {
 			why = "is not accepted (see its conditions)"
 		}
@@ -60,7 +104,7 @@ func Attach(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, ref gatewayv1.Par
 			refusals = append(refusals, fmt.Sprintf("listener %s %s", l.Name, why))
 			continue
 		}
-		if !hostnamesIntersect(l.Hostname, route.Spec.Hostnames) {
+		if !hostnamesIntersect(l.Hostname, route.Hostnames) {
 			hostnames = append(hostnames, string(*l.Hostname))
 			continue
 		}
@@ -71,7 +115,7 @@ func Attach(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, ref gatewayv1.Par
 		return Result{Listeners: out}
 	case matched == 0:
 		return Result{Reason: gatewayv1.RouteReasonNoMatchingParent,
-			Message: fmt.Sprintf("Gateway %s/%s has no listener %s", gw.Namespace, gw.Name, wanted(ref))}
+			Message: fmt.Sprintf("%s has no listener %s", parent, wanted(ref))}
 	case len(hostnames) == 0:
 		return Result{Reason: gatewayv1.RouteReasonNotAllowedByListeners, Message: strings.Join(refusals, "; ")}
 	default:
@@ -81,11 +125,11 @@ func Attach(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, ref gatewayv1.Par
 }
 
 // Listeners returns the names of gw's listeners that route attaches to through any of
-// its parentRefs, in listener order.
-func Listeners(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, namespaceLabels map[string]string) []gatewayv1.SectionName {
+// its parentRefs, in listener order, on a class that serves what serves says.
+func Listeners(gw *gatewayv1.Gateway, serves listeners.Serves, route Route, namespaceLabels map[string]string) []gatewayv1.SectionName {
 	attached := map[gatewayv1.SectionName]bool{}
-	for _, ref := range route.Spec.ParentRefs {
-		for _, name := range Attach(gw, route, ref, namespaceLabels).Listeners {
+	for _, ref := range route.ParentRefs {
+		for _, name := range Attach(gw, serves, route, ref, namespaceLabels).Listeners {
 			attached[name] = true
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"k8s.io/utils/ptr"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/gatewright/gatewright/internal/listeners"
 )
 
 const gatewayYAML = `
@@ -58,7 +60,7 @@ func TestListeners(t *testing.T) {
 			if err := yaml.UnmarshalStrict([]byte(tt.route), &route); err != nil {
 				t.Fatal(err)
 			}
-			if got := Listeners(&gw, &route, tt.nsLabels); !slices.Equal(got, tt.want) {
+			if got := Listeners(&gw, listeners.Serves{}, RouteOf(&route), tt.nsLabels); !slices.Equal(got, tt.want) {
 				t.Errorf("got %v, want %v", got, tt.want)
 			}
 		})
@@ -180,7 +182,7 @@ func TestAttach(t *testing.T) {
 			route.Namespace, route.Name = tt.namespace, "shop"
 			route.Spec.ParentRefs = []gatewayv1.ParentReference{ref}
 			route.Spec.Hostnames = tt.hostnames
-			if got := Attach(&gw, route, ref, tt.nsLabels); !reflect.DeepEqual(got, tt.want) {
+			if got := Attach(&gw, listeners.Serves{}, RouteOf(route), ref, tt.nsLabels); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
 		})
@@ -230,9 +232,65 @@ spec:
 	route := gatewayv1.HTTPRoute{}
 	route.Namespace = "infra"
 	ref := gatewayv1.ParentReference{Name: "web", SectionName: ptr.To(gatewayv1.SectionName("http"))}
-	got := Attach(&gw, &route, ref, nil)
+	got := Attach(&gw, listeners.Serves{}, RouteOf(&route), ref, nil)
 	want := Result{Reason: gatewayv1.RouteReasonNotAllowedByListeners, Message: "listener http is not accepted (see its conditions)"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("a route on a listener in a protocol conflict: got %+v, want %+v", got, want)
+	}
+}
+
+func TestARouteAttachesWhereItsKindIsSupported(t *testing.T) {
+	var gw gatewayv1.Gateway
+	if err := yaml.UnmarshalStrict([]byte(`
+metadata: {name: web, namespace: infra}
+spec:
+  gatewayClassName: internet
+  listeners:
+  - {name: http, protocol: HTTP, port: 80}
+  - {name: grpc-only, protocol: HTTP, port: 8080, allowedRoutes: {kinds: [{kind: GRPCRoute}]}}
+  - {name: tls, protocol: TLS, port: 443, hostname: "*.example.com", tls: {mode: Passthrough}}
+  - {name: tcp, protocol: TCP, port: 9000}
+`), &gw); err != nil {
+		t.Fatal(err)
+	}
+	everything := listeners.NewServes([]gatewayv1.ProtocolType{"HTTP", "HTTPS", "TLS", "TCP", "UDP"}, []gatewayv1.TLSModeType{"Terminate", "Passthrough"},
+		[]gatewayv1.Kind{"HTTPRoute", "GRPCRoute", "TLSRoute", "TCPRoute", "UDPRoute"})
+	grpcOnly := listeners.NewServes(nil, nil, []gatewayv1.Kind{"GRPCRoute"})
+	tests := []struct {
+		name      string
+		serves    listeners.Serves
+		kind      gatewayv1.Kind
+		hostnames []gatewayv1.Hostname
+		want      Result
+	}{
+		{"a GRPCRoute attaches to the HTTP listeners of a class that serves it", everything, "GRPCRoute", nil,
+			Result{Listeners: []gatewayv1.SectionName{"http", "grpc-only"}}},
+		{"an HTTPRoute on the same class leaves out the listener that lists GRPCRoute only", everything, "HTTPRoute", nil,
+			Result{Listeners: []gatewayv1.SectionName{"http"}}},
+		{"a TLSRoute attaches to the TLS listener when their hostnames intersect", everything, "TLSRoute", []gatewayv1.Hostname{"db.example.com"},
+			Result{Listeners: []gatewayv1.SectionName{"tls"}}},
+		{"a TCPRoute attaches to the TCP listener", everything, "TCPRoute", nil,
+			Result{Listeners: []gatewayv1.SectionName{"tcp"}}},
+		{"a kind no listener's protocol takes attaches nowhere", everything, "UDPRoute", nil,
+			Result{Reason: gatewayv1.RouteReasonNotAllowedByListeners, Message: "listener http has protocol HTTP, which takes no UDPRoute; " +
+				"listener grpc-only has protocol HTTP, which takes no UDPRoute; listener tls has protocol TLS, which takes no UDPRoute; listener tcp has protocol TCP, which takes no UDPRoute"}},
+		{"a TCPRoute on a class that does not serve TCP attaches nowhere", listeners.Serves{}, "TCPRoute", nil,
+			Result{Reason: gatewayv1.RouteReasonNotAllowedByListeners, Message: "listener http is of a GatewayClass that serves no TCPRoute; " +
+				"listener grpc-only is of a GatewayClass that serves no TCPRoute; listener tls is of a GatewayClass that serves no TCPRoute; listener tcp is of a GatewayClass that serves no TCPRoute"}},
+		{"an HTTPRoute on a class that serves GRPCRoute only attaches nowhere", grpcOnly, "HTTPRoute", nil,
+			Result{Reason: gatewayv1.RouteReasonNotAllowedByListeners, Message: "listener http is of a GatewayClass that serves no HTTPRoute; " +
+				"listener grpc-only is of a GatewayClass that serves no HTTPRoute; listener tls is of a GatewayClass that serves no HTTPRoute; listener tcp is of a GatewayClass that serves no HTTPRoute"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ref := gatewayv1.ParentReference{Name: "web"}
+			route := Route{Kind: tt.kind, Namespace: "infra", ParentRefs: []gatewayv1.ParentReference{ref}, Hostnames: tt.hostnames}
+			if got := Attach(&gw, tt.serves, route, ref, nil); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %+v\nwant %+v", got, tt.want)
+			}
+			if got := Listeners(&gw, tt.serves, route, nil); !slices.Equal(got, tt.want.Listeners) {
+				t.Errorf("Listeners: got %v, want %v", got, tt.want.Listeners)
+			}
+		})
 	}
 }

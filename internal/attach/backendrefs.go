@@ -7,6 +7,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gatewright/gatewright/internal/routes"
 )
 
 // BackendRef is one backendRef of a route rule and whether it resolves.
@@ -48,11 +50,11 @@ type ServiceExists func(namespace, name string) (bool, error)
 // (BackendNotFound). The route takes the reason of its first unresolved backendRef in
 // spec order, and a message naming each unresolved one. grants may hold the
 // ReferenceGrants of any namespaces; only those of a backendRef's namespace count.
-func ResolveBackendRefs(route *gatewayv1.HTTPRoute, grants []gatewayv1.ReferenceGrant, exists ServiceExists) (Resolution, error) {
+func ResolveBackendRefs(route routes.Route, grants []gatewayv1.ReferenceGrant, exists ServiceExists) (Resolution, error) {
 	out := Resolution{Reason: gatewayv1.RouteReasonResolvedRefs}
 	var unresolved []string
-	for i, rule := range route.Spec.Rules {
-		for _, ref := range rule.BackendRefs {
+	for i, rule := range routes.BackendRefs(route) {
+		for _, ref := range rule {
 			b, err := resolve(route, ref.BackendObjectReference, grants, exists)
 			if err != nil {
 				return Resolution{}, err
@@ -74,8 +76,8 @@ func ResolveBackendRefs(route *gatewayv1.HTTPRoute, grants []gatewayv1.Reference
 
 // BackendService is the Service that ref names, in route's namespace unless ref says
 // otherwise; isService is false when ref names another kind.
-func BackendService(route *gatewayv1.HTTPRoute, ref gatewayv1.BackendObjectReference) (key types.NamespacedName, isService bool) {
-	key = types.NamespacedName{Namespace: route.Namespace, Name: string(ref.Name)}
+func BackendService(route routes.Route, ref gatewayv1.BackendObjectReference) (key types.NamespacedName, isService bool) {
+	key = types.NamespacedName{Namespace: route.GetNamespace(), Name: string(ref.Name)}
 	if ref.Namespace != nil {
 		key.Namespace = string(*ref.Namespace)
 	}
@@ -83,7 +85,7 @@ func BackendService(route *gatewayv1.HTTPRoute, ref gatewayv1.BackendObjectRefer
 	return key, isService
 }
 
-func resolve(route *gatewayv1.HTTPRoute, ref gatewayv1.BackendObjectReference, grants []gatewayv1.ReferenceGrant, exists ServiceExists) (BackendRef, error) {
+func resolve(route routes.Route, ref gatewayv1.BackendObjectReference, grants []gatewayv1.ReferenceGrant, exists ServiceExists) (BackendRef, error) {
 	key, isService := BackendService(route, ref)
 	b := BackendRef{Namespace: key.Namespace, Name: key.Name, Port: ref.Port, Reason: gatewayv1.RouteReasonResolvedRefs}
 	fail := func(reason gatewayv1.RouteConditionReason, why string) (BackendRef, error) {
@@ -94,9 +96,10 @@ func resolve(route *gatewayv1.HTTPRoute, ref gatewayv1.BackendObjectReference, g
 	if !isService {
 		return fail(gatewayv1.RouteReasonInvalidKind, fmt.Sprintf("is a %s, not a core Service", groupKind(ref)))
 	}
-	from := Referrer{Group: gatewayv1.GroupName, Kind: "HTTPRoute", Namespace: route.Namespace}
+	kind := routes.KindOf(route)
+	from := Referrer{Group: gatewayv1.GroupName, Kind: kind, Namespace: route.GetNamespace()}
 	if !ReferencePermitted(grants, from, Referent{Kind: "Service", Namespace: b.Namespace, Name: b.Name}) {
-		return fail(gatewayv1.RouteReasonRefNotPermitted, fmt.Sprintf("is in another namespace, and no ReferenceGrant in %s lets HTTPRoutes of %s refer to it", b.Namespace, route.Namespace))
+		return fail(gatewayv1.RouteReasonRefNotPermitted, fmt.Sprintf("is in another namespace, and no ReferenceGrant in %s lets %ss of %s refer to it", b.Namespace, kind, route.GetNamespace()))
 	}
 	found, err := exists(b.Namespace, b.Name)
 	if err != nil {

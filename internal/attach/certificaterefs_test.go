@@ -8,6 +8,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/gatewright/gatewright/internal/listeners"
 )
 
 const certificateGrantsYAML = `
@@ -79,7 +81,7 @@ func TestResolveCertificateRefs(t *testing.T) {
 				return why, nil
 			}
 			gw := gatewayWith(t, `{name: https, protocol: HTTPS, port: 443, tls: `+tt.tls+`}`)
-			got, err := ResolveCertificateRefs(gw, grants, check)
+			got, err := ResolveCertificateRefs(gw, listeners.Serves{}, grants, check)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -107,16 +109,25 @@ func TestCertificateRefsOfListenersThatDoNotTerminateTLS(t *testing.T) {
 		}
 		return "", nil
 	}
-	got, err := ResolveCertificateRefs(gw, nil, check)
+	got, err := ResolveCertificateRefs(gw, listeners.Serves{}, nil, check)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 1 || len(got["https"]) != 3 {
 		t.Errorf("got certificateRefs for %v, want those of https only", got)
 	}
-	want := []types.NamespacedName{{Namespace: "infra", Name: "c"}, {Namespace: "other", Name: "e"}}
+	tls := listeners.NewServes([]gatewayv1.ProtocolType{"HTTPS", "TLS"}, []gatewayv1.TLSModeType{"Terminate", "Passthrough"}, []gatewayv1.Kind{"HTTPRoute", "TLSRoute"})
+	got, err = ResolveCertificateRefs(gw, tls, nil, func(string, string) (string, error) { return "", nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || len(got["tls"]) != 1 || len(got["passthrough"]) != 0 {
+		t.Errorf("on a class serving TLS: got certificateRefs for %v, want those of tls and https, not passthrough's", got)
+	}
+	// Whatever a class serves: indexes and readers of Secrets know no class.
+	want := []types.NamespacedName{{Namespace: "infra", Name: "b"}, {Namespace: "infra", Name: "c"}, {Namespace: "other", Name: "e"}}
 	if secrets := CertificateSecrets(gw); !slices.Equal(secrets, want) {
-		t.Errorf("CertificateSecrets = %v, want %v: the Secrets of TLS-terminating listeners, permitted or not", secrets, want)
+		t.Errorf("CertificateSecrets = %v, want %v: the Secrets of listeners that may terminate TLS, permitted or not", secrets, want)
 	}
 }
 
@@ -132,4 +143,49 @@ func gatewayWith(t *testing.T, listeners ...string) *gatewayv1.Gateway {
 		gw.Spec.Listeners = append(gw.Spec.Listeners, listener)
 	}
 	return gw
+}
+
+func TestResolveListenerSetCertificateRefs(t *testing.T) {
+	var grants []gatewayv1.ReferenceGrant
+	if err := yaml.UnmarshalStrict([]byte(certificateGrantsYAML+`
+- metadata: {name: listenersets, namespace: shared}
+  spec:
+    from: [{group: gateway.networking.k8s.io, kind: ListenerSet, namespace: infra}]
+    to: [{group: "", kind: Secret}]
+`), &grants); err != nil {
+		t.Fatal(err)
+	}
+	var ls gatewayv1.ListenerSet
+	if err := yaml.UnmarshalStrict([]byte(`
+metadata: {name: tenant, namespace: infra}
+spec:
+  parentRef: {name: gw}
+  listeners:
+  - {name: own, protocol: HTTPS, port: 443, tls: {certificateRefs: [{name: tls}]}}
+  - {name: granted, protocol: HTTPS, port: 443, hostname: a.example.com, tls: {certificateRefs: [{name: other, namespace: shared}]}}
+  - {name: gateways-grant, protocol: HTTPS, port: 443, hostname: b.example.com, tls: {certificateRefs: [{name: tls, namespace: certs}]}}
+`), &ls); err != nil {
+		t.Fatal(err)
+	}
+	check := func(namespace, name string) (string, error) { return "", nil }
+	got, err := ResolveListenerSetCertificateRefs(&ls, listeners.Serves{}, grants, check)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[gatewayv1.SectionName]string{
+		// Its own namespace's Secret needs no grant.
+		"own": "ResolvedRefs: ",
+		// A grant from kind ListenerSet lets it refer.
+		"granted": "ResolvedRefs: ",
+		// A grant to Gateways of the namespace is not the ListenerSet's.
+		"gateways-grant": "RefNotPermitted: certificateRef certs/tls is in another namespace, and no ReferenceGrant in certs lets ListenerSets of infra refer to it",
+	}
+	for name, w := range want {
+		if len(got[name]) != 1 {
+			t.Fatalf("listener %s: %d certificateRefs resolved, want 1", name, len(got[name]))
+		}
+		if c := got[name][0]; fmt.Sprintf("%s: %s", c.Reason, c.Message) != w {
+			t.Errorf("listener %s: got %q, want %q", name, fmt.Sprintf("%s: %s", c.Reason, c.Message), w)
+		}
+	}
 }

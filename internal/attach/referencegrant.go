@@ -2,6 +2,9 @@ package attach
 
 import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gatewright/gatewright/internal/listeners"
+	"github.com/gatewright/gatewright/internal/routes"
 )
 
 // Referrer is the object that holds a reference: its group, kind and namespace.
@@ -60,4 +63,53 @@ func ReferrerNamespaces(grant *gatewayv1.ReferenceGrant, group, kind string) []s
 		}
 	}
 	return out
+}
+
+// CertificateReferents are the objects the certificateRefs of gw's listeners name.
+func CertificateReferents(gw *gatewayv1.Gateway) []Referent {
+	return certificateReferents(gw.Namespace, gw.Spec.Listeners)
+}
+
+// ListenerSetCertificateReferents are the objects the certificateRefs of ls's listeners
+// name.
+func ListenerSetCertificateReferents(ls *gatewayv1.ListenerSet) []Referent {
+	return certificateReferents(ls.Namespace, listeners.EntriesAsListeners(ls.Spec.Listeners))
+}
+
+func certificateReferents(namespace string, ls []gatewayv1.Listener) []Referent {
+	var out []Referent
+	for i := range ls {
+		if ls[i].TLS == nil {
+			continue
+		}
+		for _, ref := range ls[i].TLS.CertificateRefs {
+			c := certificateIn(namespace, ref)
+			out = append(out, referent(ref.Group, ref.Kind, "Secret", c.Namespace, string(ref.Name)))
+		}
+	}
+	return out
+}
+
+// BackendReferents are the objects the backendRefs of route name.
+func BackendReferents(route routes.Route) []Referent {
+	var out []Referent
+	for _, rule := range routes.BackendRefs(route) {
+		for _, ref := range rule {
+			key, _ := BackendService(route, ref.BackendObjectReference)
+			out = append(out, referent(ref.Group, ref.Kind, "Service", key.Namespace, key.Name))
+		}
+	}
+	return out
+}
+
+// referent is the object a reference names, of kind orKind when it names none.
+func referent(group *gatewayv1.Group, kind *gatewayv1.Kind, orKind, namespace, name string) Referent {
+	to := Referent{Kind: orKind, Namespace: namespace, Name: name}
+	if group != nil {
+		to.Group = string(*group)
+	}
+	if kind != nil {
+		to.Kind = string(*kind)
+	}
+	return to
 }

@@ -6,6 +6,7 @@ package conditions
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -60,6 +61,16 @@ func Truncate(message string, limit int) string {
 
 func cutSuffix(cut int) string {
 	return fmt.Sprintf("… (%d bytes cut)", cut)
+}
+
+// FirstFew joins, for a message, the first n of items, and counts the rest.
+func FirstFew(items []string, n int) string {
+	shown := items[:min(len(items), n)]
+	out := strings.Join(shown, "; ")
+	if more := len(items) - len(shown); more > 0 {
+		out += fmt.Sprintf("; and %d more", more)
+	}
+	return out
 }
 
 // Short returns a copy of conditions with every message cut to

@@ -35,11 +35,7 @@ func TestAuditLogRecordsTheRequestsOfTheNamedUsersOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env, err := controlplane.New(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	env.CRDs = nil // the CRDs play no part here, and installing them takes seconds
+	env := controlplane.New(bin, nil) // the CRDs play no part here, and installing them takes seconds
 	logPath, err := controlplane.EnableAuditLog(env, t.TempDir(), "audited")
 	if err != nil {
 		t.Fatal(err)

@@ -1,5 +1,6 @@
-// Package controlplane runs a local kube-apiserver and etcd with the Gateway API and
-// Gatewright CRDs installed. `gatewright dev` and the test suites both start it.
+// Package controlplane runs a local kube-apiserver and etcd with the CRDs it is given
+// installed. The development commands and the test suites both start it, with the
+// Gateway API and Gatewright CRDs of config/crd.
 package controlplane
 
 import (
@@ -8,24 +9,21 @@ import (
 	"path/filepath"
 	"sort"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
-	"github.com/gatewright/gatewright/config/crd"
 	"github.com/gatewright/gatewright/internal/scheme"
 )
 
 // New returns a control plane, not yet started, that runs the etcd and kube-apiserver
-// binaries in binDir and installs every CRD when started.
-func New(binDir string) (*envtest.Environment, error) {
-	crds, err := crd.All()
-	if err != nil {
-		return nil, fmt.Errorf("reading the built-in CRDs: %w", err)
-	}
+// binaries in binDir and installs crds when started. The caller reads the CRDs
+// (config/crd.All): they live with the manifests, above internal/.
+func New(binDir string, crds []*apiextensionsv1.CustomResourceDefinition) *envtest.Environment {
 	return &envtest.Environment{
 		Scheme:                scheme.New(),
 		CRDs:                  crds,
 		BinaryAssetsDirectory: binDir,
-	}, nil
+	}
 }
 
 // FindBinaries returns the folder holding etcd and kube-apiserver: KUBEBUILDER_ASSETS when

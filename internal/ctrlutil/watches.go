@@ -37,6 +37,14 @@ var Deleted = predicate.Funcs{
 	UpdateFunc:  func(event.UpdateEvent) bool { return false },
 }
 
+// Created passes creations only.
+var Created = predicate.Funcs{
+	CreateFunc:  func(event.CreateEvent) bool { return true },
+	DeleteFunc:  func(event.DeleteEvent) bool { return false },
+	GenericFunc: func(event.GenericEvent) bool { return false },
+	UpdateFunc:  func(event.UpdateEvent) bool { return false },
+}
+
 // Going passes the events after which an object may be gone: its deletion, and the
 // update that marks it for deletion.
 var Going = predicate.Funcs{

@@ -1,9 +1,9 @@
-// Package devcloud stands in for the parts of a cluster that `gatewright dev` does not
-// have: a node that runs Deployments and a cloud that gives LoadBalancer Services an
+// Package devcloud stands in for the parts of a cluster that `gatewright-dev dev` does
+// not have: a node that runs Deployments and a cloud that gives LoadBalancer Services an
 // address. Without them nothing Gatewright renders ever becomes ready on a bare
 // kube-apiserver, and the local story would end at Programmed=False.
 //
-// It is a development aid only: the production controller never imports it, and every
+// It is a development aid only: only gatewright-dev links it, never gatewright, and every
 // address it hands out comes from TEST-NET-2 (198.51.100.0/24, RFC 5737), which is
 // reserved for documentation and routes nowhere.
 package devcloud

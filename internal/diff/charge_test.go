@@ -53,7 +53,7 @@ spec:
 	if p, changed := verdicts["GatewayClassConfig gatewright-system/global"]; changed {
 		t.Errorf("the provider's global policy changes verdict: %+v", p)
 	}
-	if p := verdicts["GatewayConfig team-b/c00"]; p.New != "Invalid" || !strings.Contains(p.Message, "the route's own policies") {
+	if p := verdicts["GatewayConfig team-b/c00"]; p.Programmed.New != "Invalid" || !strings.Contains(p.Message, "the route's own policies") {
 		t.Errorf("c00: %+v, want Invalid, charged as the route's own", p)
 	}
 	refused := false

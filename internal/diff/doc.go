@@ -2,6 +2,6 @@
 // two offline.Sets, the cluster as it is and as it would be, it translates each Gateway
 // (and the routes on it) that the change may reach, on both sides, with the one pipeline
 // the controller runs (internal/translate), and reports the values, objects and
-// conditions that change and the policies whose Enforced verdict changes. It reads no
+// conditions that change and the policies whose Programmed verdict changes. It reads no
 // cluster: the command hands it the Sets.
 package diff

@@ -19,7 +19,9 @@ type judgement map[values.Source]*translate.Enforcement
 
 // policyChanges judges, on each side, every policy that takes part in a reached
 // Gateway or route, or that differs between the sides, over the reached Gateways and
-// routes only (the others are not computed), and reports those whose reason changes.
+// routes only (the others are not computed), and reports those whose reason changes:
+// the Programmed reason, as the controller writes it (translate.Programmed), and the
+// deprecated Enforced one beside it.
 func policyChanges(pairs []pair, differ map[string][]client.ObjectKey, base, changed *offline.Set) []PolicyChange {
 	before, after := judgement{}, judgement{}
 	for i := range pairs {
@@ -42,8 +44,10 @@ func policyChanges(pairs []pair, differ map[string][]client.ObjectKey, base, cha
 	for source := range sources {
 		old := before.verdict(source, existsBefore[source])
 		now := after.verdict(source, existsAfter[source])
-		if old.Reason != now.Reason {
-			out = append(out, PolicyChange{Kind: source.Kind, Namespace: source.Namespace, Name: source.Name, Old: old.Reason, New: now.Reason, Message: now.Message})
+		programmed := ReasonChange{Old: translate.Programmed(old).Reason, New: translate.Programmed(now).Reason}
+		if programmed.Old != programmed.New {
+			out = append(out, PolicyChange{Kind: source.Kind, Namespace: source.Namespace, Name: source.Name,
+				Programmed: programmed, Old: old.Reason, New: now.Reason, Message: now.Message})
 		}
 	}
 	slices.SortFunc(out, func(a, b PolicyChange) int {

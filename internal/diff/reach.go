@@ -2,6 +2,7 @@ package diff
 
 import (
 	"cmp"
+	"github.com/gatewright/gatewright/internal/translate"
 	"maps"
 	"reflect"
 	"slices"
@@ -103,7 +104,7 @@ func (r *reach) keys() []client.ObjectKey {
 func (r *reach) blueprint(name string, sets ...*offline.Set) {
 	for _, set := range sets {
 		for _, class := range set.GatewayClasses {
-			if ref := class.Spec.ParametersRef; ref != nil && ref.Name == name {
+			if translate.UsesBlueprint(&class, name) {
 				r.class(class.Name)
 			}
 		}
@@ -149,10 +150,8 @@ func (r *reach) route(key client.ObjectKey) {
 }
 
 func (r *reach) parents(route *gatewayv1.HTTPRoute) {
-	for _, ref := range route.Spec.ParentRefs {
-		if key, isGateway := attach.ParentGateway(route, ref); isGateway {
-			r.reached[key] = true
-		}
+	for _, key := range attach.ParentGateways(route) {
+		r.reached[key] = true
 	}
 }
 
@@ -160,25 +159,15 @@ func (r *reach) parents(route *gatewayv1.HTTPRoute) {
 // routes whose backendRefs, point into namespace: a Secret, Service or ReferenceGrant
 // there may change how they resolve.
 func (r *reach) referencesInto(namespace string) {
+	into := func(to attach.Referent) bool { return to.Namespace == namespace }
 	for _, gw := range r.gateways {
-		for _, l := range gw.Spec.Listeners {
-			if l.TLS == nil {
-				continue
-			}
-			for _, ref := range l.TLS.CertificateRefs {
-				if ref.Namespace == nil && gw.Namespace == namespace || ref.Namespace != nil && string(*ref.Namespace) == namespace {
-					r.reached[client.ObjectKeyFromObject(gw)] = true
-				}
-			}
+		if slices.ContainsFunc(attach.CertificateReferents(gw), into) {
+			r.reached[client.ObjectKeyFromObject(gw)] = true
 		}
 	}
 	for _, route := range r.routes {
-		for _, rule := range route.Spec.Rules {
-			for _, ref := range rule.BackendRefs {
-				if key, _ := attach.BackendService(route, ref.BackendObjectReference); key.Namespace == namespace {
-					r.parents(route)
-				}
-			}
+		if slices.ContainsFunc(attach.BackendReferents(route), into) {
+			r.parents(route)
 		}
 	}
 }

@@ -66,16 +66,27 @@ type ConditionChange struct {
 	Message string `json:"message"`
 }
 
-// PolicyChange is a policy whose Enforced reason changes over the Gateways and routes
+// PolicyChange is a policy whose Programmed reason changes over the Gateways and routes
 // the change reaches: "" on the side where the policy does not exist. Message is the new
 // verdict's.
 type PolicyChange struct {
 	Kind      string `json:"kind"`
 	Namespace string `json:"namespace"`
 	Name      string `json:"name"`
-	Old       string `json:"old"`
-	New       string `json:"new"`
-	Message   string `json:"message,omitempty"`
+	// Programmed is the change of the reason of the policy's Programmed condition, in
+	// GEP-713's words (gateway-api v1.6.3).
+	Programmed ReasonChange `json:"programmed"`
+	// Old and New are the same change of the Enforced condition, in the older words.
+	// Deprecated: read Programmed; they go with the Enforced condition, a minor release on.
+	Old     string `json:"old"`
+	New     string `json:"new"`
+	Message string `json:"message,omitempty"`
+}
+
+// ReasonChange is a condition's reason before and after the change.
+type ReasonChange struct {
+	Old string `json:"old"`
+	New string `json:"new"`
 }
 
 // Summary counts everything the change reaches, however much of it is printed.

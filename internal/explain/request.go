@@ -1,7 +1,3 @@
-// Package explain holds what `gatewright explain request` asks and answers, without a
-// client: the request read from a URL and flags, the Gateway a client reaches, and the
-// answer the route table gives (internal/routing.Serve). The command and the
-// conformance harness gather the Gateways and the table; this package decides.
 package explain
 
 import (
@@ -18,7 +14,9 @@ import (
 	"github.com/gatewright/gatewright/internal/routing"
 )
 
-// Explanation is the answer for a request on one Gateway, as `-o json` prints it.
+// Explanation is the answer for a request on one Gateway (explain request), as `-o json`
+// prints it: the request read from a URL and flags, the Gateway a client reaches, and
+// the answer the route table gives (internal/routing.Serve).
 type Explanation struct {
 	Gateway GatewayRef `json:"gateway"`
 	routing.Answer

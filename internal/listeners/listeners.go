@@ -1,11 +1,12 @@
 // Package listeners applies the Gateway API rules to a Gateway's listeners before
-// anything is programmed: which protocols and route kinds Gatewright serves, which
-// listeners conflict, and what their resolved certificateRefs make of them. It is plain
+// anything is programmed: which protocols, tls modes and route kinds a class serves (its
+// blueprint says, Serves), which listeners conflict, and what their resolved certificateRefs make of them. It is plain
 // Go, shared by the Gateway status, by whatever decides where routes attach, and by the
 // templates' .Listeners.
 package listeners
 
 import (
+	"fmt"
 	"strings"
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -27,6 +28,9 @@ type Status struct {
 	Conflicted          gatewayv1.ListenerConditionReason
 	// CertificateRefs are the listener's certificateRefs as they resolved, in spec order.
 	CertificateRefs []CertificateRef
+	// ListenerSet names the ListenerSet the listener came from; nil for one of the
+	// Gateway's own. Listener names are unique only within their Gateway or ListenerSet.
+	ListenerSet *SetRef
 }
 
 // CertificateRef is one certificateRef of a listener and whether it resolves; which
@@ -73,54 +77,93 @@ func (s Status) NotProgrammedReason() gatewayv1.ListenerConditionReason {
 	return gatewayv1.ListenerReasonInvalid
 }
 
-// Evaluate applies the rules to every listener, in order. certificateRefs holds, by
-// listener name, what resolving each listener's certificateRefs found; a listener
-// missing from it has none to resolve. A certificateRef that does not resolve gives
-// ResolvedRefs its reason before an invalid route kind does: without its certificate
-// the listener serves nothing at all.
-func Evaluate(listeners []gatewayv1.Listener, certificateRefs map[gatewayv1.SectionName][]CertificateRef) []Status {
+// Evaluate applies the rules to every listener, in order, on a class that serves what
+// serves says. certificateRefs holds, by listener name, what resolving each listener's
+// certificateRefs found; a listener missing from it has none to resolve. A
+// certificateRef that does not resolve gives ResolvedRefs its reason before an invalid
+// route kind does: without its certificate the listener serves nothing at all.
+func Evaluate(serves Serves, listeners []gatewayv1.Listener, certificateRefs map[gatewayv1.SectionName][]CertificateRef) []Status {
 	out := make([]Status, 0, len(listeners))
 	for i := range listeners {
 		l := &listeners[i]
-		kinds, resolved := supportedKinds(l)
-		s := Status{Name: l.Name, SupportedKinds: kinds, Accepted: gatewayv1.ListenerReasonAccepted, ResolvedRefs: gatewayv1.ListenerReasonResolvedRefs,
-			Conflicted: conflict(l, listeners), CertificateRefs: certificateRefs[l.Name]}
-		var unresolved []string
-		for _, ref := range s.CertificateRefs {
-			if ref.Resolved() {
-				continue
-			}
-			if len(unresolved) == 0 {
-				s.ResolvedRefs = ref.Reason
-			}
-			unresolved = append(unresolved, ref.Message)
-		}
-		if !resolved {
-			if len(unresolved) == 0 {
-				s.ResolvedRefs = gatewayv1.ListenerReasonInvalidRouteKinds
-			}
-			unresolved = append(unresolved, "allowedRoutes.kinds lists a kind Gatewright does not serve on protocol "+string(l.Protocol))
-		}
-		s.ResolvedRefsMessage = strings.Join(unresolved, "; ")
-		switch {
-		case !Served(l.Protocol):
-			s.Accepted = gatewayv1.ListenerReasonUnsupportedProtocol
-		case s.Conflicted != gatewayv1.ListenerReasonNoConflicts:
-			s.Accepted = s.Conflicted
-		}
-		out = append(out, s)
+		out = append(out, evaluate(serves, l, conflict(serves, l, listeners), certificateRefs[l.Name]))
 	}
 	return out
 }
 
-// Attachable names the listeners routes may attach to: the accepted ones. References
-// play no part in it.
-func Attachable(listeners []gatewayv1.Listener) map[gatewayv1.SectionName]bool {
+// evaluate applies the rules to l, whose conflict with the listeners beside it is
+// conflicted and whose certificateRefs resolved as refs say.
+func evaluate(serves Serves, l *gatewayv1.Listener, conflicted gatewayv1.ListenerConditionReason, refs []CertificateRef) Status {
+	kinds, resolved := supportedKinds(serves, l)
+	s := Status{Name: l.Name, SupportedKinds: kinds, Accepted: gatewayv1.ListenerReasonAccepted, ResolvedRefs: gatewayv1.ListenerReasonResolvedRefs,
+		Conflicted: conflicted, CertificateRefs: refs}
+	var unresolved []string
+	for _, ref := range s.CertificateRefs {
+		if ref.Resolved() {
+			continue
+		}
+		if len(unresolved) == 0 {
+			s.ResolvedRefs = ref.Reason
+		}
+		unresolved = append(unresolved, ref.Message)
+	}
+	if !resolved {
+		if len(unresolved) == 0 {
+			s.ResolvedRefs = gatewayv1.ListenerReasonInvalidRouteKinds
+		}
+		unresolved = append(unresolved, "allowedRoutes.kinds lists a kind Gatewright does not serve on protocol "+string(l.Protocol))
+	}
+	s.ResolvedRefsMessage = strings.Join(unresolved, "; ")
+	switch refusal := serves.refusal(l); {
+	case refusal != "":
+		s.Accepted = refusal
+	case s.Conflicted != gatewayv1.ListenerReasonNoConflicts:
+		// A conflicted listener takes no route, so it supports no kind (the
+		// conformance suite's mixed TLS modes expect none listed).
+		s.Accepted, s.SupportedKinds = s.Conflicted, nil
+	}
+	return s
+}
+
+// Attachable names the listeners routes may attach to on a class that serves what
+// serves says: the accepted ones. References play no part in it.
+func Attachable(serves Serves, listeners []gatewayv1.Listener) map[gatewayv1.SectionName]bool {
 	out := map[gatewayv1.SectionName]bool{}
-	for _, s := range Evaluate(listeners, nil) {
+	for _, s := range Evaluate(serves, listeners, nil) {
 		if s.IsAccepted() {
 			out[s.Name] = true
 		}
 	}
 	return out
+}
+
+// AnyValid tells whether any of statuses, a Gateway's listeners, is valid.
+func AnyValid(statuses []Status) bool {
+	for _, rules := range statuses {
+		if rules.IsValid() {
+			return true
+		}
+	}
+	return false
+}
+
+// NotValid names, of statuses (a Gateway's listeners), those that are not valid, with
+// why, and those that are; it is empty when every listener is valid.
+func NotValid(statuses []Status) string {
+	var notValid, valid []string
+	for _, rules := range statuses {
+		if rules.IsValid() {
+			valid = append(valid, string(rules.Name))
+		} else {
+			notValid = append(notValid, fmt.Sprintf("%s (%s)", rules.Name, rules.Reason()))
+		}
+	}
+	if len(notValid) == 0 {
+		return ""
+	}
+	message := "listeners not valid: " + strings.Join(notValid, ", ")
+	if len(valid) > 0 {
+		message += "; valid: " + strings.Join(valid, ", ")
+	}
+	return message
 }

@@ -41,13 +41,13 @@ func TestEvaluate(t *testing.T) {
 			[]string{"tcp UnsupportedProtocol/InvalidRouteKinds/NoConflicts []"}},
 		{"two HTTP listeners on one port with the same hostname both conflict, and neither wins",
 			`[{name: a, protocol: HTTP, port: 80, hostname: example.com}, {name: b, protocol: HTTP, port: 80, hostname: example.com}, {name: c, protocol: HTTP, port: 80, hostname: other.example.com}]`,
-			[]string{"a HostnameConflict/ResolvedRefs/HostnameConflict [HTTPRoute]", "b HostnameConflict/ResolvedRefs/HostnameConflict [HTTPRoute]", "c Accepted/ResolvedRefs/NoConflicts [HTTPRoute]"}},
+			[]string{"a HostnameConflict/ResolvedRefs/HostnameConflict []", "b HostnameConflict/ResolvedRefs/HostnameConflict []", "c Accepted/ResolvedRefs/NoConflicts [HTTPRoute]"}},
 		{"an unset hostname conflicts with an empty one",
 			`[{name: a, protocol: HTTP, port: 80}, {name: b, protocol: HTTP, port: 80, hostname: ""}]`,
-			[]string{"a HostnameConflict/ResolvedRefs/HostnameConflict [HTTPRoute]", "b HostnameConflict/ResolvedRefs/HostnameConflict [HTTPRoute]"}},
+			[]string{"a HostnameConflict/ResolvedRefs/HostnameConflict []", "b HostnameConflict/ResolvedRefs/HostnameConflict []"}},
 		{"HTTP and HTTPS on one port conflict by protocol, whatever their hostnames",
 			`[{name: http, protocol: HTTP, port: 8443, hostname: a.example.com}, {name: https, protocol: HTTPS, port: 8443, hostname: b.example.com}]`,
-			[]string{"http ProtocolConflict/ResolvedRefs/ProtocolConflict [HTTPRoute]", "https ProtocolConflict/ResolvedRefs/ProtocolConflict [HTTPRoute]"}},
+			[]string{"http ProtocolConflict/ResolvedRefs/ProtocolConflict []", "https ProtocolConflict/ResolvedRefs/ProtocolConflict []"}},
 		{"the same hostname on different ports does not conflict",
 			`[{name: a, protocol: HTTP, port: 80, hostname: example.com}, {name: b, protocol: HTTP, port: 8080, hostname: example.com}]`,
 			[]string{"a Accepted/ResolvedRefs/NoConflicts [HTTPRoute]", "b Accepted/ResolvedRefs/NoConflicts [HTTPRoute]"}},
@@ -61,7 +61,7 @@ func TestEvaluate(t *testing.T) {
 			if err := yaml.UnmarshalStrict([]byte(tt.listeners), &listeners); err != nil {
 				t.Fatal(err)
 			}
-			got := Evaluate(listeners, nil)
+			got := Evaluate(Serves{}, listeners, nil)
 			if len(got) != len(tt.want) {
 				t.Fatalf("got %d statuses, want %d", len(got), len(tt.want))
 			}
@@ -106,8 +106,8 @@ func TestValidity(t *testing.T) {
 		{"an unsupported protocol takes no routes and is not programmed, as Invalid", 2, false, false, gatewayv1.ListenerReasonInvalid},
 		{"a conflicted listener takes no routes and is not programmed, because of the conflict", 3, false, false, gatewayv1.ListenerReasonProtocolConflict},
 	}
-	statuses := Evaluate(listeners, nil)
-	attachable := Attachable(listeners)
+	statuses := Evaluate(Serves{}, listeners, nil)
+	attachable := Attachable(Serves{}, listeners)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := statuses[tt.listener]
@@ -153,7 +153,7 @@ func TestCertificateRefs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for i, s := range Evaluate(listeners, tt.refs) {
+			for i, s := range Evaluate(Serves{}, listeners, tt.refs) {
 				valid := "invalid"
 				if s.IsValid() {
 					valid = "valid"
@@ -190,7 +190,7 @@ func TestTerminatesTLS(t *testing.T) {
 			if err := yaml.UnmarshalStrict([]byte(tt.listener), &l); err != nil {
 				t.Fatal(err)
 			}
-			if got := TerminatesTLS(&l); got != tt.want {
+			if got := (Serves{}).TerminatesTLS(&l); got != tt.want {
 				t.Errorf("got %v, want %v", got, tt.want)
 			}
 		})

@@ -1,4 +1,5 @@
-// Package manifest reads Kubernetes objects from multi-document YAML streams.
+// Package manifest reads Kubernetes objects from multi-document YAML streams, and
+// applies those of YAML files to a cluster as `kubectl apply --server-side` does.
 package manifest
 
 import (

@@ -10,13 +10,16 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/selection"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/routes"
 )
 
 // ClusterOptions say where FromCluster looks when the caller may not list a kind in
@@ -51,6 +54,7 @@ func FromCluster(ctx context.Context, r client.Reader, opts ClusterOptions) (*Se
 		func() error {
 			return listAll(ctx, &reader, "HTTPRoutes", &gatewayv1.HTTPRouteList{}, &s.HTTPRoutes, true)
 		},
+		func() error { return reader.readOtherRoutes(ctx, s) },
 		func() error {
 			return listAll(ctx, &reader, "GatewayClassConfigs", &gatewrightv1alpha1.GatewayClassConfigList{}, &s.GatewayClassConfigs, true)
 		},
@@ -256,4 +260,35 @@ func uniqueNamespaces(namespaces []string) []string {
 	out := slices.Clone(namespaces)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// readOtherRoutes lists the routes of the other standard kinds, which gateway templates
+// read as .GRPCRoutes, .TLSRoutes, .TCPRoutes and .UDPRoutes.
+func (c *clusterReader) readOtherRoutes(ctx context.Context, s *Set) error {
+	for _, kind := range []string{routes.KindGRPCRoute, routes.KindTLSRoute, routes.KindTCPRoute, routes.KindUDPRoute} {
+		var listed []routes.Route
+		if err := listRoutes(ctx, c, kind, &listed); err != nil {
+			return err
+		}
+		s.OtherRoutes = append(s.OtherRoutes, listed...)
+	}
+	return nil
+}
+
+// listRoutes lists the routes of kind, as listAll lists a kind it knows the type of.
+func listRoutes(ctx context.Context, c *clusterReader, kind string, into *[]routes.Route) error {
+	var items []unstructured.Unstructured
+	list := &unstructured.UnstructuredList{}
+	list.SetGroupVersionKind(gatewayv1.SchemeGroupVersion.WithKind(kind + "List"))
+	if err := listAll(ctx, c, kind+"s", list, &items, true); err != nil {
+		return err
+	}
+	for i := range items {
+		route := routes.New(kind)
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(items[i].Object, route); err != nil {
+			return err
+		}
+		*into = append(*into, route)
+	}
+	return nil
 }

@@ -18,6 +18,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/offline"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/scheme"
 )
 
@@ -77,6 +78,31 @@ func TestFromClusterReadsWhatTheCallerMay(t *testing.T) {
 		if !slices.ContainsFunc(unread, func(u offline.Unread) bool { return strings.HasPrefix(u.String(), want) }) {
 			t.Errorf("no unread %q in %q", want, unread)
 		}
+	}
+}
+
+func TestFromClusterReadsEveryRouteKind(t *testing.T) {
+	meta := func(name string) metav1.ObjectMeta { return metav1.ObjectMeta{Namespace: "team-a", Name: name} }
+	r := tenantReader(&gatewayv1.HTTPRoute{ObjectMeta: meta("web")}, &gatewayv1.GRPCRoute{ObjectMeta: meta("greeter")},
+		&gatewayv1.TLSRoute{ObjectMeta: meta("secure")}, &gatewayv1.TCPRoute{ObjectMeta: meta("db")}, &gatewayv1.UDPRoute{ObjectMeta: meta("dns")},
+		&gatewayv1.TCPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "team-b", Name: "theirs"}})
+	set, unread, err := offline.FromCluster(context.Background(), r, offline.ClusterOptions{Namespaces: []string{"team-a"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, route := range set.OtherRoutes {
+		got = append(got, routes.KindOf(route)+"/"+route.GetName())
+	}
+	slices.Sort(got)
+	if want := []string{"GRPCRoute/greeter", "TCPRoute/db", "TLSRoute/secure", "UDPRoute/dns"}; !slices.Equal(got, want) {
+		t.Errorf("read %v, want %v", got, want)
+	}
+	if len(set.HTTPRoutes) != 1 {
+		t.Errorf("read %d HTTPRoutes, want 1", len(set.HTTPRoutes))
+	}
+	if !slices.ContainsFunc(unread, func(u offline.Unread) bool { return strings.HasPrefix(u.String(), "TCPRoutes in all namespaces") }) {
+		t.Errorf("TCPRoutes that could not be listed everywhere are not said to be unread: %q", unread)
 	}
 }
 

@@ -17,8 +17,8 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
-	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/manifest"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/routing"
 	"github.com/gatewright/gatewright/internal/snapshot"
 	"github.com/gatewright/gatewright/internal/translate"
@@ -27,10 +27,13 @@ import (
 // Set holds the objects read from files. Namespaced objects without a namespace are
 // put in "default", as kubectl would.
 type Set struct {
-	Blueprints          []gatewrightv1alpha1.GatewayClassBlueprint
-	GatewayClasses      []gatewayv1.GatewayClass
-	Gateways            []gatewayv1.Gateway
-	HTTPRoutes          []gatewayv1.HTTPRoute
+	Blueprints     []gatewrightv1alpha1.GatewayClassBlueprint
+	GatewayClasses []gatewayv1.GatewayClass
+	Gateways       []gatewayv1.Gateway
+	HTTPRoutes     []gatewayv1.HTTPRoute
+	// OtherRoutes are the routes of the other standard kinds (GRPCRoute, TLSRoute,
+	// TCPRoute, UDPRoute), handed to gateway templates as the controller hands them.
+	OtherRoutes         []routes.Route
 	GatewayClassConfigs []gatewrightv1alpha1.GatewayClassConfig
 	GatewayConfigs      []gatewrightv1alpha1.GatewayConfig
 	// Namespaces are read for their labels, which listeners may select routes by.
@@ -138,6 +141,8 @@ func (s *Set) add(obj *unstructured.Unstructured) error {
 		return appendAs(obj, &s.Gateways, true)
 	case group == gatewayv1.GroupName && obj.GetKind() == "HTTPRoute":
 		return appendAs(obj, &s.HTTPRoutes, true)
+	case group == gatewayv1.GroupName && routes.IsKind(obj.GetKind()):
+		return s.addOtherRoute(obj)
 	case group == "" && obj.GetKind() == "Namespace":
 		return appendAs(obj, &s.Namespaces, false)
 	case group == "" && obj.GetKind() == "Service":
@@ -147,6 +152,19 @@ func (s *Set) add(obj *unstructured.Unstructured) error {
 	case group == gatewayv1.GroupName && obj.GetKind() == "ReferenceGrant":
 		return appendAs(obj, &s.ReferenceGrants, true)
 	}
+	return nil
+}
+
+// addOtherRoute adds a route of a standard kind other than HTTPRoute.
+func (s *Set) addOtherRoute(obj *unstructured.Unstructured) error {
+	if obj.GetNamespace() == "" {
+		obj.SetNamespace("default")
+	}
+	route := routes.New(obj.GetKind())
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(obj.Object, route, true); err != nil {
+		return err
+	}
+	s.OtherRoutes = append(s.OtherRoutes, route)
 	return nil
 }
 
@@ -196,16 +214,12 @@ func (s *Set) HTTPRoute(namespace, name string) (*gatewayv1.HTTPRoute, error) {
 // Snapshot gathers from the set what the values and templates of gw are computed from,
 // as the controller would from the cluster.
 func (s *Set) Snapshot(controllerNamespace string, gw *gatewayv1.Gateway) (*translate.Gateway, error) {
-	ctx := context.Background()
-	class, judged, err := s.judged(ctx, gw)
+	class, err := s.gatewrightClass(gw)
 	if err != nil {
 		return nil, err
 	}
-	snap, err := snapshot.ForGatewayAmong(ctx, s, controllerNamespace, gw, class, s.routesNaming(gw), judged, s.serviceExists)
+	snap, err := s.gatherer(controllerNamespace).Gateway(context.Background(), gw, class, snapshot.Among(s.routesNaming(gw)), snapshot.AmongOthers(s.OtherRoutes))
 	if err != nil {
-		return nil, fmt.Errorf("GatewayClass %s: %w", class.Name, err)
-	}
-	if err := s.atRevision(ctx, snap, gw); err != nil {
 		return nil, fmt.Errorf("GatewayClass %s: %w", class.Name, err)
 	}
 	snap.Overrides = s.Overrides
@@ -213,30 +227,19 @@ func (s *Set) Snapshot(controllerNamespace string, gw *gatewayv1.Gateway) (*tran
 }
 
 // RouteTable computes gw's route table from the set, as the controller would from the
-// cluster; unlike Snapshot, it needs neither the blueprint nor the policies.
+// cluster; unlike Snapshot, it needs no policies, and the blueprint only for what it
+// serves.
 func (s *Set) RouteTable(gw *gatewayv1.Gateway) (*routing.Table, error) {
-	ctx := context.Background()
-	class, judged, err := s.judged(ctx, gw)
+	class, err := s.gatewrightClass(gw)
 	if err != nil {
 		return nil, err
 	}
-	snap, err := snapshot.ForRouteTable(ctx, s, gw, class, s.routesNaming(gw), judged, s.serviceExists)
+	snap, err := s.gatherer("").Gateway(context.Background(), gw, class, snapshot.Among(s.routesNaming(gw)), snapshot.RouteTableOnly())
 	if err != nil {
 		return nil, fmt.Errorf("Gateway %s/%s: %w", gw.Namespace, gw.Name, err)
 	}
 	table, _ := snap.RouteTable()
 	return table, nil
-}
-
-// judged is gw's class, which must be in the set and Gatewright's, and its listeners as
-// the controller judges them.
-func (s *Set) judged(ctx context.Context, gw *gatewayv1.Gateway) (*gatewayv1.GatewayClass, []listeners.Status, error) {
-	class, err := s.gatewrightClass(gw)
-	if err != nil {
-		return nil, nil, err
-	}
-	judged, err := snapshot.Listeners(ctx, s, gw, s.secretCheck)
-	return class, judged, err
 }
 
 // ForValues gathers from the set what the values of gw, or of route on it when route is
@@ -246,16 +249,26 @@ func (s *Set) ForValues(controllerNamespace string, gw *gatewayv1.Gateway, route
 	if err != nil {
 		return nil, err
 	}
-	ctx := context.Background()
-	snap, err := snapshot.ForValues(ctx, s, controllerNamespace, gw, class, route)
-	if err != nil {
-		return nil, fmt.Errorf("GatewayClass %s: %w", class.Name, err)
+	g := s.gatherer(controllerNamespace)
+	var snap *translate.Gateway
+	if route != nil {
+		snap, err = g.Route(context.Background(), route, gw, class)
+	} else {
+		snap, err = g.Gateway(context.Background(), gw, class, snapshot.ValuesOnly())
 	}
-	if err := s.atRevision(ctx, snap, gw); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("GatewayClass %s: %w", class.Name, err)
 	}
 	snap.Overrides = s.Overrides
 	return snap, nil
+}
+
+// gatherer gathers from the set as the controller does from the cluster, but that the
+// set may hold no revisions (its Gateways then compute with the live spec) and proposes
+// the specs of the blueprints a change makes a new revision of (With).
+func (s *Set) gatherer(controllerNamespace string) *snapshot.Gatherer {
+	return &snapshot.Gatherer{Reader: s, ControllerNamespace: controllerNamespace, SecretCheck: s.secretCheck, ServiceExists: s.serviceExists,
+		Proposed: s.proposed, LiveWithoutRevisions: true}
 }
 
 // gatewrightClass is gw's class, which must be in the set and Gatewright's.
@@ -265,7 +278,7 @@ func (s *Set) gatewrightClass(gw *gatewayv1.Gateway) (*gatewayv1.GatewayClass, e
 	switch {
 	case class == nil:
 		return nil, fmt.Errorf("Gateway %s/%s: no GatewayClass %s in the input", gw.Namespace, gw.Name, className)
-	case class.Spec.ControllerName != gatewrightv1alpha1.ControllerName:
+	case !translate.IsGatewrightClass(class):
 		return nil, fmt.Errorf("GatewayClass %s: controllerName is %s, not %s", className, class.Spec.ControllerName, gatewrightv1alpha1.ControllerName)
 	}
 	return class, nil
@@ -273,5 +286,5 @@ func (s *Set) gatewrightClass(gw *gatewayv1.Gateway) (*gatewayv1.GatewayClass, e
 
 // Routes are the routes of snap, a snapshot of the set, ready to translate on it.
 func (s *Set) Routes(snap *translate.Gateway) ([]translate.Route, error) {
-	return snapshot.RoutesOf(context.Background(), s, snap)
+	return s.gatherer(snap.Values.ControllerNamespace).Routes(context.Background(), snap)
 }

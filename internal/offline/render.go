@@ -81,7 +81,7 @@ func (s *Set) gatewaysToRender(only string) ([]*gatewayv1.Gateway, error) {
 			}
 			continue
 		}
-		if class := s.class(gw); class != nil && class.Spec.ControllerName == gatewrightv1alpha1.ControllerName {
+		if translate.IsGatewrightClass(s.class(gw)) {
 			gateways = append(gateways, gw)
 		}
 	}

@@ -1,38 +1,15 @@
 package offline
 
 import (
-	"context"
 	"slices"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
-	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/revisions"
-	"github.com/gatewright/gatewright/internal/snapshot"
 	"github.com/gatewright/gatewright/internal/translate"
 )
-
-// atRevision makes snap, gw's, compute with the blueprint revision gw runs, as the
-// controller does (snapshot.RunningNumber). A set that does not hold that revision (files without revisions, a
-// caller who may not read them) computes with the live spec, as before revisions. A
-// blueprint whose spec the set proposes (With) computes with that spec: it is the new
-// revision, which its Gateways run once the rollout reaches them.
-func (s *Set) atRevision(ctx context.Context, snap *translate.Gateway, gw *gatewayv1.Gateway) error {
-	if s.proposed[snap.Values.Blueprint.Name] {
-		return nil
-	}
-	target, err := apply.TargetRevision(ctx, s, gw, snap.Values.Blueprint.Name)
-	if err != nil {
-		return err
-	}
-	if err := snapshot.AtRevision(ctx, s, snap, target); !apierrors.IsNotFound(err) {
-		return err
-	}
-	return nil
-}
 
 // NewRevisions names, sorted, the blueprints whose spec the set proposes: a change over
 // a set that makes them a new revision.
@@ -117,11 +94,11 @@ func touchedBlueprints(out, base, changed *Set, deletes []Ref, controllerNamespa
 		}
 		for _, set := range []*Set{base, out} {
 			for _, class := range set.GatewayClasses {
-				if ref := class.Spec.ParametersRef; ref != nil && slices.ContainsFunc(gcc.Spec.TargetRefs, func(t gatewayv1.LocalPolicyTargetReference) bool {
+				if blueprint, ok := translate.ClassBlueprint(&class); ok && slices.ContainsFunc(gcc.Spec.TargetRefs, func(t gatewayv1.LocalPolicyTargetReference) bool {
 					return string(t.Name) == class.Name
 				}) {
-					if _, named := touched[ref.Name]; !named {
-						touched[ref.Name] = false
+					if _, named := touched[blueprint]; !named {
+						touched[blueprint] = false
 					}
 				}
 			}
@@ -160,7 +137,7 @@ func (s *Set) newestHash(bp *gatewrightv1alpha1.GatewayClassBlueprint, controlle
 func (s *Set) revisionHash(bp *gatewrightv1alpha1.GatewayClassBlueprint, controllerNamespace string) (string, error) {
 	var classes []string
 	for _, class := range s.GatewayClasses {
-		if ref := class.Spec.ParametersRef; translate.IsGatewrightClass(&class) && ref != nil && ref.Name == bp.Name {
+		if translate.UsesBlueprint(&class, bp.Name) {
 			classes = append(classes, class.Name)
 		}
 	}

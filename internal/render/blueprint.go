@@ -39,12 +39,13 @@ type Blueprint struct {
 	// statusReadsLive is false only when neither the status template nor a helper can
 	// read .Resources (ReadsWhole).
 	statusReadsLive bool
-	// gatewayReads are the names of the gateway templates' data (HTTPRoutes, RouteTable)
-	// that a gateway or status template, or a helper, may read; the others are not built,
-	// which for a Gateway of thousands of routes is most of a render's work.
-	gatewayReads  map[string]bool
-	clusterScoped map[schema.GroupKind]bool
-	valuesSchema  *values.Schema // nil when the blueprint has none
+	// gatewayReads and statusReads are the names of the gateway templates' data
+	// (HTTPRoutes, RouteTable, ...) that a gateway template, or the status template, or
+	// a helper, may read; the others are not built for that render, which for a Gateway
+	// of thousands of routes is most of its work.
+	gatewayReads, statusReads map[string]bool
+	clusterScoped             map[schema.GroupKind]bool
+	valuesSchema              *values.Schema // nil when the blueprint has none
 	// valuesSchemaSource is the valuesSchema as written, for Lint.
 	valuesSchemaSource *apiextensionsv1.JSON
 	// known is what the templates read of .Values and the valuesSchema declares.
@@ -55,6 +56,8 @@ type Blueprint struct {
 	// parsed with; boundsWarnings say which of them asked more than a cap, for Lint.
 	bounds         Bounds
 	boundsWarnings []Warning
+	// servesWarnings say what of spec.serves promises less than meant, for Lint.
+	servesWarnings []Warning
 }
 
 // Name is the name of the GatewayClassBlueprint.
@@ -80,6 +83,7 @@ func Parse(bp *gatewrightv1alpha1.GatewayClassBlueprint) (*Blueprint, error) {
 func ParseWithin(bp *gatewrightv1alpha1.GatewayClassBlueprint, caps Bounds) (*Blueprint, error) {
 	b := &Blueprint{name: bp.Name, clusterScoped: map[schema.GroupKind]bool{}}
 	b.bounds, b.boundsWarnings = resolveBounds(bp.Spec.RenderLimits, caps)
+	b.servesWarnings = servesWarnings(bp.Spec.Serves)
 	for _, gk := range bp.Spec.ClusterScopedKinds {
 		b.clusterScoped[schema.GroupKind{Group: string(gk.Group), Kind: string(gk.Kind)}] = true
 	}
@@ -122,9 +126,14 @@ func ParseWithin(bp *gatewrightv1alpha1.GatewayClassBlueprint, caps Bounds) (*Bl
 		b.hasStatus = true
 	}
 	b.statusReadsLive = mayRead("Resources", bp.Spec.Helpers, sources[statusTemplate], nil)
-	b.gatewayReads = map[string]bool{}
-	for _, name := range []string{"HTTPRoutes", "RouteTable"} {
-		b.gatewayReads[name] = mayRead(name, bp.Spec.Helpers, sources[statusTemplate], bp.Spec.GatewayTemplate.ResourceTemplates)
+	b.gatewayReads, b.statusReads = map[string]bool{}, map[string]bool{}
+	reads := []string{"HTTPRoutes", "RouteTable"}
+	for _, kind := range otherRouteKinds {
+		reads = append(reads, kind+"s")
+	}
+	for _, name := range reads {
+		b.gatewayReads[name] = mayRead(name, bp.Spec.Helpers, "", bp.Spec.GatewayTemplate.ResourceTemplates)
+		b.statusReads[name] = mayRead(name, bp.Spec.Helpers, sources[statusTemplate], nil)
 	}
 	for _, id := range append(ids(b.gateway, b.route), statusTemplate) {
 		source, ok := sources[id]

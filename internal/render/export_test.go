@@ -44,7 +44,7 @@ func GatewaySpend(b *Blueprint, in Input) (Spend, error) {
 	if err != nil {
 		return Spend{}, err
 	}
-	_, err = b.renderGateway(c, b.gatewayData(in), in)
+	_, err = b.renderGateway(c, b.gatewayData(in, b.gatewayReads), in)
 	s := Spend{Matches: in.RouteMatches(), Operations: c.binder.operations, BuiltBytes: c.binder.built, Held: c.binder.held,
 		Written: c.binder.written, Separators: c.binder.separators}
 	b.giveBack(c, err)

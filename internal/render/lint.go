@@ -10,14 +10,15 @@ import (
 
 // Warning is something a blueprint author should look at; the blueprint still works.
 type Warning struct {
-	// Template names the template, or is "valuesSchema" or "renderLimits" (with no line).
+	// Template names the template, or is "valuesSchema", "renderLimits" or "serves"
+	// (with no line).
 	Template string
 	Line     int
 	Message  string
 }
 
 func (w Warning) String() string {
-	if w.Template == valuesSchemaTemplate || w.Template == renderLimitsField {
+	if w.Template == valuesSchemaTemplate || w.Template == renderLimitsField || w.Template == servesField {
 		return fmt.Sprintf("%s: %s", w.Template, w.Message)
 	}
 	return fmt.Sprintf("template %s, line %d: %s", w.Template, w.Line, w.Message)
@@ -39,10 +40,12 @@ var safeLast = map[string]bool{
 // objects are refused at render time if they break the namespace or scope rules, but
 // nothing stops an extra key. It also reports tpl run on values, which lets tenants
 // write templates, .Values paths that the valuesSchema does not have, objects of the
-// valuesSchema that take keys they do not list, and renderLimits above the caps.
+// valuesSchema that take keys they do not list, renderLimits above the caps, and
+// serves that promises less than meant (servesWarnings).
 func (b *Blueprint) Lint() []Warning {
 	warnings := append(b.valuesPathWarnings(), b.openSchemaWarnings()...)
 	warnings = append(warnings, b.boundsWarnings...)
+	warnings = append(warnings, b.servesWarnings...)
 	for _, t := range b.templates.Templates() {
 		if t.Tree == nil || t.Tree.Root == nil {
 			continue

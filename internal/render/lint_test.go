@@ -189,3 +189,44 @@ func TestLintOpenSchemaObjects(t *testing.T) {
 		})
 	}
 }
+
+func TestLintServes(t *testing.T) {
+	tests := []struct {
+		name   string
+		serves string
+		want   []string
+	}{
+		{"a blueprint without serves has nothing to warn about", ``, nil},
+		{"every protocol with a kind it takes, and every kind with its protocol, is clean",
+			`serves: {protocols: [HTTP, TLS, TCP], tlsModes: [Passthrough], routeKinds: [GRPCRoute, TLSRoute, TCPRoute], features: [Gateway, GRPCRoute, TLSRoute, TCPRoute]}`, nil},
+		{"a protocol whose listeners would take no kind served, left to routeKinds' default",
+			`serves: {protocols: [HTTP, TCP]}`,
+			[]string{"serves: protocols serves TCP, but routeKinds lists no kind its listeners take ([TCPRoute]): they are accepted and take no routes"}},
+		{"a kind no protocol served takes",
+			`serves: {routeKinds: [HTTPRoute, UDPRoute]}`,
+			[]string{"serves: routeKinds serves UDPRoute, but protocols serves no protocol whose listeners take it"}},
+		{"a feature Gateway API does not name",
+			`serves: {features: [Gateway, HTTPRoutes]}`,
+			[]string{"serves: features lists HTTPRoutes, which Gateway API's features do not name: conformance runs test none of it"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			parsed, err := render.Parse(blueprint(t, tt.serves+`
+gatewayTemplate:
+  resourceTemplates:
+  - name: config
+    template: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"
+`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, w := range parsed.Lint() {
+				got = append(got, w.String())
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

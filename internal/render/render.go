@@ -13,6 +13,7 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/listeners"
+	routekinds "github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/routing"
 )
 
@@ -24,6 +25,9 @@ type Input struct {
 	GatewayClass *gatewayv1.GatewayClass
 	// HTTPRoutes are the routes attached to the Gateway, .HTTPRoutes in gateway templates.
 	HTTPRoutes []gatewayv1.HTTPRoute
+	// OtherRoutes are the routes of the other kinds attached to the Gateway: .GRPCRoutes,
+	// .TLSRoutes, .TCPRoutes and .UDPRoutes in gateway templates.
+	OtherRoutes []routekinds.Route
 	// RouteTable is the Gateway's route table (internal/routing), .RouteTable in gateway
 	// templates: what a proxy's configuration is printed from.
 	RouteTable *routing.Table
@@ -31,6 +35,10 @@ type Input struct {
 	// certificateRefs resolved: .Listeners in every template, so that a template leaves
 	// out a listener that is not valid.
 	Listeners []listeners.Status
+	// ListenerSets are the verdicts of the ListenerSets naming the Gateway as their
+	// parent: the listeners of those attached follow the Gateway's own in gateway
+	// templates' .Listeners, each naming its ListenerSet.
+	ListenerSets []listeners.SetVerdict
 	// BackendRefs are the backendRefs of the route's rules and whether each resolves,
 	// .BackendRefs in route templates, so that a template leaves out what does not.
 	BackendRefs []attach.BackendRef
@@ -73,7 +81,7 @@ func (w Waiting) String() string {
 // Gateway renders the gateway templates for in.Gateway, and the status template once
 // every object is ready.
 func (b *Blueprint) Gateway(in Input) (*Output, error) {
-	data := b.gatewayData(in)
+	data := b.gatewayData(in, b.gatewayReads)
 	c, err := b.takeClone(in.RouteMatches())
 	if err != nil {
 		return nil, err
@@ -137,7 +145,7 @@ func (b *Blueprint) GatewayStatus(in Input, out *Output) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	addresses, err := b.status(c, b.gatewayData(in))
+	addresses, err := b.status(c, b.gatewayData(in, b.statusReads))
 	b.giveBack(c, err)
 	if err != nil {
 		return nil, err
@@ -146,23 +154,35 @@ func (b *Blueprint) GatewayStatus(in Input, out *Output) (*Output, error) {
 	return again, nil
 }
 
+// otherRouteKinds are the route kinds gateway templates see besides HTTPRoutes, each as
+// .<Kind>s.
+var otherRouteKinds = []string{routekinds.KindGRPCRoute, routekinds.KindTLSRoute, routekinds.KindTCPRoute, routekinds.KindUDPRoute}
+
 // gatewayData is what the gateway templates and the status template see. The routes
-// and the route table are built only for a blueprint that may read them.
-func (b *Blueprint) gatewayData(in Input) map[string]any {
+// and the route table are built only for templates that may read them (reads).
+func (b *Blueprint) gatewayData(in Input, reads map[string]bool) map[string]any {
 	data := b.context(in, b.gateway)
 	routes := []any{}
-	if b.gatewayReads["HTTPRoutes"] {
+	if reads["HTTPRoutes"] {
 		routes = make([]any, len(in.HTTPRoutes))
 		for i := range in.HTTPRoutes {
 			routes[i] = toMap(&in.HTTPRoutes[i])
 		}
 	}
 	data["HTTPRoutes"] = routes
+	for _, kind := range otherRouteKinds {
+		data[kind+"s"] = []any{}
+	}
+	for _, route := range in.OtherRoutes {
+		if name := routekinds.KindOf(route) + "s"; reads[name] {
+			data[name] = append(data[name].([]any), toMap(route))
+		}
+	}
 	data["RouteTable"] = map[string]any{}
-	if b.gatewayReads["RouteTable"] {
+	if reads["RouteTable"] {
 		data["RouteTable"] = routeTableData(in.RouteTable)
 	}
-	data["Listeners"] = listenersData(in.Gateway, in.Listeners)
+	data["Listeners"] = append(listenersData(in.Gateway, in.Listeners), listenerSetsData(in.ListenerSets)...)
 	return data
 }
 
@@ -205,26 +225,50 @@ func backendRefsData(refs []attach.BackendRef) []any {
 // templates read. It names the certificates, never anything they hold.
 func listenersData(gw *gatewayv1.Gateway, statuses []listeners.Status) []any {
 	out := []any{}
-	for _, l := range gw.Spec.Listeners {
-		i := slices.IndexFunc(statuses, func(s listeners.Status) bool { return s.Name == l.Name })
-		if i < 0 {
+	for i := range gw.Spec.Listeners {
+		l := &gw.Spec.Listeners[i]
+		j := slices.IndexFunc(statuses, func(s listeners.Status) bool { return s.Name == l.Name })
+		if j < 0 {
 			continue
 		}
-		s := statuses[i]
-		hostname := ""
-		if l.Hostname != nil {
-			hostname = string(*l.Hostname)
-		}
-		refs := make([]any, len(s.CertificateRefs))
-		for j, c := range s.CertificateRefs {
-			refs[j] = map[string]any{"group": c.Group, "kind": c.Kind, "namespace": c.Namespace, "name": c.Name, "resolved": c.Resolved(), "reason": string(c.Reason)}
-		}
-		out = append(out, map[string]any{
-			"name": string(l.Name), "protocol": string(l.Protocol), "port": int64(l.Port), "hostname": hostname,
-			"valid": s.IsValid(), "reason": string(s.Reason()), "certificateRefs": refs,
-		})
+		out = append(out, listenerData(l, statuses[j]))
 	}
 	return out
+}
+
+// listenerSetsData are the entries of .Listeners that come from the attached ListenerSets
+// of sets, in their precedence, each with listenerSet: {namespace, name}. A Gateway's own
+// listeners have no such key, so templates that dumped .Listeners before see them as
+// they were.
+func listenerSetsData(sets []listeners.SetVerdict) []any {
+	var out []any
+	for _, v := range sets {
+		if !v.Accepted {
+			continue
+		}
+		for i, s := range v.Listeners {
+			m := listenerData(&v.Entries[i], s)
+			m["listenerSet"] = map[string]any{"namespace": v.Ref.Namespace, "name": v.Ref.Name}
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// listenerData is the entry of .Listeners for l, of which the rules say s.
+func listenerData(l *gatewayv1.Listener, s listeners.Status) map[string]any {
+	hostname := ""
+	if l.Hostname != nil {
+		hostname = string(*l.Hostname)
+	}
+	refs := make([]any, len(s.CertificateRefs))
+	for j, c := range s.CertificateRefs {
+		refs[j] = map[string]any{"group": c.Group, "kind": c.Kind, "namespace": c.Namespace, "name": c.Name, "resolved": c.Resolved(), "reason": string(c.Reason)}
+	}
+	return map[string]any{
+		"name": string(l.Name), "protocol": string(l.Protocol), "port": int64(l.Port), "hostname": hostname,
+		"valid": s.IsValid(), "reason": string(s.Reason()), "certificateRefs": refs,
+	}
 }
 
 // context is the data every template of a set sees.

@@ -1,13 +1,17 @@
 package render_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/routing"
 )
 
 // A blueprint whose objects cannot read what they created: its status reads the
@@ -116,5 +120,64 @@ func TestObjectsMayChange(t *testing.T) {
 	}
 	if !parsed.ObjectsMayChange(&render.Output{Waiting: []render.Waiting{{Template: "proxy", For: "config"}}}) {
 		t.Error("a render in which a template waited: its objects may change once the dependency is ready")
+	}
+}
+
+// The routes and the route table are built for each render that may read them: a status
+// template reads them though no gateway template does, and the other way round.
+func TestStatusAndGatewayTemplatesEachSeeTheRoutesTheyRead(t *testing.T) {
+	const routesInStatus = `
+gatewayTemplate:
+  resourceTemplates:
+  - name: config
+    template: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: config}
+      data: {routes: "{{ len .HTTPRoutes }}", table: "{{ len .RouteTable.routes }}"}
+  status:
+    template: |
+      addresses:
+      - {type: Hostname, value: "routes-{{ len .HTTPRoutes }}-table-{{ len .RouteTable.routes }}"}
+`
+	cases := map[string]struct {
+		spec                  string
+		wantData, wantAddress string
+	}{
+		"both read them": {routesInStatus, "2/2", "routes-2-table-2"},
+		"only the status reads them": {
+			strings.Replace(routesInStatus, `data: {routes: "{{ len .HTTPRoutes }}", table: "{{ len .RouteTable.routes }}"}`, `data: {routes: "none"}`, 1),
+			"none/", "routes-2-table-2"},
+		"only the gateway templates read them": {
+			strings.Replace(routesInStatus, `"routes-{{ len .HTTPRoutes }}-table-{{ len .RouteTable.routes }}"`, `"fixed"`, 1),
+			"2/2", "fixed"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			parsed, err := render.Parse(blueprint(t, tc.spec))
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := testInput(nil)
+			in.IsReady = alwaysReady
+			in.HTTPRoutes = []gatewayv1.HTTPRoute{{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "one"}}, {ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "two"}}}
+			in.RouteTable = &routing.Table{Listeners: []routing.Listener{}, Routes: []routing.RouteVerdict{{ObjectRef: routing.ObjectRef{Name: "one"}}, {ObjectRef: routing.ObjectRef{Name: "two"}}}}
+			out, err := parsed.Gateway(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in.Live = map[string][]*unstructured.Unstructured{"config": out.Objects}
+			status, err := parsed.GatewayStatus(in, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, _, _ := unstructured.NestedStringMap(out.Objects[0].Object, "data")
+			if got := data["routes"] + "/" + data["table"]; got != tc.wantData {
+				t.Errorf("gateway template saw %q, want %q", got, tc.wantData)
+			}
+			if len(status.Addresses) != 1 || status.Addresses[0].Value != tc.wantAddress {
+				t.Errorf("status %+v, want the address %q", status.Addresses, tc.wantAddress)
+			}
+		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/attach"
 )
 
 // maxReason bounds Healthy's reason, in bytes, so a failure message built from it stays
@@ -195,7 +196,7 @@ func (j *judgement) routes(gw *gatewayv1.Gateway, routes []*gatewayv1.HTTPRoute)
 		}
 		seen := false
 		for _, parent := range route.Status.Parents {
-			if parent.ControllerName != gatewrightv1alpha1.ControllerName || !refersTo(parent.ParentRef, route.Namespace, gw) {
+			if !gatewrightv1alpha1.IsGatewright(parent.ControllerName) || !attach.RefersTo(route, parent.ParentRef, gw) {
 				continue
 			}
 			seen = true
@@ -228,17 +229,6 @@ func notAttached(conditions []metav1.Condition) bool {
 		return true
 	}
 	return false
-}
-
-// refersTo says whether ref, in a route of namespace routeNamespace, names gw.
-func refersTo(ref gatewayv1.ParentReference, routeNamespace string, gw *gatewayv1.Gateway) bool {
-	namespace := routeNamespace
-	if ref.Namespace != nil {
-		namespace = string(*ref.Namespace)
-	}
-	kindOK := ref.Kind == nil || *ref.Kind == "Gateway"
-	groupOK := ref.Group == nil || *ref.Group == gatewayv1.GroupName
-	return kindOK && groupOK && namespace == gw.Namespace && string(ref.Name) == gw.Name
 }
 
 // notTrue is "" when conditionType is True (at generation, unless generation is 0),

@@ -52,8 +52,7 @@ func TenantInputs(gw *gatewayv1.Gateway, configs []gatewrightv1alpha1.GatewayCon
 // one of its routes of that namespace (ownRoutes, by name): it targets gw, the
 // namespace or such a route, or gw's infrastructure.parametersRef names it.
 func configMayApply(config *gatewrightv1alpha1.GatewayConfig, gw *gatewayv1.Gateway, ownRoutes map[string]bool) bool {
-	if ref := gw.Spec.Infrastructure; ref != nil && ref.ParametersRef != nil &&
-		string(ref.ParametersRef.Kind) == "GatewayConfig" && ref.ParametersRef.Name == config.Name {
+	if gatewrightv1alpha1.NamesGatewayConfig(gw, config.Name) {
 		return true
 	}
 	for _, target := range config.Spec.TargetRefs {

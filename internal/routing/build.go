@@ -19,12 +19,19 @@ type Input struct {
 	Listeners []listeners.Status
 	// Routes are the routes attached to the Gateway.
 	Routes []RouteInput
+	// ListenerSets are the verdicts of the ListenerSets naming the Gateway as their
+	// parent (listeners.EvaluateSets): the listeners of those attached follow the
+	// Gateway's own in the table, each naming its ListenerSet, and take their hostnames
+	// from the Gateway's as a more specific listener does. A route's Listeners name them
+	// by SetRef.Key.
+	ListenerSets []listeners.SetVerdict
 }
 
 // RouteInput is one route attached to the Gateway.
 type RouteInput struct {
 	Route *gatewayv1.HTTPRoute
-	// Listeners are the listeners the route attaches to (internal/attach).
+	// Listeners are the listeners the route attaches to (internal/attach), those of a
+	// ListenerSet by listeners.SetRef.Key.
 	Listeners []gatewayv1.SectionName
 	// BackendRefs are the route's backendRefs as they resolved, in spec order
 	// (attach.ResolveBackendRefs); a backendRef missing from them does not resolve.
@@ -67,6 +74,16 @@ func Build(in Input) *Table {
 	for i := range in.Gateway.Spec.Listeners {
 		l := &in.Gateway.Spec.Listeners[i]
 		t.Listeners = append(t.Listeners, listener(l, verdictOf(in.Listeners, l.Name), byListener[l.Name]))
+	}
+	for _, v := range in.ListenerSets {
+		if !v.Accepted {
+			continue
+		}
+		for i := range v.Entries {
+			l := listener(&v.Entries[i], &v.Listeners[i], byListener[v.Ref.Key(v.Entries[i].Name)])
+			l.ListenerSet = &ObjectRef{Kind: "ListenerSet", Namespace: v.Ref.Namespace, Name: v.Ref.Name}
+			t.Listeners = append(t.Listeners, l)
+		}
 	}
 	for i := range t.Listeners {
 		t.Listeners[i].Hosts = slices.DeleteFunc(t.Listeners[i].Hosts, func(h Host) bool {
@@ -124,7 +141,7 @@ func listener(l *gatewayv1.Listener, verdict *listeners.Status, routes []*RouteI
 			}
 		}
 	}
-	if !out.Valid {
+	if !out.Valid || !routesHTTP(l.Protocol) {
 		return out
 	}
 	ages := routeAges(routes)
@@ -144,6 +161,12 @@ func listener(l *gatewayv1.Listener, verdict *listeners.Status, routes []*RouteI
 	}
 	slices.SortFunc(out.Hosts, func(a, b Host) int { return compareHostnames(a.Hostname, b.Hostname) })
 	return out
+}
+
+// routesHTTP tells whether a listener of protocol routes HTTP requests, by hosts: TLS,
+// TCP and UDP listeners a class may serve have none.
+func routesHTTP(protocol gatewayv1.ProtocolType) bool {
+	return protocol == gatewayv1.HTTPProtocolType || protocol == gatewayv1.HTTPSProtocolType
 }
 
 // effectiveHostnames are the names under which a route serves on a listener: the

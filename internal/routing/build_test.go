@@ -38,7 +38,7 @@ func judged(gw *gatewayv1.Gateway) []listeners.Status {
 	certificates := map[gatewayv1.SectionName][]listeners.CertificateRef{
 		"broken": {{Kind: "Secret", Namespace: "infra", Name: "missing", Reason: gatewayv1.ListenerReasonInvalidCertificateRef}},
 	}
-	return listeners.Evaluate(gw.Spec.Listeners, certificates)
+	return listeners.Evaluate(listeners.Serves{}, gw.Spec.Listeners, certificates)
 }
 
 // route parses an HTTPRoute of the given age in minutes from its spec.
@@ -291,7 +291,7 @@ spec:
 		t.Fatal(err)
 	}
 	r := route(t, "a", "r", 0, `{hostnames: [foo.example.com, abc.example.com, bar.test], rules: [{}]}`)
-	in := Input{Gateway: gw, Listeners: listeners.Evaluate(gw.Spec.Listeners, nil),
+	in := Input{Gateway: gw, Listeners: listeners.Evaluate(listeners.Serves{}, gw.Spec.Listeners, nil),
 		Routes: []RouteInput{{Route: r, Listeners: []gatewayv1.SectionName{"any", "elsewhere"}}}}
 	table := Build(in)
 	wants := [][]string{
@@ -304,5 +304,52 @@ spec:
 		if got := hostNames(table.Listeners[i]); !slices.Equal(got, want) {
 			t.Errorf("listener %s hosts %v, want %v", table.Listeners[i].Name, got, want)
 		}
+	}
+}
+
+// TestListenerSetListeners: the listeners of the attached ListenerSets follow the
+// Gateway's in the table, naming their ListenerSet, and a more specific one takes its
+// hostname from the Gateway's wider listener on the port; those of a ListenerSet not
+// attached are not there.
+func TestListenerSetListeners(t *testing.T) {
+	gw := &gatewayv1.Gateway{}
+	if err := yaml.UnmarshalStrict([]byte(`
+metadata: {name: web, namespace: infra}
+spec:
+  gatewayClassName: c
+  allowedListeners: {namespaces: {from: All}}
+  listeners: [{name: http, protocol: HTTP, port: 80}]
+`), gw); err != nil {
+		t.Fatal(err)
+	}
+	serves := listeners.Serves{}.WithListenerSets()
+	own := listeners.Evaluate(serves, gw.Spec.Listeners, nil)
+	set := func(namespace, entries string) listeners.Set {
+		ls := &gatewayv1.ListenerSet{}
+		ls.Namespace, ls.Name = namespace, "tenant"
+		if err := yaml.UnmarshalStrict([]byte(entries), &ls.Spec.Listeners); err != nil {
+			t.Fatal(err)
+		}
+		return listeners.SetOf(ls, nil)
+	}
+	r := route(t, "infra", "r", 0, `{hostnames: [shop.example.com, other.example.com], rules: [{}]}`)
+	in := Input{Gateway: gw, Listeners: own, Routes: []RouteInput{{Route: r, Listeners: []gatewayv1.SectionName{"http"}}},
+		ListenerSets: listeners.EvaluateSets(serves, gw, own, []listeners.Set{
+			set("team-a", `[{name: http, protocol: HTTP, port: 80, hostname: shop.example.com}]`),
+			set("team-b", `[{name: https, protocol: HTTPS, port: 80}]`), // conflicts: not attached
+		})}
+	table := Build(in)
+	if len(table.Listeners) != 2 {
+		t.Fatalf("got %d listeners, want the Gateway's and team-a's", len(table.Listeners))
+	}
+	if l := table.Listeners[0]; l.ListenerSet != nil || !slices.Equal(hostNames(l), []string{"other.example.com", "*"}) {
+		t.Errorf("the Gateway's listener: ListenerSet %v, hosts %v; want none, and shop.example.com left to team-a's listener", l.ListenerSet, hostNames(l))
+	}
+	l := table.Listeners[1]
+	if l.ListenerSet == nil || *l.ListenerSet != (ObjectRef{Kind: "ListenerSet", Namespace: "team-a", Name: "tenant"}) || l.Name != "http" || !l.Valid {
+		t.Errorf("team-a's listener: %+v", l)
+	}
+	if got := hostNames(l); !slices.Equal(got, []string{"shop.example.com"}) {
+		t.Errorf("team-a's listener hosts %v, want its own hostname, with no route yet", got)
 	}
 }

@@ -31,7 +31,7 @@ func precedence(created map[ObjectRef]metav1.Time) func(a, b Match) int {
 		if c := cmp.Compare(len(b.QueryParams), len(a.QueryParams)); c != 0 {
 			return c
 		}
-		if c := admissionOrder(created[a.Route], a.Route.Namespace, a.Route.Name, created[b.Route], b.Route.Namespace, b.Route.Name); c != 0 {
+		if c := admissionOrder(admissionKey{created: created[a.Route], namespace: a.Route.Namespace, name: a.Route.Name}, admissionKey{created: created[b.Route], namespace: b.Route.Namespace, name: b.Route.Name}); c != 0 {
 			return c
 		}
 		if c := cmp.Compare(a.Rule, b.Rule); c != 0 {

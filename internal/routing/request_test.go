@@ -77,7 +77,7 @@ func serveTable(t *testing.T, only ...string) *Table {
 		"secure": {{Kind: "Secret", Namespace: "infra", Name: "good", Reason: gatewayv1.ListenerReasonResolvedRefs}},
 		"broken": {{Kind: "Secret", Namespace: "infra", Name: "missing", Reason: gatewayv1.ListenerReasonInvalidCertificateRef}},
 	}
-	in := Input{Gateway: gw, Listeners: listeners.Evaluate(gw.Spec.Listeners, certificates)}
+	in := Input{Gateway: gw, Listeners: listeners.Evaluate(listeners.Serves{}, gw.Spec.Listeners, certificates)}
 	names := []gatewayv1.SectionName{"http", "wild", "exact", "secure", "broken"}
 	for name, spec := range serveRoutes {
 		if len(only) > 0 && !slices.Contains(only, name) {

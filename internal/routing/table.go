@@ -27,11 +27,16 @@ type Listener struct {
 	// Certificates are the certificateRefs that resolve, as namespace and name.
 	Certificates []ObjectRef `json:"certificates"`
 	// Valid is whether the listener can be programmed (accepted, every reference
-	// resolved); a listener that is not valid serves nothing and has no hosts.
+	// resolved); a listener that is not valid serves nothing and has no hosts, nor has
+	// one of a protocol other than HTTP and HTTPS (TLS, TCP or UDP, which a class may
+	// serve).
 	Valid bool `json:"valid"`
 	// Hosts are the effective hostnames of the routes on the listener: exact names
 	// first, then wildcards from the most labels to the fewest, "*" last.
 	Hosts []Host `json:"hosts"`
+	// ListenerSet names the ListenerSet the listener came from; unset for one of the
+	// Gateway's own. Names are unique only within a Gateway or a ListenerSet.
+	ListenerSet *ObjectRef `json:"listenerSet,omitempty"`
 }
 
 // Host is one effective hostname of a listener (listener hostname ∩ route hostname, or

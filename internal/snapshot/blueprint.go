@@ -12,16 +12,17 @@ import (
 	"github.com/gatewright/gatewright/internal/translate"
 )
 
-// Blueprint returns the GatewayClassBlueprint that class's spec.parametersRef names.
-func Blueprint(ctx context.Context, r client.Reader, class *gatewayv1.GatewayClass) (*gatewrightv1alpha1.GatewayClassBlueprint, error) {
-	ref := class.Spec.ParametersRef
-	if ref == nil || string(ref.Group) != gatewrightv1alpha1.GroupVersion.Group || string(ref.Kind) != gatewrightv1alpha1.KindGatewayClassBlueprint {
+// Blueprint returns the GatewayClassBlueprint that class's spec.parametersRef names, its
+// live spec.
+func (g *Gatherer) Blueprint(ctx context.Context, class *gatewayv1.GatewayClass) (*gatewrightv1alpha1.GatewayClassBlueprint, error) {
+	name, ok := translate.BlueprintRef(class)
+	if !ok {
 		return nil, &translate.InvalidParametersError{Message: "spec.parametersRef must name a GatewayClassBlueprint (group gatewright.dev)"}
 	}
 	bp := &gatewrightv1alpha1.GatewayClassBlueprint{}
-	if err := r.Get(ctx, client.ObjectKey{Name: ref.Name}, bp); err != nil {
+	if err := g.Reader.Get(ctx, client.ObjectKey{Name: name}, bp); err != nil {
 		if apierrors.IsNotFound(err) {
-			return nil, &translate.InvalidParametersError{Message: fmt.Sprintf("GatewayClassBlueprint %s not found", ref.Name)}
+			return nil, &translate.InvalidParametersError{Message: fmt.Sprintf("GatewayClassBlueprint %s not found", name)}
 		}
 		return nil, err
 	}

@@ -2,12 +2,14 @@ package snapshot
 
 import (
 	"context"
+	"slices"
 	"sort"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/listeners"
 )
 
 // Context is a Gateway, or an HTTPRoute on a Gateway: something whose values a policy
@@ -26,48 +28,37 @@ func (c Context) String() string {
 	return "HTTPRoute " + c.Route.Namespace + "/" + c.Route.Name + " on " + gw
 }
 
-// Reach finds the contexts a policy's targets reach, through Reader.
-type Reach struct {
-	Reader              client.Reader
-	ControllerNamespace string
-	// ClassIndex names a field index of Gateways by spec.gatewayClassName that Reader
-	// serves (the controller's cache has one). Without it the Gateways are listed and
-	// filtered by class as they are read: the API server and files have no such index.
-	ClassIndex string
-}
-
-// ContextsReached lists the contexts whose values the target of a policy in namespace
+// contextsReached lists the contexts whose values the target of a policy in namespace
 // may reach: the Gateways it reaches with the routes on them, and, for a Namespace or
 // GatewayClass target, the routes of the policy's namespace on Gateways elsewhere. The
 // values engine decides which of them the policy really takes part in.
-func (r Reach) ContextsReached(ctx context.Context, namespace string, target gatewayv1.LocalPolicyTargetReference) ([]Context, error) {
+func (g *Gatherer) contextsReached(ctx context.Context, namespace string, target gatewayv1.LocalPolicyTargetReference) ([]Context, error) {
 	if target.Kind == "HTTPRoute" {
-		return r.routeContexts(ctx, namespace, string(target.Name))
+		return g.routeContexts(ctx, namespace, string(target.Name))
 	}
-	gateways, err := r.gatewaysReached(ctx, namespace, target)
+	gateways, err := g.gatewaysReached(ctx, namespace, target)
 	if err != nil {
 		return nil, err
 	}
 	var out []Context
-	if len(gateways) > 0 {
-		var all gatewayv1.HTTPRouteList
-		if err := r.Reader.List(ctx, &all); err != nil {
+	var all *gatewayv1.HTTPRouteList
+	for i := range gateways {
+		gw := &gateways[i]
+		out = append(out, Context{Gateway: gw})
+		candidates, err := g.routesNaming(ctx, gw, &all)
+		if err != nil {
 			return nil, err
 		}
-		for i := range gateways {
-			gw := &gateways[i]
-			out = append(out, Context{Gateway: gw})
-			a, err := AttachedAmong(ctx, r.Reader, gw, all.Items)
-			if err != nil {
-				return nil, err
-			}
-			for j := range a.Routes {
-				out = append(out, Context{Gateway: gw, Route: &a.Routes[j]})
-			}
+		a, err := g.attached(ctx, gw, g.contextServes(ctx, gw), candidates, nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		for j := range a.routes {
+			out = append(out, Context{Gateway: gw, Route: &a.routes[j]})
 		}
 	}
-	if target.Kind == "Namespace" || (target.Kind == "GatewayClass" && namespace != r.ControllerNamespace) {
-		elsewhere, err := r.routesOnGatewaysElsewhere(ctx, namespace)
+	if target.Kind == "Namespace" || (target.Kind == "GatewayClass" && namespace != g.ControllerNamespace) {
+		elsewhere, err := g.routesOnGatewaysElsewhere(ctx, namespace)
 		if err != nil {
 			return nil, err
 		}
@@ -76,29 +67,49 @@ func (r Reach) ContextsReached(ctx context.Context, namespace string, target gat
 	return out, nil
 }
 
+// routesNaming lists the HTTPRoutes that may attach to gw: those whose parentRefs name
+// it, through RouteParentIndex; without it every one, listed once into *all for every
+// Gateway of the pass.
+func (g *Gatherer) routesNaming(ctx context.Context, gw *gatewayv1.Gateway, all **gatewayv1.HTTPRouteList) ([]gatewayv1.HTTPRoute, error) {
+	if g.RouteParentIndex != "" {
+		var naming gatewayv1.HTTPRouteList
+		// The cache's own routes, not copied: a judgement only reads them.
+		err := g.Reader.List(ctx, &naming, client.MatchingFields{g.RouteParentIndex: client.ObjectKeyFromObject(gw).String()}, client.UnsafeDisableDeepCopy)
+		return naming.Items, err
+	}
+	if *all == nil {
+		*all = &gatewayv1.HTTPRouteList{}
+		if err := g.Reader.List(ctx, *all); err != nil {
+			*all = nil
+			return nil, err
+		}
+	}
+	return (*all).Items, nil
+}
+
 // gatewaysReached lists, sorted, the Gateways whose values the target can reach.
-func (r Reach) gatewaysReached(ctx context.Context, namespace string, target gatewayv1.LocalPolicyTargetReference) ([]gatewayv1.Gateway, error) {
+func (g *Gatherer) gatewaysReached(ctx context.Context, namespace string, target gatewayv1.LocalPolicyTargetReference) ([]gatewayv1.Gateway, error) {
 	var gateways gatewayv1.GatewayList
 	switch target.Kind {
 	case "GatewayClass":
 		var opts []client.ListOption
-		if r.ClassIndex != "" {
-			opts = append(opts, client.MatchingFields{r.ClassIndex: string(target.Name)})
+		if g.GatewayClassIndex != "" {
+			opts = append(opts, client.MatchingFields{g.GatewayClassIndex: string(target.Name)})
 		}
-		if namespace != r.ControllerNamespace {
+		if namespace != g.ControllerNamespace {
 			opts = append(opts, client.InNamespace(namespace))
 		}
-		if err := r.Reader.List(ctx, &gateways, opts...); err != nil {
+		if err := g.Reader.List(ctx, &gateways, opts...); err != nil {
 			return nil, err
 		}
 		gateways.Items = ofClass(gateways.Items, string(target.Name))
 	case "Namespace":
-		if err := r.Reader.List(ctx, &gateways, client.InNamespace(namespace)); err != nil {
+		if err := g.Reader.List(ctx, &gateways, client.InNamespace(namespace)); err != nil {
 			return nil, err
 		}
 	case "Gateway":
 		gw := gatewayv1.Gateway{}
-		if err := r.Reader.Get(ctx, client.ObjectKey{Namespace: namespace, Name: string(target.Name)}, &gw); err != nil {
+		if err := g.Reader.Get(ctx, client.ObjectKey{Namespace: namespace, Name: string(target.Name)}, &gw); err != nil {
 			return nil, client.IgnoreNotFound(err)
 		}
 		gateways.Items = []gatewayv1.Gateway{gw}
@@ -121,25 +132,27 @@ func ofClass(gateways []gatewayv1.Gateway, class string) []gatewayv1.Gateway {
 }
 
 // routeContexts are one route of namespace on each of its parent Gateways.
-func (r Reach) routeContexts(ctx context.Context, namespace, name string) ([]Context, error) {
+func (g *Gatherer) routeContexts(ctx context.Context, namespace, name string) ([]Context, error) {
 	route := &gatewayv1.HTTPRoute{}
-	if err := r.Reader.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, route); err != nil {
+	if err := g.Reader.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, route); err != nil {
 		return nil, client.IgnoreNotFound(err)
 	}
-	return r.parentContexts(ctx, route, func(*gatewayv1.Gateway) bool { return true })
+	return g.newParentReads().contexts(ctx, route, func(*gatewayv1.Gateway) bool { return true })
 }
 
 // routesOnGatewaysElsewhere are the routes of namespace on parent Gateways of other
 // namespaces, which only route-level policies of namespace reach there.
-func (r Reach) routesOnGatewaysElsewhere(ctx context.Context, namespace string) ([]Context, error) {
+func (g *Gatherer) routesOnGatewaysElsewhere(ctx context.Context, namespace string) ([]Context, error) {
 	var routes gatewayv1.HTTPRouteList
-	if err := r.Reader.List(ctx, &routes, client.InNamespace(namespace)); err != nil {
+	// The cache's own routes, not copied: a judgement only reads them.
+	if err := g.Reader.List(ctx, &routes, client.InNamespace(namespace), client.UnsafeDisableDeepCopy); err != nil {
 		return nil, err
 	}
 	sort.Slice(routes.Items, func(i, j int) bool { return routes.Items[i].Name < routes.Items[j].Name })
+	reads := g.newParentReads()
 	var out []Context
 	for i := range routes.Items {
-		contexts, err := r.parentContexts(ctx, &routes.Items[i], func(gw *gatewayv1.Gateway) bool { return gw.Namespace != namespace })
+		contexts, err := reads.contexts(ctx, &routes.Items[i], func(gw *gatewayv1.Gateway) bool { return gw.Namespace != namespace })
 		if err != nil {
 			return nil, err
 		}
@@ -148,22 +161,67 @@ func (r Reach) routesOnGatewaysElsewhere(ctx context.Context, namespace string) 
 	return out, nil
 }
 
-// parentContexts are route on each parent Gateway that include keeps and that at
-// least one listener of attaches it to.
-func (r Reach) parentContexts(ctx context.Context, route *gatewayv1.HTTPRoute, include func(*gatewayv1.Gateway) bool) ([]Context, error) {
-	labels, err := NamespaceLabels(ctx, r.Reader, route.Namespace)
-	if err != nil {
-		return nil, err
-	}
-	gateways, err := ParentGateways(ctx, r.Reader, route)
-	if err != nil {
-		return nil, err
+// parentReads reads what routes' contexts on their parent Gateways depend on, each
+// Namespace, Gateway and what its class serves once: a namespace's thousands of routes
+// on one shared Gateway would otherwise read the same objects once per route.
+type parentReads struct {
+	g        *Gatherer
+	labels   map[string]map[string]string
+	gateways map[client.ObjectKey]*gatewayv1.Gateway // nil for one that is not there
+	serves   map[client.ObjectKey]listeners.Serves
+}
+
+func (g *Gatherer) newParentReads() *parentReads {
+	return &parentReads{g: g, labels: map[string]map[string]string{}, gateways: map[client.ObjectKey]*gatewayv1.Gateway{}, serves: map[client.ObjectKey]listeners.Serves{}}
+}
+
+// contexts are route on each parent Gateway that include keeps and that at least one
+// listener of attaches it to.
+func (p *parentReads) contexts(ctx context.Context, route *gatewayv1.HTTPRoute, include func(*gatewayv1.Gateway) bool) ([]Context, error) {
+	labels, ok := p.labels[route.Namespace]
+	if !ok {
+		var err error
+		if labels, err = p.g.NamespaceLabels(ctx, route.Namespace); err != nil {
+			return nil, err
+		}
+		p.labels[route.Namespace] = labels
 	}
 	var out []Context
-	for _, gw := range gateways {
-		if include(gw) && len(attach.Listeners(gw, route, labels)) > 0 {
+	for _, ref := range route.Spec.ParentRefs {
+		key, isGateway := attach.ParentGateway(route, ref)
+		if !isGateway {
+			continue
+		}
+		gw, err := p.gateway(ctx, key)
+		if err != nil {
+			return nil, err
+		}
+		if gw == nil || !include(gw) || slices.ContainsFunc(out, func(c Context) bool { return c.Gateway == gw }) {
+			continue
+		}
+		serves, ok := p.serves[key]
+		if !ok {
+			serves = p.g.contextServes(ctx, gw)
+			p.serves[key] = serves
+		}
+		if len(attach.Listeners(gw, serves, attach.RouteOf(route), labels)) > 0 {
 			out = append(out, Context{Gateway: gw, Route: route})
 		}
 	}
 	return out, nil
+}
+
+func (p *parentReads) gateway(ctx context.Context, key client.ObjectKey) (*gatewayv1.Gateway, error) {
+	if gw, read := p.gateways[key]; read {
+		return gw, nil
+	}
+	gw := &gatewayv1.Gateway{}
+	if err := p.g.Reader.Get(ctx, key, gw); err != nil {
+		if client.IgnoreNotFound(err) != nil {
+			return nil, err
+		}
+		gw = nil
+	}
+	p.gateways[key] = gw
+	return gw, nil
 }

@@ -8,40 +8,35 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
-	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
-// ContextValues computes the values of many contexts, as judging a policy needs: the
+// contextValues computes the values of many contexts, as judging a policy needs: the
 // inputs are read once per class and pair of namespaces, since one policy often reaches
 // many Gateways of one class, and the values computed once per chain of policies and
 // blueprint revision, since most Gateways of a namespace take the same policies and run
 // the same revision. The conditions (when) of each namespace's policies share one bound
 // over all the contexts (values.SharedConditions): a tenant's costly conditions on its
 // many Gateways cannot hold up the verdict of a provider's policy that reaches them.
-type ContextValues struct {
-	Reader              client.Reader
-	ControllerNamespace string
-	Blueprints          *render.Cache
-	// Running is the revision of live, the blueprint, that gw runs (RunningRevision,
-	// with the revision a rollout assigned gw), nil for the live spec: the values are
-	// computed with it (UseRevision), as gw's reconciler renders them. Nil: the live spec.
-	Running func(ctx context.Context, gw *gatewayv1.Gateway, live *gatewrightv1alpha1.GatewayClassBlueprint) (*gatewrightv1alpha1.GatewayClassBlueprintRevision, error)
-	inputs  map[string]*chainInputs
-	shared  *values.SharedConditions
+type contextValues struct {
+	gatherer   *Gatherer
+	blueprints translate.Parser
+	inputs     map[string]*chainInputs
+	shared     *values.SharedConditions
 }
 
 // chainInputs are the inputs of one class and pair of namespaces, with the values
 // computed from them by chain; err says why none can be. Those read hold the live
-// blueprint, and in revisions the same inputs with each blueprint revision run.
+// blueprint, and in revisions the same inputs with each blueprint revision run, whose
+// number is revision.
 type chainInputs struct {
 	values.Inputs
 	class      *gatewayv1.GatewayClass
-	blueprints *render.Cache
+	blueprints translate.Parser
 	computed   map[string]*translate.Result // by values.Inputs.ChainKey
 	revisions  map[int64]*chainInputs
+	revision   int64
 	err        error
 }
 
@@ -49,11 +44,11 @@ type chainInputs struct {
 // Gateway's blueprint renders nothing for routes.
 var ErrNoRouteTemplate = errors.New("the blueprint has no httpRouteTemplate")
 
-// Of returns the values of c, or why they are not computed at all: its class is not
+// of returns c with its values, or why they are not computed at all: its class is not
 // Gatewright's, its blueprint (or the revision of it the Gateway runs) is missing or
 // broken (which the Gateway reports), c is a route and the blueprint renders nothing
 // for routes, or its inputs could not be read.
-func (v *ContextValues) Of(ctx context.Context, c Context) (*translate.Result, error) {
+func (v *contextValues) of(ctx context.Context, c Context) Reached {
 	routeNamespace := c.Gateway.Namespace
 	if c.Route != nil {
 		routeNamespace = c.Route.Namespace
@@ -69,26 +64,29 @@ func (v *ContextValues) Of(ctx context.Context, c Context) (*translate.Result, e
 		v.inputs[key] = in
 	}
 	if in.err == nil {
-		in = v.running(ctx, in, c.Gateway)
+		in = v.atRevision(ctx, in, c.Gateway)
 	}
+	reached := Reached{Context: c, Revision: in.revision}
 	switch {
 	case in.err != nil:
-		return nil, in.err
+		reached.Err = in.err
 	case c.Route != nil && in.Blueprint.Spec.HTTPRouteTemplate == nil:
-		return nil, fmt.Errorf("GatewayClassBlueprint %s: %w", in.Blueprint.Name, ErrNoRouteTemplate)
+		reached.Err = fmt.Errorf("GatewayClassBlueprint %s: %w", in.Blueprint.Name, ErrNoRouteTemplate)
+	default:
+		reached.Values = in.compute(c)
 	}
-	return in.compute(c), nil
+	return reached
 }
 
-func (v *ContextValues) load(ctx context.Context, className string, namespaces ...string) *chainInputs {
+func (v *contextValues) load(ctx context.Context, className string, namespaces ...string) *chainInputs {
 	class := &gatewayv1.GatewayClass{}
-	if err := v.Reader.Get(ctx, client.ObjectKey{Name: className}, class); err != nil {
+	if err := v.gatherer.Reader.Get(ctx, client.ObjectKey{Name: className}, class); err != nil {
 		return &chainInputs{err: fmt.Errorf("GatewayClass %s: %w", className, err)}
 	}
 	if !translate.IsGatewrightClass(class) {
 		return &chainInputs{err: fmt.Errorf("GatewayClass %s is not Gatewright's", className)}
 	}
-	in, err := Values(ctx, v.Reader, v.ControllerNamespace, class, namespaces...)
+	in, err := v.gatherer.inputs(ctx, class, namespaces...)
 	if err != nil {
 		return &chainInputs{err: fmt.Errorf("GatewayClass %s: %w", className, err)}
 	}
@@ -96,18 +94,16 @@ func (v *ContextValues) load(ctx context.Context, className string, namespaces .
 		v.shared = values.NewSharedConditions()
 	}
 	in.Shared = v.shared
-	return &chainInputs{Inputs: in, class: class, blueprints: v.Blueprints}
+	return &chainInputs{Inputs: in, class: class, blueprints: v.blueprints}
 }
 
-// running returns the inputs read, in, with the blueprint revision gw runs, which must
-// parse: the live spec may be one the controller refused, which no Gateway runs.
-func (v *ContextValues) running(ctx context.Context, in *chainInputs, gw *gatewayv1.Gateway) *chainInputs {
-	var rev *gatewrightv1alpha1.GatewayClassBlueprintRevision
-	if v.Running != nil {
-		var err error
-		if rev, err = v.Running(ctx, gw, in.Blueprint); err != nil {
-			return &chainInputs{err: fmt.Errorf("GatewayClassBlueprint %s: %w", in.Blueprint.Name, err)}
-		}
+// atRevision returns the inputs read, in, with the blueprint revision gw runs (resolve),
+// as gw's reconciler renders its values; the revision must parse: the live spec may be
+// one the controller refused, which no Gateway runs.
+func (v *contextValues) atRevision(ctx context.Context, in *chainInputs, gw *gatewayv1.Gateway) *chainInputs {
+	rev, err := v.gatherer.resolve(ctx, gw, in.Blueprint, nil)
+	if err != nil {
+		return &chainInputs{err: fmt.Errorf("GatewayClassBlueprint %s: %w", in.Blueprint.Name, err)}
 	}
 	var n int64
 	if rev != nil {
@@ -117,8 +113,8 @@ func (v *ContextValues) running(ctx context.Context, in *chainInputs, gw *gatewa
 		return at
 	}
 	at := &chainInputs{Inputs: in.Inputs, class: in.class, blueprints: in.blueprints}
-	UseRevision(&at.Inputs, rev)
-	if _, err := v.Blueprints.Get(at.Blueprint); err != nil {
+	at.revision = useRevision(&at.Inputs, rev)
+	if _, err := v.blueprints.Get(at.Blueprint); err != nil {
 		at.err = fmt.Errorf("GatewayClassBlueprint %s: %w", at.Blueprint.Name, err)
 	}
 	if in.revisions == nil {

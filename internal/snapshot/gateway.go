@@ -2,9 +2,7 @@ package snapshot
 
 import (
 	"context"
-	"sort"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -12,44 +10,90 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/listeners"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
-// ForGatewayAmong gathers the snapshot of gw, of class: its blueprint, the policies of
-// the controller's and the Gateway's namespaces, and the routes attached among
-// candidates (those naming it, from an index) with their backendRefs resolved (exists
-// says which Services exist), with its listeners as Listeners judged them.
-func ForGatewayAmong(ctx context.Context, r client.Reader, controllerNamespace string, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, candidates []gatewayv1.HTTPRoute, judged []listeners.Status, exists attach.ServiceExists) (*translate.Gateway, error) {
-	routed, err := ForRouteTable(ctx, r, gw, class, candidates, judged, exists)
+// Gateway gathers the snapshot of gw, of class: the blueprint at the revision gw runs
+// and the policies of the controller's and the Gateway's namespaces, its listeners
+// judged by what that revision serves, the routes attached with their backendRefs
+// resolved and what the controller decided of them; or, as opts say, only what its
+// route table or its values are computed from.
+func (g *Gatherer) Gateway(ctx context.Context, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, opts ...Option) (*translate.Gateway, error) {
+	o := optionsOf(opts)
+	if o.routeTable {
+		// A class whose blueprint cannot be used programs nothing, but the table still
+		// says what the Gateway API makes of the routes, by what a blueprint that says
+		// nothing of what it serves serves.
+		serves, err := g.Serves(ctx, gw, class, opts...)
+		if err != nil && !(&translate.Result{Err: err}).Refused() {
+			return nil, err
+		}
+		routed, err := g.routeTable(ctx, gw, class, serves, o)
+		if err != nil {
+			return nil, err
+		}
+		return routed, g.decided(ctx, routed)
+	}
+	snap, err := g.values(ctx, gw, class, nil)
 	if err != nil {
 		return nil, err
 	}
-	snap, err := ForValues(ctx, r, controllerNamespace, gw, class, nil)
+	if err := g.atRevision(ctx, snap, o); err != nil {
+		return nil, err
+	}
+	if o.valuesOnly {
+		return snap, nil
+	}
+	routed, err := g.routeTable(ctx, gw, class, translate.Serves(&snap.Values.Blueprint.Spec), o)
 	if err != nil {
 		return nil, err
 	}
-	snap.Listeners, snap.Routes, snap.Attached = routed.Listeners, routed.Routes, routed.Attached
-	snap.RouteListeners, snap.RouteBackends = routed.RouteListeners, routed.RouteBackends
+	snap.Listeners, snap.Routes, snap.OtherRoutes, snap.Attached = routed.Listeners, routed.Routes, routed.OtherRoutes, routed.Attached
+	snap.RouteListeners, snap.RouteBackends, snap.RouteLimits = routed.RouteListeners, routed.RouteBackends, routed.RouteLimits
+	return snap, g.decided(ctx, snap)
+}
+
+// routeTable gathers what gw's route table is computed from but the controller's
+// decisions (decided), on a class that serves what serves says: its listeners judged,
+// and the routes attached with their backendRefs resolved.
+func (g *Gatherer) routeTable(ctx context.Context, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, serves listeners.Serves, o options) (*translate.Gateway, error) {
+	judged := o.judged
+	if !o.haveJudged {
+		var err error
+		if judged, err = g.Listeners(ctx, gw, serves); err != nil {
+			return nil, g.reading(err, "judging the listeners of Gateway %s/%s", gw.Namespace, gw.Name)
+		}
+	}
+	candidates := o.candidates
+	if !o.haveRoutes {
+		var err error
+		if candidates, err = g.candidateRoutes(ctx, gw); err != nil {
+			return nil, err
+		}
+	}
+	snap, err := g.attachedWithBackends(ctx, gw, class, serves, candidates, o.others, o.sets)
+	if err != nil {
+		return nil, g.reading(err, "Gateway %s/%s", gw.Namespace, gw.Name)
+	}
+	snap.Listeners, snap.RouteLimits = judged, g.RouteLimits
 	return snap, nil
 }
 
-// ForRouteTable gathers what gw's route table (translate.Gateway.RouteTable) is computed
-// from, and nothing else: the routes attached among candidates with their backendRefs
-// resolved, and its listeners as Listeners judged them. Its snapshot has no values
-// inputs: `gatewright explain request` answers from it without reading the blueprint
-// or the policies, which the answer does not depend on.
-func ForRouteTable(ctx context.Context, r client.Reader, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, candidates []gatewayv1.HTTPRoute, judged []listeners.Status, exists attach.ServiceExists) (*translate.Gateway, error) {
-	a, err := AttachedAmong(ctx, r, gw, candidates)
+// attachedWithBackends is gw's snapshot with the routes attached among candidates and
+// their backendRefs resolved.
+func (g *Gatherer) attachedWithBackends(ctx context.Context, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, serves listeners.Serves, candidates []gatewayv1.HTTPRoute, others []routes.Route, sets []listenerSet) (*translate.Gateway, error) {
+	a, err := g.attached(ctx, gw, serves, candidates, others, sets)
 	if err != nil {
 		return nil, err
 	}
 	snap := &translate.Gateway{Gateway: gw, Class: class}
-	snap.Listeners, snap.Routes, snap.Attached, snap.RouteListeners = judged, a.Routes, a.Counts, a.Listeners
-	snap.RouteBackends = make(map[types.NamespacedName][]attach.BackendRef, len(a.Routes))
-	for i := range a.Routes {
-		route := &a.Routes[i]
-		backends, err := BackendRefs(ctx, r, route, exists)
+	snap.Routes, snap.OtherRoutes, snap.Attached, snap.RouteListeners = a.routes, a.others, a.counts, a.listeners
+	snap.RouteBackends = make(map[types.NamespacedName][]attach.BackendRef, len(a.routes))
+	for i := range a.routes {
+		route := &a.routes[i]
+		backends, err := g.BackendRefs(ctx, route)
 		if err != nil {
 			return nil, err
 		}
@@ -58,16 +102,48 @@ func ForRouteTable(ctx context.Context, r client.Reader, gw *gatewayv1.Gateway, 
 	return snap, nil
 }
 
-// RoutesOf adds to the values inputs of snap, a Gateway's snapshot, the policies of
-// its routes' namespaces, so that each route translates on snap as ForRoute's would.
-func RoutesOf(ctx context.Context, r client.Reader, snap *translate.Gateway) ([]translate.Route, error) {
+// values gathers what the values of gw, of class, are computed from, or those of route
+// on gw when route is not nil: the live blueprint and the policies of the controller's,
+// the Gateway's and the route's namespaces.
+func (g *Gatherer) values(ctx context.Context, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, route *gatewayv1.HTTPRoute) (*translate.Gateway, error) {
+	namespaces := []string{gw.Namespace}
+	if route != nil {
+		namespaces = append(namespaces, route.Namespace)
+	}
+	in, err := g.inputs(ctx, class, namespaces...)
+	if err != nil {
+		return nil, g.reading(err, "GatewayClass %s", class.Name)
+	}
+	return &translate.Gateway{Gateway: gw, Class: class, Values: in}, nil
+}
+
+// inputs reads the blueprint of class and the policies that may apply to the Gateways
+// of the given namespaces and to routes in them: those of the controller namespace and
+// of each namespace. The values engine ignores those that do not apply.
+func (g *Gatherer) inputs(ctx context.Context, class *gatewayv1.GatewayClass, namespaces ...string) (values.Inputs, error) {
+	bp, err := g.Blueprint(ctx, class)
+	if err != nil {
+		return values.Inputs{}, err
+	}
+	in := values.Inputs{ControllerNamespace: g.ControllerNamespace, Blueprint: bp}
+	for _, namespace := range unique(append([]string{g.ControllerNamespace}, namespaces...)) {
+		if err := g.addPolicies(ctx, &in, namespace); err != nil {
+			return values.Inputs{}, err
+		}
+	}
+	return in, nil
+}
+
+// Routes are the routes of snap, a Gateway's full snapshot, each ready to translate on
+// it: the policies of their namespaces are added to snap's values inputs.
+func (g *Gatherer) Routes(ctx context.Context, snap *translate.Gateway) ([]translate.Route, error) {
 	seen := map[string]bool{snap.Gateway.Namespace: true, snap.Values.ControllerNamespace: true}
 	out := make([]translate.Route, len(snap.Routes))
 	for i := range snap.Routes {
 		route := &snap.Routes[i]
 		if !seen[route.Namespace] {
 			seen[route.Namespace] = true
-			if err := addPolicies(ctx, r, &snap.Values, route.Namespace); err != nil {
+			if err := g.addPolicies(ctx, &snap.Values, route.Namespace); err != nil {
 				return nil, err
 			}
 		}
@@ -76,104 +152,19 @@ func RoutesOf(ctx context.Context, r client.Reader, snap *translate.Gateway) ([]
 	return out, nil
 }
 
-// ForValues gathers what the values of gw, of class, are computed from, or those of
-// route on gw when route is not nil: the blueprint and the policies of the controller's,
-// the Gateway's and the route's namespaces, without the routes on gw or its listeners.
-func ForValues(ctx context.Context, r client.Reader, controllerNamespace string, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, route *gatewayv1.HTTPRoute) (*translate.Gateway, error) {
-	namespaces := []string{gw.Namespace}
-	if route != nil {
-		namespaces = append(namespaces, route.Namespace)
-	}
-	in, err := Values(ctx, r, controllerNamespace, class, namespaces...)
-	if err != nil {
-		return nil, err
-	}
-	return &translate.Gateway{Gateway: gw, Class: class, Values: in}, nil
-}
-
-// Values reads the blueprint of class and the policies that may apply to the Gateways
-// of the given namespaces and to routes in them: those of the controller namespace and
-// of each namespace. The values engine ignores those that do not apply.
-func Values(ctx context.Context, r client.Reader, controllerNamespace string, class *gatewayv1.GatewayClass, namespaces ...string) (values.Inputs, error) {
-	bp, err := Blueprint(ctx, r, class)
-	if err != nil {
-		return values.Inputs{}, err
-	}
-	in := values.Inputs{ControllerNamespace: controllerNamespace, Blueprint: bp}
-	for _, namespace := range unique(append([]string{controllerNamespace}, namespaces...)) {
-		if err := addPolicies(ctx, r, &in, namespace); err != nil {
-			return values.Inputs{}, err
-		}
-	}
-	return in, nil
-}
-
 // addPolicies adds the policies of namespace to in.
-func addPolicies(ctx context.Context, r client.Reader, in *values.Inputs, namespace string) error {
+func (g *Gatherer) addPolicies(ctx context.Context, in *values.Inputs, namespace string) error {
 	var classConfigs gatewrightv1alpha1.GatewayClassConfigList
-	if err := r.List(ctx, &classConfigs, client.InNamespace(namespace)); err != nil {
+	if err := g.Reader.List(ctx, &classConfigs, client.InNamespace(namespace)); err != nil {
 		return err
 	}
 	in.GatewayClassConfigs = append(in.GatewayClassConfigs, classConfigs.Items...)
 	var configs gatewrightv1alpha1.GatewayConfigList
-	if err := r.List(ctx, &configs, client.InNamespace(namespace)); err != nil {
+	if err := g.Reader.List(ctx, &configs, client.InNamespace(namespace)); err != nil {
 		return err
 	}
 	in.GatewayConfigs = append(in.GatewayConfigs, configs.Items...)
 	return nil
-}
-
-// Attachment is where routes attach on a Gateway.
-type Attachment struct {
-	// Routes are the routes attached to at least one listener, sorted by namespace/name.
-	Routes []gatewayv1.HTTPRoute
-	// Listeners are the listeners each route attaches to, by namespace/name.
-	Listeners map[types.NamespacedName][]gatewayv1.SectionName
-	// Counts are how many routes attach to each listener.
-	Counts map[gatewayv1.SectionName]int32
-}
-
-// AttachedAmong finds the HTTPRoutes among routes attached to gw by the Gateway API
-// rules.
-func AttachedAmong(ctx context.Context, r client.Reader, gw *gatewayv1.Gateway, routes []gatewayv1.HTTPRoute) (Attachment, error) {
-	a := Attachment{Listeners: map[types.NamespacedName][]gatewayv1.SectionName{}, Counts: map[gatewayv1.SectionName]int32{}}
-	namespaceLabels := map[string]map[string]string{}
-	for i := range routes {
-		route := &routes[i]
-		if len(attach.ParentRefsTo(route, gw)) == 0 {
-			continue
-		}
-		labels, ok := namespaceLabels[route.Namespace]
-		if !ok {
-			var err error
-			if labels, err = NamespaceLabels(ctx, r, route.Namespace); err != nil {
-				return Attachment{}, err
-			}
-			namespaceLabels[route.Namespace] = labels
-		}
-		taken := attach.Listeners(gw, route, labels)
-		for _, l := range taken {
-			a.Counts[l]++
-		}
-		if len(taken) > 0 {
-			a.Routes = append(a.Routes, *route)
-			a.Listeners[client.ObjectKeyFromObject(route)] = taken
-		}
-	}
-	sort.Slice(a.Routes, func(i, j int) bool {
-		return a.Routes[i].Namespace+"/"+a.Routes[i].Name < a.Routes[j].Namespace+"/"+a.Routes[j].Name
-	})
-	return a, nil
-}
-
-// NamespaceLabels are the labels of a namespace, which listeners select routes by; a
-// namespace that is not there has none.
-func NamespaceLabels(ctx context.Context, r client.Reader, name string) (map[string]string, error) {
-	var ns corev1.Namespace
-	if err := r.Get(ctx, client.ObjectKey{Name: name}, &ns); client.IgnoreNotFound(err) != nil {
-		return nil, err
-	}
-	return ns.Labels, nil
 }
 
 func unique(in []string) []string {
@@ -186,27 +177,4 @@ func unique(in []string) []string {
 		}
 	}
 	return out
-}
-
-// ParentGateways are the Gateways a route's parentRefs name that exist, each once, in
-// the order the route names them.
-func ParentGateways(ctx context.Context, r client.Reader, route *gatewayv1.HTTPRoute) ([]*gatewayv1.Gateway, error) {
-	seen := map[client.ObjectKey]bool{}
-	var out []*gatewayv1.Gateway
-	for _, ref := range route.Spec.ParentRefs {
-		key, isGateway := attach.ParentGateway(route, ref)
-		if !isGateway || seen[key] {
-			continue
-		}
-		seen[key] = true
-		gw := &gatewayv1.Gateway{}
-		if err := r.Get(ctx, key, gw); err != nil {
-			if client.IgnoreNotFound(err) != nil {
-				return nil, err
-			}
-			continue
-		}
-		out = append(out, gw)
-	}
-	return out, nil
 }

@@ -2,17 +2,23 @@ package snapshot
 
 import (
 	"context"
+	"fmt"
 
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/listeners"
+	"github.com/gatewright/gatewright/internal/routes"
 )
 
-// Listeners judges gw's listeners by the Gateway API rules, their certificateRefs
-// resolved with the ReferenceGrants of the other namespaces they name and check.
-func Listeners(ctx context.Context, r client.Reader, gw *gatewayv1.Gateway, check attach.SecretCheck) ([]listeners.Status, error) {
+// Listeners judges gw's listeners by the Gateway API rules on a class that serves what
+// serves says (Serves), their certificateRefs resolved with the ReferenceGrants of the
+// other namespaces they name and SecretCheck.
+func (g *Gatherer) Listeners(ctx context.Context, gw *gatewayv1.Gateway, serves listeners.Serves) ([]listeners.Status, error) {
 	var namespaces []string
 	for i := range gw.Spec.Listeners {
 		if tls := gw.Spec.Listeners[i].TLS; tls != nil {
@@ -23,32 +29,32 @@ func Listeners(ctx context.Context, r client.Reader, gw *gatewayv1.Gateway, chec
 			}
 		}
 	}
-	grants, err := grantsIn(ctx, r, gw.Namespace, namespaces)
+	grants, err := grantsIn(ctx, g.Reader, gw.Namespace, namespaces)
 	if err != nil {
 		return nil, err
 	}
-	certificateRefs, err := attach.ResolveCertificateRefs(gw, grants, check)
+	certificateRefs, err := attach.ResolveCertificateRefs(gw, serves, grants, g.secretCheck(ctx, gw))
 	if err != nil {
 		return nil, err
 	}
-	return listeners.Evaluate(gw.Spec.Listeners, certificateRefs), nil
+	return listeners.Evaluate(serves, gw.Spec.Listeners, certificateRefs), nil
 }
 
 // BackendRefs resolves the route's backendRefs with the ReferenceGrants of the other
-// namespaces they name and exists.
-func BackendRefs(ctx context.Context, r client.Reader, route *gatewayv1.HTTPRoute, exists attach.ServiceExists) (attach.Resolution, error) {
+// namespaces they name and ServiceExists.
+func (g *Gatherer) BackendRefs(ctx context.Context, route routes.Route) (attach.Resolution, error) {
 	var namespaces []string
-	for _, rule := range route.Spec.Rules {
-		for _, ref := range rule.BackendRefs {
+	for _, rule := range routes.BackendRefs(route) {
+		for _, ref := range rule {
 			key, _ := attach.BackendService(route, ref.BackendObjectReference)
 			namespaces = append(namespaces, key.Namespace)
 		}
 	}
-	grants, err := grantsIn(ctx, r, route.Namespace, namespaces)
+	grants, err := grantsIn(ctx, g.Reader, route.GetNamespace(), namespaces)
 	if err != nil {
 		return attach.Resolution{}, err
 	}
-	return attach.ResolveBackendRefs(route, grants, exists)
+	return attach.ResolveBackendRefs(route, grants, g.serviceExists(ctx))
 }
 
 // grantsIn lists the ReferenceGrants of namespaces other than own, each namespace once:
@@ -66,4 +72,24 @@ func grantsIn(ctx context.Context, r client.Reader, own string, namespaces []str
 		grants = append(grants, list.Items...)
 	}
 	return grants, nil
+}
+
+// serviceExists is ServiceExists, else a read of a Service's metadata through Reader; a
+// Service that cannot be read is an error that names it.
+func (g *Gatherer) serviceExists(ctx context.Context) attach.ServiceExists {
+	if g.ServiceExists != nil {
+		return g.ServiceExists
+	}
+	return func(namespace, name string) (bool, error) {
+		m := &metav1.PartialObjectMetadata{}
+		m.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Service"))
+		err := g.Reader.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, m)
+		if apierrors.IsNotFound(err) {
+			return false, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("reading Service %s/%s (a backendRef): %w", namespace, name, err)
+		}
+		return true, nil
+	}
 }

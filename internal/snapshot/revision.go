@@ -2,11 +2,10 @@ package snapshot
 
 import (
 	"context"
-	"fmt"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/revisions"
@@ -14,44 +13,72 @@ import (
 	"github.com/gatewright/gatewright/internal/values"
 )
 
-// AtRevision makes snap render the blueprint revision its Gateway runs (Running): the
-// pipeline gets it AsRevision, named as the live blueprint, so that errors, metrics and
-// records name it as before, with the GatewayClassConfigs that ride the rollout as the
-// revision holds them (revisions.WithHeld).
-func AtRevision(ctx context.Context, r client.Reader, snap *translate.Gateway, target int64) error {
-	rev, err := RunningRevision(ctx, r, snap.Values.Blueprint, target)
+// This file is the one place that decides what a Gateway runs of its blueprint: which
+// spec (the live one, or a GatewayClassBlueprintRevision's) and which GatewayClassConfigs
+// that ride the blueprint's rollouts (the live ones, or the copies the revision holds).
+
+// atRevision makes snap, gathered with the live blueprint, compute with the revision its
+// Gateway runs (resolve), named as the live blueprint, so that errors, metrics and
+// records name it as before.
+func (g *Gatherer) atRevision(ctx context.Context, snap *translate.Gateway, o options) error {
+	rev, err := g.resolve(ctx, snap.Gateway, snap.Values.Blueprint, o.assigned)
 	if err != nil {
-		return err
+		return g.reading(err, "GatewayClassBlueprint %s", snap.Values.Blueprint.Name)
 	}
-	snap.Revision = UseRevision(&snap.Values, rev)
+	snap.Revision = useRevision(&snap.Values, rev)
 	return nil
 }
 
-// UseRevision makes in, read with the live blueprint, the inputs of a Gateway on rev:
-// the blueprint AsRevision, and the GatewayClassConfigs that ride the rollout as rev
-// holds them (revisions.WithHeld). It returns rev's number; nil, revision 0, changes
-// nothing.
-func UseRevision(in *values.Inputs, rev *gatewrightv1alpha1.GatewayClassBlueprintRevision) int64 {
-	if rev == nil {
-		return 0
+// resolve is the revision of live, the blueprint, that gw runs; nil for the live spec.
+// A blueprint whose spec is Proposed runs it. Otherwise gw runs the revision
+// RunningNumber names, with the target a rollout assigned it (assigned, else read from
+// its record).
+func (g *Gatherer) resolve(ctx context.Context, gw *gatewayv1.Gateway, live *gatewrightv1alpha1.GatewayClassBlueprint, assigned func(blueprint string) int64) (*gatewrightv1alpha1.GatewayClassBlueprintRevision, error) {
+	if g.Proposed[live.Name] {
+		return nil, nil
 	}
-	in.Blueprint = AsRevision(in.Blueprint, rev)
-	in.GatewayClassConfigs = revisions.WithHeld(in.GatewayClassConfigs, in.ControllerNamespace, rev)
-	return rev.Revision
+	var target int64
+	if assigned != nil {
+		target = assigned(live.Name)
+	} else {
+		var err error
+		if target, err = g.target(ctx, gw, live.Name); err != nil {
+			return nil, err
+		}
+	}
+	return g.revision(ctx, live, target)
 }
 
-// Running is live, a blueprint, as a Gateway renders it, and the revision that is
-// (RunningNumber). A blueprint with no revision yet (one made before revisions, or not
-// yet reconciled) is its live spec, revision 0, as it was before revisions.
-func Running(ctx context.Context, r client.Reader, live *gatewrightv1alpha1.GatewayClassBlueprint, target int64) (*gatewrightv1alpha1.GatewayClassBlueprint, int64, error) {
-	rev, err := RunningRevision(ctx, r, live, target)
+// revision reads the revision of live a Gateway assigned target runs; nil for revision 0,
+// and, LiveWithoutRevisions, for one Reader does not hold. Such a revision is otherwise
+// an error, and, read from a cache (no Rights), says that the cache is behind, which the
+// Gatherer remembers (Policy). One the caller may not read is revisionRefused.
+func (g *Gatherer) revision(ctx context.Context, live *gatewrightv1alpha1.GatewayClassBlueprint, target int64) (*gatewrightv1alpha1.GatewayClassBlueprintRevision, error) {
+	rev, err := g.revisions.running(ctx, g.Reader, live, target)
 	switch {
-	case err != nil:
-		return nil, 0, err
-	case rev == nil:
-		return live, 0, nil
+	case apierrors.IsNotFound(err) && g.LiveWithoutRevisions:
+		return nil, nil
+	case apierrors.IsNotFound(err) && g.Rights == nil:
+		g.revisions.behind = err
+	case apierrors.IsForbidden(err) && g.Rights != nil:
+		return nil, g.revisionRefused(live, target, err)
 	}
-	return AsRevision(live, rev), rev.Revision, nil
+	return rev, err
+}
+
+// RunningBlueprint is the blueprint of class as its Gateways run it when no rollout
+// assigned them another revision: its currentRevision, else, with none yet (one made
+// before revisions, or not yet reconciled), its live spec.
+func (g *Gatherer) RunningBlueprint(ctx context.Context, class *gatewayv1.GatewayClass) (*gatewrightv1alpha1.GatewayClassBlueprint, error) {
+	live, err := g.Blueprint(ctx, class)
+	if err != nil {
+		return nil, err
+	}
+	rev, err := g.revision(ctx, live, 0)
+	if err != nil || rev == nil {
+		return live, err
+	}
+	return AsRevision(live, rev), nil
 }
 
 // RunningNumber is the revision of live a Gateway runs: target, the revision a rollout
@@ -63,28 +90,17 @@ func RunningNumber(live *gatewrightv1alpha1.GatewayClassBlueprint, target int64)
 	return max(live.Status.CurrentRevision, target)
 }
 
-// RunningRevision reads the revision Running names; nil for revision 0.
-func RunningRevision(ctx context.Context, r client.Reader, live *gatewrightv1alpha1.GatewayClassBlueprint, target int64) (*gatewrightv1alpha1.GatewayClassBlueprintRevision, error) {
-	n := RunningNumber(live, target)
-	if n == 0 {
-		return nil, nil
+// useRevision makes in, read with the live blueprint, the inputs of a Gateway on rev:
+// the blueprint AsRevision, and the GatewayClassConfigs that ride the rollout as rev
+// holds them (revisions.WithHeld). It returns rev's number; nil, revision 0, changes
+// nothing.
+func useRevision(in *values.Inputs, rev *gatewrightv1alpha1.GatewayClassBlueprintRevision) int64 {
+	if rev == nil {
+		return 0
 	}
-	rev := &gatewrightv1alpha1.GatewayClassBlueprintRevision{}
-	if err := r.Get(ctx, client.ObjectKey{Name: revisions.Name(live.Name, n)}, rev); err != nil {
-		if apierrors.IsNotFound(err) {
-			// Written just before the status that names it: the cache is behind, retry.
-			return nil, fmt.Errorf("GatewayClassBlueprintRevision %s (revision %d of %s) not read yet: %w", revisions.Name(live.Name, n), n, live.Name, err)
-		}
-		return nil, err
-	}
-	if rev.Blueprint != live.Name || rev.Revision != n {
-		return nil, &translate.InvalidParametersError{Message: fmt.Sprintf("GatewayClassBlueprintRevision %s is not revision %d of %s", rev.Name, n, live.Name)}
-	}
-	if !metav1.IsControlledBy(rev, live) {
-		// Left by a blueprint of the same name that was deleted, until it is collected.
-		return nil, fmt.Errorf("GatewayClassBlueprintRevision %s belongs to an earlier GatewayClassBlueprint %s", rev.Name, live.Name)
-	}
-	return rev, nil
+	in.Blueprint = AsRevision(in.Blueprint, rev)
+	in.GatewayClassConfigs = revisions.WithHeld(in.GatewayClassConfigs, in.ControllerNamespace, rev)
+	return rev.Revision
 }
 
 // AsRevision is the blueprint live with the spec of rev, one of its revisions, and

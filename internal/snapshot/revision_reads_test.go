@@ -28,16 +28,16 @@ func TestRevisionReadsReadEachRevisionOnce(t *testing.T) {
 			return c.Get(ctx, key, obj, opts...)
 		}}).Build()
 
-	var reads RevisionReads
+	var reads revisionReads
 	for range 3 {
-		got, err := reads.Running(context.Background(), reader, live, 0)
+		got, err := reads.running(context.Background(), reader, live, 0)
 		if err != nil || got == nil || got.Revision != 1 {
 			t.Fatalf("got %v, %v; want revision 1", got, err)
 		}
 	}
 	// A target not in the cluster: its error is remembered too, not read again.
 	for range 2 {
-		if _, err := reads.Running(context.Background(), reader, live, 2); err == nil {
+		if _, err := reads.running(context.Background(), reader, live, 2); err == nil {
 			t.Fatal("revision 2 was found; want the error that it is not read yet")
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/revisions"
 	"github.com/gatewright/gatewright/internal/scheme"
+	"github.com/gatewright/gatewright/internal/values"
 )
 
 func TestRunningPicksTheRevisionAGatewayRuns(t *testing.T) {
@@ -46,7 +47,7 @@ func TestRunningPicksTheRevisionAGatewayRuns(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			bp := live.DeepCopy()
 			bp.Status.CurrentRevision = c.current
-			got, n, err := Running(context.Background(), reader, bp, c.target)
+			got, n, err := running(&Gatherer{Reader: reader}, bp, c.target)
 			if c.fails {
 				if err == nil {
 					t.Fatalf("got revision %d, want an error", n)
@@ -64,4 +65,16 @@ func TestRunningPicksTheRevisionAGatewayRuns(t *testing.T) {
 			}
 		})
 	}
+}
+
+// running is the blueprint a Gateway assigned target runs, as the Gatherer resolves it,
+// and its revision.
+func running(g *Gatherer, live *gatewrightv1alpha1.GatewayClassBlueprint, target int64) (*gatewrightv1alpha1.GatewayClassBlueprint, int64, error) {
+	rev, err := g.resolve(context.Background(), nil, live, func(string) int64 { return target })
+	if err != nil {
+		return nil, 0, err
+	}
+	in := values.Inputs{Blueprint: live}
+	n := useRevision(&in, rev)
+	return in.Blueprint, n, nil
 }

@@ -14,11 +14,12 @@ import (
 	"github.com/gatewright/gatewright/internal/values"
 )
 
-// TargetAccepted is a policy's Accepted verdict on one target: whether the target, read
-// through r, exists and may be targeted by a policy of namespace. The controller writes
-// it into the policy's status, and explain shows it, so the two agree. A read that fails
-// otherwise than NotFound (a caller's read refused) is an error, not a verdict.
-func TargetAccepted(ctx context.Context, r client.Reader, namespace string, target gatewayv1.LocalPolicyTargetReference) (translate.Verdict, error) {
+// TargetAccepted is a policy's Accepted verdict on one target: whether the target exists
+// and may be targeted by a policy of namespace. The controller writes it into the
+// policy's status, and explain shows it, so the two agree. A read that fails otherwise
+// than NotFound (a caller's read refused) is an error, not a verdict.
+func (g *Gatherer) TargetAccepted(ctx context.Context, namespace string, target gatewayv1.LocalPolicyTargetReference) (translate.Verdict, error) {
+	r := g.Reader
 	notFound := func(format string, args ...any) translate.Verdict {
 		return translate.Verdict{Reason: string(gatewayv1.PolicyReasonTargetNotFound), Message: fmt.Sprintf(format, args...)}
 	}

@@ -22,7 +22,7 @@ func TestRouteTableTakesTheRecordedCutoffOverLimits(t *testing.T) {
 	gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "infra", Name: "web"}, Spec: gatewayv1.GatewaySpec{Listeners: []gatewayv1.Listener{listener}}}
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	snap := func() *Gateway {
-		g := &Gateway{Gateway: gw, Listeners: listeners.Evaluate(gw.Spec.Listeners, nil), RouteListeners: map[types.NamespacedName][]gatewayv1.SectionName{}}
+		g := &Gateway{Gateway: gw, Listeners: listeners.Evaluate(listeners.Serves{}, gw.Spec.Listeners, nil), RouteListeners: map[types.NamespacedName][]gatewayv1.SectionName{}}
 		for i, name := range []string{"old", "mid", "new"} {
 			r := gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: name, CreationTimestamp: metav1.NewTime(base.Add(time.Duration(i) * time.Minute))}}
 			g.Routes = append(g.Routes, r)

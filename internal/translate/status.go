@@ -9,6 +9,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/conditions"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/routing"
 	"github.com/gatewright/gatewright/internal/values"
 )
@@ -48,7 +49,11 @@ func (r *Result) Programmed(notReady ...string) Verdict {
 // (namespace/name) when it attaches there and its translation gave r.
 func (r *Result) RouteAccepted(gateway string) Verdict {
 	if r.Err != nil {
-		return Verdict{Reason: string(gatewayv1.RouteReasonUnsupportedValue), Message: "Gateway " + gateway + ": " + r.Err.Error() + "; the objects applied before are left as they are"}
+		message, prefix := r.Err.Error(), "Gateway "+gateway+": "
+		if !strings.HasPrefix(message, prefix) { // an error of the Gateway's own names it already
+			message = prefix + message
+		}
+		return Verdict{Reason: string(gatewayv1.RouteReasonUnsupportedValue), Message: message + "; the objects applied before are left as they are"}
 	}
 	return Verdict{OK: true, Reason: string(gatewayv1.RouteReasonAccepted)}
 }
@@ -58,7 +63,7 @@ func RecordedCutoff(c *routing.Cutoff) *gatewrightv1alpha1.RouteCutoff {
 	if c == nil {
 		return nil
 	}
-	return &gatewrightv1alpha1.RouteCutoff{CreationTimestamp: c.CreationTimestamp, Namespace: c.Namespace, Name: c.Name, Message: c.Message}
+	return &gatewrightv1alpha1.RouteCutoff{CreationTimestamp: c.CreationTimestamp, Kind: c.Kind, Namespace: c.Namespace, Name: c.Name, Message: c.Message}
 }
 
 // cutoffOf is the cutoff a Gateway's record keeps; nil when it keeps none.
@@ -66,12 +71,12 @@ func cutoffOf(recorded *gatewrightv1alpha1.RouteCutoff) *routing.Cutoff {
 	if recorded == nil {
 		return nil
 	}
-	return &routing.Cutoff{CreationTimestamp: recorded.CreationTimestamp, Namespace: recorded.Namespace, Name: recorded.Name, Message: recorded.Message}
+	return &routing.Cutoff{CreationTimestamp: recorded.CreationTimestamp, Kind: recorded.Kind, Namespace: recorded.Namespace, Name: recorded.Name, Message: recorded.Message}
 }
 
-// RouteCut is the Accepted condition of route on gateway when the cutoff the Gateway's
-// record keeps leaves it out; false when it does not.
-func RouteCut(recorded *gatewrightv1alpha1.RouteCutoff, gateway string, route *gatewayv1.HTTPRoute) (Verdict, bool) {
+// RouteCut is the Accepted condition of route, of any kind, on gateway when the cutoff
+// the Gateway's record keeps leaves it out; false when it does not.
+func RouteCut(recorded *gatewrightv1alpha1.RouteCutoff, gateway string, route routes.Route) (Verdict, bool) {
 	cutoff := cutoffOf(recorded)
 	if !cutoff.Refuses(route) {
 		return Verdict{}, false

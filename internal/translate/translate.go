@@ -12,6 +12,7 @@ import (
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/routing"
 	"github.com/gatewright/gatewright/internal/values"
 )
@@ -36,6 +37,10 @@ type Gateway struct {
 	// Attached counts them per listener.
 	Routes   []gatewayv1.HTTPRoute
 	Attached map[gatewayv1.SectionName]int32
+	// OtherRoutes are the routes of the other kinds (GRPCRoute, TLSRoute, TCPRoute,
+	// UDPRoute) attached to at least one listener, by kind, then namespace/name; Attached
+	// counts them too.
+	OtherRoutes []routes.Route
 	// RouteListeners and RouteBackends are, by namespace/name, the listeners each of
 	// Routes attaches to and its backendRefs as they resolved: what the route table is
 	// built from besides the routes.
@@ -54,6 +59,10 @@ type Gateway struct {
 	// Listeners are what the Gateway API rules say of each listener, certificateRefs
 	// resolved.
 	Listeners []listeners.Status
+	// ListenerSets are the verdicts of the ListenerSets naming the Gateway as their parent
+	// (listeners.EvaluateSets): the listeners of those attached join the Gateway's in its
+	// gateway templates' .Listeners.
+	ListenerSets []listeners.SetVerdict
 	// Overrides are values from the command line (`gatewright render --set`, values
 	// files), merged in order over the effective values as JSON merge patches: objects
 	// merge key by key, null removes a key, anything else replaces. Like Helm's --set
@@ -148,6 +157,8 @@ func (g *Gateway) Translate(p Parser, live Live) *Result {
 	res.Table, res.Cutoff = g.RouteTable()
 	res.Input.RouteTable = res.Table
 	res.Input.HTTPRoutes = g.acceptedRoutes(res.Cutoff)
+	res.Input.OtherRoutes = g.acceptedOthers(res.Cutoff)
+	res.Input.ListenerSets = g.ListenerSets
 	start := time.Now()
 	res.Output, res.Err = res.Blueprint.Gateway(res.Input)
 	res.RenderTook = time.Since(start)
@@ -168,11 +179,12 @@ func (g *Gateway) TranslateRoute(p Parser, route Route, live Live) *Result {
 	return res
 }
 
-// RouteTable is the Gateway's route table: its listeners with the routes attached to
-// them, as the Gateway API's routing rules order them, the newest routes past a
-// Gateway-wide bound left out; and where they went past it, nil when all fit.
+// RouteTable is the Gateway's route table: its listeners with the HTTPRoutes attached
+// to them, as the Gateway API's routing rules order them, the newest routes past a
+// Gateway-wide bound left out; and where its routes of every kind went past it, nil
+// when all fit.
 func (g *Gateway) RouteTable() (*routing.Table, *routing.Cutoff) {
-	in := routing.Input{Gateway: g.Gateway, Listeners: g.Listeners, Routes: make([]routing.RouteInput, len(g.Routes))}
+	in := routing.Input{Gateway: g.Gateway, Listeners: g.Listeners, ListenerSets: g.ListenerSets, Routes: make([]routing.RouteInput, len(g.Routes))}
 	for i := range g.Routes {
 		route := &g.Routes[i]
 		key := types.NamespacedName{Namespace: route.Namespace, Name: route.Name}
@@ -186,7 +198,7 @@ func (g *Gateway) RouteTable() (*routing.Table, *routing.Cutoff) {
 		cutoff = cutoffOf(g.RecordedCutoff)
 		cutoff.Refuse(in.Routes)
 	} else {
-		cutoff = routing.Admit(in.Routes, g.RouteLimits)
+		cutoff = routing.Admit(in.Routes, g.OtherRoutes, g.RouteLimits)
 	}
 	return routing.Build(in), cutoff
 }
@@ -203,6 +215,22 @@ func (g *Gateway) acceptedRoutes(cutoff *routing.Cutoff) []gatewayv1.HTTPRoute {
 		route := &g.Routes[i]
 		if _, refused := g.RefusedRoutes[types.NamespacedName{Namespace: route.Namespace, Name: route.Name}]; !refused && !cutoff.Refuses(route) {
 			out = append(out, *route)
+		}
+	}
+	return out
+}
+
+// acceptedOthers are the Gateway's routes of the other kinds but those the cutoff
+// leaves out: what its templates see as .GRPCRoutes, .TLSRoutes, .TCPRoutes and
+// .UDPRoutes.
+func (g *Gateway) acceptedOthers(cutoff *routing.Cutoff) []routes.Route {
+	if cutoff == nil {
+		return g.OtherRoutes
+	}
+	var out []routes.Route
+	for _, route := range g.OtherRoutes {
+		if !cutoff.Refuses(route) {
+			out = append(out, route)
 		}
 	}
 	return out
@@ -239,5 +267,31 @@ func (g *Gateway) renderInput(parsed *render.Blueprint, vals *values.Result, liv
 // IsGatewrightClass tells whether class is one of Gatewright's: its controllerName is
 // Gatewright's. A nil class (one that is not there) is not.
 func IsGatewrightClass(class *gatewayv1.GatewayClass) bool {
-	return class != nil && class.Spec.ControllerName == gatewrightv1alpha1.ControllerName
+	return class != nil && gatewrightv1alpha1.IsGatewright(class.Spec.ControllerName)
+}
+
+// BlueprintRef names the GatewayClassBlueprint that class's spec.parametersRef refers
+// to; ok is false when it refers to no GatewayClassBlueprint (group gatewright.dev).
+func BlueprintRef(class *gatewayv1.GatewayClass) (name string, ok bool) {
+	ref := class.Spec.ParametersRef
+	if ref == nil || string(ref.Group) != gatewrightv1alpha1.GroupVersion.Group || string(ref.Kind) != gatewrightv1alpha1.KindGatewayClassBlueprint {
+		return "", false
+	}
+	return ref.Name, true
+}
+
+// ClassBlueprint names the GatewayClassBlueprint that class uses: the one its
+// spec.parametersRef refers to, when class is Gatewright's. ok is false for a class that
+// is missing, another controller's, or refers to no blueprint.
+func ClassBlueprint(class *gatewayv1.GatewayClass) (name string, ok bool) {
+	if !IsGatewrightClass(class) {
+		return "", false
+	}
+	return BlueprintRef(class)
+}
+
+// UsesBlueprint tells whether class uses the GatewayClassBlueprint named blueprint.
+func UsesBlueprint(class *gatewayv1.GatewayClass, blueprint string) bool {
+	name, ok := ClassBlueprint(class)
+	return ok && name == blueprint
 }

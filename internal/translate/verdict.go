@@ -96,6 +96,17 @@ func (e *Enforcement) Add(context string, res *Result) {
 	}
 }
 
+// NotComputed records that the values of the context named by context are not computed
+// at all, for err. One the input causes (a blueprint that does not parse, a Gateway that
+// names a missing GatewayConfig) keeps the policy from taking effect there: it is named,
+// not passed over as if the target reached nothing. The context's own status says why;
+// a transient error is not worth a change of verdict.
+func (e *Enforcement) NotComputed(context string, err error) {
+	if Classify(err) == InputError {
+		e.blocked = append(e.blocked, fmt.Sprintf("on %s, which cannot compute values (its status says why)", context))
+	}
+}
+
 // Verdict sums up the policy's reports. A value the blueprint's valuesSchema refuses
 // stops the context from rendering at all, so it outweighs everything else. Messages
 // carry no counts that change with every new Gateway, so that a growing fleet does not

@@ -6,7 +6,6 @@ import (
 	"github.com/google/cel-go/common/types"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestWorkIsChargedByLength evaluates each condition over values of two lengths, ten
@@ -50,11 +49,8 @@ func TestWorkIsChargedByLength(t *testing.T) {
 			if long < 8*short {
 				t.Errorf("cost %d over 1,000 bytes and %d over 10,000: not in proportion", short, long)
 			}
-			start := time.Now()
+			// Refused by its cost, not timed: a timed assertion fails on a loaded machine.
 			_, over, err := cond.holds(context.Background(), withLength(480_000))
-			if took := time.Since(start); took > 50*time.Millisecond {
-				t.Errorf("over 480,000 bytes it took %v", took)
-			}
 			if err == nil || over < MaxWhenCost {
 				t.Errorf("over 480,000 bytes: cost %d, error %v; want it over the bound of %d", over, err, MaxWhenCost)
 			}
@@ -73,11 +69,9 @@ func TestMatchesIsRefusedBeforeItRuns(t *testing.T) {
 			"matches not run: a string of 40000 bytes against a pattern of 10001 bytes would cost 10006501 units, more than the 10000 of a condition"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			start := time.Now()
+			// "matches not run" says it was refused before it ran; no timing, which a
+			// loaded machine would fail.
 			got := boundedMatches(types.String(tt.s), types.String(tt.pattern))
-			if took := time.Since(start); took > 50*time.Millisecond {
-				t.Errorf("it took %v", took)
-			}
 			if err, isErr := got.(*types.Err); !isErr || err.Error() != tt.want {
 				t.Errorf("got %v, want %q", got, tt.want)
 			}

@@ -65,6 +65,9 @@ type folder struct {
 	losses map[halfOf]map[string]loss
 	// drops holds, by path, the last value an Atomic or Merge override removed there.
 	drops map[string]droppedValue
+	// droppedUnsets holds, by path, the null an Atomic or Merge override removed there:
+	// the value it unset stays lost to it, though the null itself is gone.
+	droppedUnsets map[string]Origin
 	// defaultDrops holds the values of defaults that gave way whole.
 	defaultDrops []droppedValue
 	refused      map[Source][]RefusedUnset
@@ -264,6 +267,12 @@ func (f *folder) replaced(t, old *tree, o Origin, pos int) {
 		f.restore(t, old, o, pos, nil)
 	}
 	old.leaves(nil, func(path []string, e *entry) {
+		if e.deleted && t.at(path) == nil {
+			if f.droppedUnsets == nil {
+				f.droppedUnsets = map[string]Origin{}
+			}
+			f.droppedUnsets[renderPath(path)] = e.origin
+		}
 		if !e.deleted && t.at(path) == nil {
 			if f.drops == nil {
 				f.drops = map[string]droppedValue{}

@@ -198,6 +198,11 @@ func (c comparison) judge(path []string, e *entry) {
 			return
 		}
 	}
+	// A null that unset the leaf before an override dropped the null: the leaf stays
+	// lost to it, as it is when nothing drops the null.
+	if by, ok := c.droppedUnsets[at]; ok && (by.Source != c.report.Source || by.As != c.half) {
+		lost(by, c.strategy)
+	}
 }
 
 // eachLeaf visits the leaves of patch (empty objects and nulls included); visit must

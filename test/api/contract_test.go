@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -26,6 +27,11 @@ spec:
       replicas: {type: integer}
   helpers: |
     {{- define "name" }}{{ .Gateway.metadata.name }}{{ end -}}
+  serves:
+    protocols: [HTTP, HTTPS, TLS, TCP, UDP]
+    tlsModes: [Terminate, Passthrough]
+    routeKinds: [HTTPRoute, GRPCRoute, TLSRoute, TCPRoute, UDPRoute]
+    features: [Gateway, HTTPRoute, GRPCRoute, TLSRoute]
   clusterScopedKinds:
   - kind: Namespace
   - {group: rbac.authorization.k8s.io, kind: ClusterRole}
@@ -53,6 +59,15 @@ spec:
         kind: ConfigMap
         metadata: {name: dns}
 `
+
+// manyFeatures is n distinct feature names, comma-separated.
+func manyFeatures(n int) string {
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("Feature%d", i)
+	}
+	return strings.Join(names, ", ")
+}
 
 var _ = Describe("GatewayClassBlueprint", func() {
 	It("accepts a blueprint using every field and defaults the group of a cluster-scoped kind to core", func(ctx SpecContext) {
@@ -83,6 +98,15 @@ var _ = Describe("GatewayClassBlueprint", func() {
 		var bp gatewrightv1alpha1.GatewayClassBlueprint
 		Expect(k8s.Get(ctx, types.NamespacedName{Name: obj.GetName()}, &bp)).To(Succeed())
 		Expect(string(bp.Spec.Values.Default.Raw)).To(MatchJSON(`{"values": {"replicas": 2, "tags": {"team": null}}, "strategy": "Merge", "when": "has(self.tags)"}`))
+	})
+
+	It("stores serves as written: what a field left out serves is the controller's default, not stored", func(ctx SpecContext) {
+		obj := object(strings.Replace(blueprintYAML, "    tlsModes: [Terminate, Passthrough]\n", "", 1))
+		Expect(k8s.Create(ctx, obj)).To(Succeed())
+		var bp gatewrightv1alpha1.GatewayClassBlueprint
+		Expect(k8s.Get(ctx, types.NamespacedName{Name: obj.GetName()}, &bp)).To(Succeed())
+		Expect(bp.Spec.Serves.TLSModes).To(BeNil())
+		Expect(bp.Spec.Serves.RouteKinds).To(HaveLen(5))
 	})
 
 	DescribeTable("refuses an invalid blueprint with a readable message",
@@ -117,7 +141,27 @@ var _ = Describe("GatewayClassBlueprint", func() {
 			`spec.rollout.waves: Too many`),
 		Entry("an unknown strategy", "  helpers: |", "  rollout: {strategy: Canary}\n  helpers: |",
 			`spec.rollout.strategy: Unsupported value: "Canary": supported values: "Waves", "AllAtOnce"`),
+		Entry("a protocol served that the Gateway API does not define", "protocols: [HTTP, HTTPS, TLS, TCP, UDP]", "protocols: [HTTP, SCTP]",
+			`spec.serves.protocols[1]: Unsupported value: "SCTP": supported values: "HTTP", "HTTPS", "TLS", "TCP", "UDP"`),
+		Entry("an unknown tls mode", "tlsModes: [Terminate, Passthrough]", "tlsModes: [Reencrypt]",
+			`spec.serves.tlsModes[0]: Unsupported value: "Reencrypt": supported values: "Terminate", "Passthrough"`),
+		Entry("a route kind that is not one of the Gateway API's five", "routeKinds: [HTTPRoute, GRPCRoute, TLSRoute, TCPRoute, UDPRoute]", "routeKinds: [HTTPRoute, VirtualService]",
+			`spec.serves.routeKinds[1]: Unsupported value: "VirtualService"`),
+		Entry("a protocol listed twice", "protocols: [HTTP, HTTPS, TLS, TCP, UDP]", "protocols: [HTTP, HTTP]",
+			`spec.serves.protocols[1]: Duplicate value: "HTTP"`),
+		Entry("an empty list of protocols, which would serve nothing", "protocols: [HTTP, HTTPS, TLS, TCP, UDP]", "protocols: []",
+			`spec.serves.protocols: Invalid value`, `should have at least 1 items`),
+		Entry("a feature name that is not a name", "features: [Gateway, HTTPRoute, GRPCRoute, TLSRoute]", "features: [Gateway, \"HTTP Route\"]",
+			`spec.serves.features[1]`, `should match`),
+		Entry("a feature name longer than 128 characters", "features: [Gateway, HTTPRoute, GRPCRoute, TLSRoute]", "features: ["+strings.Repeat("F", 129)+"]",
+			`spec.serves.features[0]: Too long`),
+		Entry("more than 64 features", "features: [Gateway, HTTPRoute, GRPCRoute, TLSRoute]", "features: ["+manyFeatures(65)+"]",
+			`spec.serves.features: Too many: 65: must have at most 64 items`),
 	)
+
+	It("accepts 64 features, the most a GatewayClass lists", func(ctx SpecContext) {
+		Expect(k8s.Create(ctx, object(strings.Replace(blueprintYAML, "features: [Gateway, HTTPRoute, GRPCRoute, TLSRoute]", "features: ["+manyFeatures(64)+"]", 1)))).To(Succeed())
+	})
 
 	It("defaults a rollout block to waves of 1, 10%, 50% and 100%, a 30 s soak and a 300 s gate deadline", func(ctx SpecContext) {
 		obj := object(strings.Replace(blueprintYAML, "  helpers: |", "  rollout: {order: {namespaceLabel: example.com/ring}}\n  helpers: |", 1))

@@ -72,7 +72,7 @@ var _ = Describe("How the CRDs present themselves to kubectl", func() {
 		for _, c := range table.ColumnDefinitions {
 			columns = append(columns, c.Name)
 		}
-		Expect(columns).To(Equal([]string{"Name", "Target Kind", "Target", "Accepted", "Enforced", "Age"}))
+		Expect(columns).To(Equal([]string{"Name", "Target Kind", "Target", "Accepted", "Programmed", "Enforced (deprecated)", "Age"}))
 		Expect(table.Rows).To(HaveLen(1))
 		Expect(table.Rows[0].Cells[1:3]).To(Equal([]any{"GatewayClass", "internet"}))
 	})

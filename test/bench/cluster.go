@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
+	"github.com/gatewright/gatewright/config/crd"
 	"github.com/gatewright/gatewright/internal/controlplane"
 )
 
@@ -29,10 +30,11 @@ type cluster struct {
 // startCluster starts a control plane from the binaries in binDir, keeping its audit log
 // of user in dir, and serving profiles on a socket in dir when profiled.
 func startCluster(dir, binDir, user string, profiled bool) (_ *cluster, err error) {
-	env, err := controlplane.New(binDir)
+	crds, err := crd.All()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("reading the built-in CRDs: %w", err)
 	}
+	env := controlplane.New(binDir, crds)
 	// Past this, a stopping API server is killed rather than waited for: the run is over.
 	env.ControlPlaneStopTimeout = 10 * time.Second
 	c := &cluster{env: env}

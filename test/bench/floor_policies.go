@@ -95,7 +95,7 @@ func (f *floor) writePolicyStatus(ctx context.Context, req ctrl.Request, policy 
 }
 
 // policyStatus is the status and the targets of a policy of either kind.
-func policyStatus(policy client.Object) (*gatewayv1.PolicyStatus, []gatewayv1.LocalPolicyTargetReference) {
+func policyStatus(policy client.Object) (*gatewrightv1alpha1.PolicyStatus, []gatewayv1.LocalPolicyTargetReference) {
 	switch p := policy.(type) {
 	case *gatewrightv1alpha1.GatewayConfig:
 		return &p.Status, p.Spec.TargetRefs
@@ -107,7 +107,7 @@ func policyStatus(policy client.Object) (*gatewayv1.PolicyStatus, []gatewayv1.Lo
 
 // floorPolicyStatus sets one ancestor per target, Accepted and Programmed at generation,
 // and tells whether that changed the status.
-func floorPolicyStatus(status *gatewayv1.PolicyStatus, targets []gatewayv1.LocalPolicyTargetReference, namespace string, generation int64) bool {
+func floorPolicyStatus(status *gatewrightv1alpha1.PolicyStatus, targets []gatewayv1.LocalPolicyTargetReference, namespace string, generation int64) bool {
 	var ancestors []gatewayv1.PolicyAncestorStatus
 	for _, t := range targets {
 		ref := gatewayv1.ParentReference{Group: &t.Group, Kind: &t.Kind, Name: t.Name}

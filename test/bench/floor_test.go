@@ -8,6 +8,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/yaml"
 
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/offline"
 )
@@ -106,7 +107,7 @@ func TestFloorStatusIsTheListenersGatewrightReports(t *testing.T) {
 	gw := gateway(1, 10)
 	gw.Generation = 1
 	floorStatus(gw, "10.0.0.1")
-	rules := listeners.Evaluate(gw.Spec.Listeners, nil)
+	rules := listeners.Evaluate(listeners.Serves{}, gw.Spec.Listeners, nil)
 	if len(gw.Status.Listeners) != len(rules) {
 		t.Fatalf("the floor reports %d listeners, want %d", len(gw.Status.Listeners), len(rules))
 	}
@@ -135,7 +136,7 @@ func TestFloorStatusIsTheListenersGatewrightReports(t *testing.T) {
 // The floor writes each policy's status once per generation, as GEP-713 asks of any
 // implementation: a second look at the same generation writes nothing.
 func TestFloorWritesEachPolicyStatusOncePerGeneration(t *testing.T) {
-	status := &gatewayv1.PolicyStatus{}
+	status := &gatewrightv1alpha1.PolicyStatus{}
 	targets := []gatewayv1.LocalPolicyTargetReference{{Kind: "Namespace", Name: "tenant-0"}}
 	for _, step := range []struct {
 		generation int64

@@ -76,7 +76,7 @@ func (w *routeWatch) observeConfigMap(obj any) {
 // at, if it says Accepted=True for its current generation; else 0.
 func acceptedGeneration(route *gatewayv1.HTTPRoute, gw client.ObjectKey) int64 {
 	for _, p := range route.Status.Parents {
-		if p.ControllerName != gatewrightv1alpha1.ControllerName {
+		if !gatewrightv1alpha1.IsGatewright(p.ControllerName) {
 			continue
 		}
 		if key, ok := parentGateway(route, p.ParentRef); !ok || key != gw {

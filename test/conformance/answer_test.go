@@ -36,8 +36,8 @@ func (a *answeringRoundTripper) CaptureRoundTrip(r roundtripper.Request) (*round
 	if err != nil {
 		return nil, nil, err
 	}
-	reads := &snapshot.RouteTableReads{Reader: a.client}
-	gateways, err := reads.GatewrightGateways(ctx, "")
+	g := &snapshot.Gatherer{Reader: a.client, AsRecorded: true, Rights: &snapshot.Rights{}}
+	gateways, err := g.GatewrightGateways(ctx, "")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -45,7 +45,11 @@ func (a *answeringRoundTripper) CaptureRoundTrip(r roundtripper.Request) (*round
 	if err != nil {
 		return nil, nil, err
 	}
-	snap, err := reads.Snapshot(ctx, gw)
+	class, err := g.GatewrightClass(ctx, gw)
+	if err != nil {
+		return nil, nil, err
+	}
+	snap, err := g.Gateway(ctx, gw, class, snapshot.RouteTableOnly())
 	if err != nil {
 		return nil, nil, err
 	}

@@ -36,7 +36,7 @@ import (
 // TestConformance runs the in-scope tests of the Gateway API conformance suite.
 // GATEWRIGHT_CONFORMANCE_RUN=<ShortName> runs one of them (its report goes to a temporary
 // folder); GATEWRIGHT_CONFORMANCE_REPORT changes where the report is written (default
-// docs/conformance/report.yaml). GATEWRIGHT_CONFORMANCE_MODE=requests answers the
+// test/conformance/report.yaml). GATEWRIGHT_CONFORMANCE_MODE=requests answers the
 // suite's HTTP requests from the route table, as `gatewright explain request` does,
 // instead of refusing them, and adds the HTTPRoute tests of requestScope; its report
 // goes to a temporary folder unless GATEWRIGHT_CONFORMANCE_REPORT says otherwise.
@@ -84,13 +84,19 @@ func TestConformance(t *testing.T) {
 	if requests {
 		manualFeatures = append(classFeatures, requestFeatures...)
 	}
+	// The profiles of the route kinds the class serves; each reports the tests of its
+	// features.
+	profiles := []suite.ConformanceProfileName{
+		suite.GatewayHTTPConformanceProfileName, suite.GatewayGRPCConformanceProfileName,
+		suite.GatewayTLSConformanceProfileName, suite.GatewayTCPConformanceProfileName, suite.GatewayUDPConformanceProfileName,
+	}
 	report := os.Getenv("GATEWRIGHT_CONFORMANCE_REPORT")
 	switch {
 	case report != "":
 	case run != "" || requests: // a one-test or request-mode report must not replace the committed one
 		report = filepath.Join(t.TempDir(), "report.yaml")
 	default:
-		report = filepath.Join(testenv.RepoRoot(), "docs", "conformance", "report.yaml")
+		report = filepath.Join(testenv.RepoRoot(), "test", "conformance", "report.yaml")
 	}
 	opts := suite.ConformanceOptions{
 		ConfigurableOptions: suite.ConfigurableOptions{
@@ -98,7 +104,7 @@ func TestConformance(t *testing.T) {
 			CleanupBaseResources: true,
 			CleanupTestResources: true,
 			SupportedFeatures:    manualFeatures,
-			ConformanceProfiles:  []suite.ConformanceProfileName{suite.GatewayHTTPConformanceProfileName},
+			ConformanceProfiles:  profiles,
 			SkipTests:            outOfScope(requests),
 			RunTest:              run,
 			TimeoutConfig:        statusTimeouts(),
@@ -117,6 +123,7 @@ func TestConformance(t *testing.T) {
 		Clientset:     cs,
 		RestConfig:    cfg,
 		RoundTripper:  transport,
+		GRPCClient:    refusingGRPCClient{refusing},
 		ManifestFS:    []fs.FS{&conformance.Manifests},
 		Hook: func(t *testing.T, test suite.ConformanceTest, _ *suite.ConformanceTestSuite) {
 			results.record(t, test.ShortName, refusing.Refused()[test.ShortName])
@@ -190,7 +197,7 @@ func (r *resultLog) record(t *testing.T, name string, refused int) {
 	}
 	line := fmt.Sprintf("%-4s %s", result, name)
 	if refused > 0 {
-		line += fmt.Sprintf(" (%d HTTP request(s) refused and their subtests skipped: no data plane)", refused)
+		line += fmt.Sprintf(" (%d request(s) refused and their subtests skipped: no data plane)", refused)
 	}
 	r.mu.Lock()
 	r.lines = append(r.lines, line)

@@ -30,12 +30,19 @@ const (
 // ServiceAccount per Gateway, both ready as soon as they exist, so Gateways are
 // Programmed without a data plane (the ServiceAccount is where the suite looks for
 // spec.infrastructure's labels and annotations), and a status template that gives every
-// Gateway the fixed address the suite waits for.
+// Gateway the fixed address the suite waits for. It serves every protocol, tls mode and
+// route kind of the Gateway API, and claims the features whose status Gatewright decides.
 const gatewayClassManifests = `
 apiVersion: gatewright.dev/v1alpha1
 kind: GatewayClassBlueprint
 metadata: {name: conformance}
 spec:
+  serves:
+    protocols: [HTTP, HTTPS, TLS, TCP, UDP]
+    tlsModes: [Terminate, Passthrough]
+    routeKinds: [HTTPRoute, GRPCRoute, TLSRoute, TCPRoute, UDPRoute]
+    features: [Gateway, GatewayInfrastructure, GatewayPort8080, HTTPRoute, HTTPRouteParentRefPort, ReferenceGrant,
+      GRPCRoute, TLSRoute, TLSRouteModeTerminate, TCPRoute, UDPRoute, ListenerSet]
   gatewayTemplate:
     resourceTemplates:
     - name: config

@@ -4,9 +4,13 @@ package conformance
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
+	"testing"
+	"time"
 
+	"sigs.k8s.io/gateway-api/conformance/utils/grpc"
 	"sigs.k8s.io/gateway-api/conformance/utils/roundtripper"
 )
 
@@ -23,15 +27,35 @@ func (r *refusingRoundTripper) CaptureRoundTrip(req roundtripper.Request) (*roun
 	if req.T == nil {
 		return nil, nil, errors.New("gatewright conformance: HTTP requests to the data plane are refused (status checks only)")
 	}
+	r.refuse(req.T, fmt.Sprintf("the HTTP request %s %s (Host %q)", req.Method, req.URL.String(), req.Host))
+	return nil, nil, nil // not reached: refuse ends the test's goroutine
+}
+
+// refuse records a request of t and skips t.
+func (r *refusingRoundTripper) refuse(t *testing.T, what string) {
 	r.mu.Lock()
 	if r.refused == nil {
 		r.refused = map[string]int{}
 	}
-	r.refused[topLevelTest(req.T.Name())]++
+	r.refused[topLevelTest(t.Name())]++
 	r.mu.Unlock()
-	req.T.Skipf("refused the HTTP request %s %s (Host %q): status checks only, no data plane", req.Method, req.URL.String(), req.Host)
-	return nil, nil, nil // not reached: Skipf ends the test's goroutine
+	t.Skipf("refused %s: status checks only, no data plane", what)
 }
+
+// refusingGRPCClient stands in for the suite's gRPC client as refusingRoundTripper does
+// for its HTTP client, counting in the same record: the GRPCRoute tests check their
+// routes' status before they send an RPC.
+type refusingGRPCClient struct{ *refusingRoundTripper }
+
+func (c refusingGRPCClient) SendRPC(t *testing.T, address string, expected grpc.ExpectedResponse, _ time.Duration) (*grpc.Response, error) {
+	if t == nil {
+		return nil, errors.New("gatewright conformance: RPCs to the data plane are refused (status checks only)")
+	}
+	c.refuse(t, fmt.Sprintf("an RPC to %s (%s)", address, expected.TestCaseName))
+	return nil, nil // not reached: refuse ends the test's goroutine
+}
+
+func (refusingGRPCClient) Close() {}
 
 // Refused is how many requests each test tried to send.
 func (r *refusingRoundTripper) Refused() map[string]int {

@@ -8,11 +8,17 @@ import (
 )
 
 // inScope are the conformance tests whose assertions are about status, or that start with
-// status assertions before sending traffic (the traffic part is refused and skipped):
-// those of the core features (Gateway, HTTPRoute, ReferenceGrant) and of the extended
-// features Gatewright's GatewayClasses list in status.supportedFeatures. Every other
-// test of the suite is skipped; docs/conformance/README.md says why.
+// status assertions before sending HTTP requests or RPCs (refused, and the (sub)test
+// skipped): those of the features the class under test lists in status.supportedFeatures,
+// the route kinds GRPCRoute, TLSRoute, TCPRoute and UDPRoute among them. A test that then
+// opens a TCP, TLS or UDP connection of its own is not here: the suite dials those itself,
+// past any stand-in, and fails with no data plane. Every other test of the suite is
+// skipped; docs/conformance/README.md says why.
 var inScope = []string{
+	"GRPCExactMethodMatching",
+	"GRPCRouteHeaderMatching",
+	"GRPCRouteListenerHostnameMatching",
+	"GRPCRouteWeight",
 	"GatewayClassObservedGenerationBump",
 	"GatewayInfrastructureMetadata",
 	"GatewayInvalidParametersRef",
@@ -27,6 +33,7 @@ var inScope = []string{
 	"GatewaySecretReferenceGrantSpecific",
 	"GatewayWithAttachedRoutes",
 	"GatewayWithAttachedRoutesWithPort8080",
+	"HTTPRouteDisallowedKind",
 	"HTTPRouteInvalidBackendRefUnknownKind",
 	"HTTPRouteInvalidCrossNamespaceBackendRef",
 	"HTTPRouteInvalidCrossNamespaceParentRef",
@@ -39,6 +46,30 @@ var inScope = []string{
 	"HTTPRouteObservedGenerationBump",
 	"HTTPRoutePartiallyInvalidViaInvalidReferenceGrant",
 	"HTTPRouteReferenceGrant",
+	"ListenerSetAllowedNamespaceNone",
+	"ListenerSetAllowedNamespaceSame",
+	"ListenerSetAllowedNamespaceSelector",
+	"ListenerSetAllowedRoutesNamespaces",
+	"ListenerSetAllowedRoutesSupportedKinds",
+	"ListenerSetDefaultNotAllowed",
+	"ListenerSetDualParentRefIndependence",
+	"ListenerSetHTTPRouting",
+	"ListenerSetHostnameConflict",
+	"ListenerSetProtocolConflict",
+	"ListenerSetReferenceGrant",
+	"ListenerSetRouteStatusScopedToParentRef",
+	"TCPRouteInvalidBackendRefNonexistent",
+	"TCPRouteInvalidCrossNamespaceBackendRef",
+	"TCPRouteInvalidNonTCPListener",
+	"TLSRouteInvalidNoMatchingListener",
+	"TLSRouteInvalidNoMatchingListenerHostname",
+	"TLSRouteInvalidReferenceGrant",
+	"TLSRouteListenerMixedTerminationNotSupported",
+	"TLSRouteListenerPassthroughSupportedKinds",
+	"TLSRouteListenerTerminateSupportedKinds",
+	"UDPRouteInvalidBackendRefNonexistent",
+	"UDPRouteInvalidCrossNamespaceBackendRef",
+	"UDPRouteNotAllowedByListeners",
 }
 
 // requestScope are the HTTPRoute tests about traffic that request mode adds

@@ -1,17 +1,20 @@
 // Package docs_test walks the documentation as a reader would: every offline gatewright
 // command a page shows, whose input files are in the repository, is run from the
 // repository's root, and its output must be what the page shows. So the next drift of a
-// message, a column or a value fails here, not in a reader's terminal.
+// message, a column or a value fails here, not in a reader's terminal. The live examples
+// are walked too, on a control plane running the controller (live_walk_test.go).
 package docs_test
 
 import (
 	"bufio"
+	"fmt"
 	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gatewright/gatewright/test/testenv"
@@ -21,6 +24,7 @@ import (
 type example struct {
 	page    string
 	line    int
+	block   int // which console block of the page, from 0
 	command string
 	output  []string
 	// files are the files the page shows before the command, by name: a YAML block that
@@ -35,12 +39,7 @@ var offline = regexp.MustCompile(`^gatewright (lint|values|render)\b|^gatewright
 
 func TestDocsShowWhatOfflineCommandsPrint(t *testing.T) {
 	root := testenv.RepoRoot()
-	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "gatewright"), "./cmd/gatewright")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building gatewright: %v\n%s", err, out)
-	}
+	bin := buildGatewright(t, root)
 	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -76,6 +75,44 @@ func TestDocsShowWhatOfflineCommandsPrint(t *testing.T) {
 	}
 }
 
+// built is cmd/gatewright, built once for every walk of the package: linking it takes
+// longer than most walks.
+var built struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		_ = os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// buildGatewright returns a folder holding cmd/gatewright, built from root, and
+// kubectl-gatewright, kubectl's plugin, linked to it as make install links it.
+func buildGatewright(t *testing.T, root string) string {
+	t.Helper()
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "gatewright-docs-"); built.err != nil {
+			return
+		}
+		build := exec.Command("go", "build", "-o", filepath.Join(built.dir, "gatewright"), "./cmd/gatewright")
+		build.Dir = root
+		if out, err := build.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("building gatewright: %v\n%s", err, out)
+			return
+		}
+		built.err = os.Symlink("gatewright", filepath.Join(built.dir, "kubectl-gatewright"))
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	return built.dir
+}
+
 // examples are the commands of page's console blocks, each with the output shown after it.
 func examples(t *testing.T, page string) []example {
 	t.Helper()
@@ -85,7 +122,7 @@ func examples(t *testing.T, page string) []example {
 	}
 	defer f.Close()
 	var out []example
-	inConsole := false
+	inConsole, block := false, -1
 	var last *example // the command of this block whose output the lines are
 	files := map[string]string{}
 	var file *strings.Builder // the YAML block being read
@@ -114,6 +151,7 @@ func examples(t *testing.T, page string) []example {
 			}
 		case strings.HasPrefix(text, "```console"):
 			inConsole, last = true, nil
+			block++
 		case strings.HasPrefix(text, "```"):
 			if last != nil {
 				out = append(out, *last)
@@ -127,7 +165,7 @@ func examples(t *testing.T, page string) []example {
 			if last != nil {
 				out = append(out, *last)
 			}
-			last = &example{page: page, line: n, command: withoutComment(strings.TrimPrefix(text, "$ ")), files: maps.Clone(files)}
+			last = &example{page: page, line: n, block: block, command: withoutComment(strings.TrimPrefix(text, "$ ")), files: maps.Clone(files)}
 		case last != nil:
 			last.output = append(last.output, strings.TrimRight(text, " "))
 		}
@@ -199,13 +237,14 @@ func lines(s string) []string {
 	return out
 }
 
-// matches tells whether got is what want shows, where a line "..." in want stands for
-// any lines, none included: a page may abridge.
+// matches tells whether got is what want shows, where a line "..." in want (indented or
+// not) stands for any lines, none included, and "..." within a line for any text: a page
+// may abridge.
 func matches(want, got []string) bool {
 	if len(want) == 0 {
 		return len(got) == 0 || len(got) == 1 && got[0] == ""
 	}
-	if want[0] == "..." {
+	if strings.TrimSpace(want[0]) == "..." {
 		for skip := 0; skip <= len(got); skip++ {
 			if matches(want[1:], got[skip:]) {
 				return true
@@ -213,5 +252,17 @@ func matches(want, got []string) bool {
 		}
 		return false
 	}
-	return len(got) > 0 && want[0] == got[0] && matches(want[1:], got[1:])
+	return len(got) > 0 && lineMatches(want[0], got[0]) && matches(want[1:], got[1:])
+}
+
+// lineMatches tells whether got is the line want shows, "..." in it standing for any text.
+func lineMatches(want, got string) bool {
+	if !strings.Contains(want, "...") {
+		return want == got
+	}
+	parts := strings.Split(want, "...")
+	for i, p := range parts {
+		parts[i] = regexp.QuoteMeta(p)
+	}
+	return regexp.MustCompile("^" + strings.Join(parts, ".*") + "$").MatchString(got)
 }

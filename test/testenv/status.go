@@ -5,7 +5,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 )
@@ -26,7 +25,7 @@ func Condition(conditions []metav1.Condition, conditionType string, generation i
 // Ancestors describes a policy's ancestor conditions, one line per ancestor and
 // condition: "Kind/name Type=Status/Reason: message".
 func Ancestors(policy metav1.Object) []string {
-	var status gatewayv1.PolicyStatus
+	var status gatewrightv1alpha1.PolicyStatus
 	switch p := policy.(type) {
 	case *gatewrightv1alpha1.GatewayClassConfig:
 		status = p.Status

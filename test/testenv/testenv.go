@@ -4,6 +4,7 @@ package testenv
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"runtime"
 
@@ -11,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
+	"github.com/gatewright/gatewright/config/crd"
 	"github.com/gatewright/gatewright/internal/controlplane"
 )
 
@@ -26,7 +28,11 @@ func New() (*envtest.Environment, error) {
 	if err != nil {
 		return nil, err
 	}
-	return controlplane.New(bin)
+	crds, err := crd.All()
+	if err != nil {
+		return nil, fmt.Errorf("reading the built-in CRDs: %w", err)
+	}
+	return controlplane.New(bin, crds), nil
 }
 
 // Start starts the control plane of one test suite and returns it with its config and a

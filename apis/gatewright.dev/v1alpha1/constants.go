@@ -6,6 +6,13 @@ import gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 // and the controllerName it writes into policy and route status.
 const ControllerName gatewayv1.GatewayController = "gatewright.dev/gateway-controller"
 
+// IsGatewright tells whether a controllerName is Gatewright's: a GatewayClass's, or a
+// status entry's (a route's parent status, a policy's ancestor status) that says who
+// wrote it.
+func IsGatewright(controllerName gatewayv1.GatewayController) bool {
+	return controllerName == ControllerName
+}
+
 // Kinds, as they appear in references such as GatewayClass.spec.parametersRef and
 // Gateway.spec.infrastructure.parametersRef.
 const (
@@ -13,6 +20,14 @@ const (
 	KindGatewayClassConfig    = "GatewayClassConfig"
 	KindGatewayConfig         = "GatewayConfig"
 )
+
+// NamesGatewayConfig tells whether gw's spec.infrastructure.parametersRef names the
+// GatewayConfig name (of gw's namespace).
+func NamesGatewayConfig(gw *gatewayv1.Gateway, name string) bool {
+	infra := gw.Spec.Infrastructure
+	return infra != nil && infra.ParametersRef != nil && infra.ParametersRef.Name == name &&
+		string(infra.ParametersRef.Group) == GroupVersion.Group && string(infra.ParametersRef.Kind) == KindGatewayConfig
+}
 
 // Condition types and reasons that Gateway API does not define.
 const (

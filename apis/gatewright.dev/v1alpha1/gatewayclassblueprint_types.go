@@ -55,6 +55,14 @@ type GatewayClassBlueprintSpec struct {
 	// +kubebuilder:validation:MaxItems=32
 	ClusterScopedKinds []GroupKind `json:"clusterScopedKinds,omitempty"`
 
+	// Serves says what the data plane the templates make implements: which listeners
+	// the Gateways' status accepts, the route kinds they support, and the features the
+	// GatewayClasses list. Left out, or a field of it left out, a blueprint serves what it
+	// always did: protocols HTTP and HTTPS, TLS terminated, HTTPRoutes, and the features
+	// Gatewright itself implements.
+	// +optional
+	Serves *Serves `json:"serves,omitempty"`
+
 	// GatewayTemplate is rendered once for every Gateway of the classes using the blueprint.
 	// +required
 	GatewayTemplate GatewayTemplate `json:"gatewayTemplate"`
@@ -75,6 +83,54 @@ type GatewayClassBlueprintSpec struct {
 	// to the cap, and the Linted condition says so.
 	// +optional
 	RenderLimits *RenderLimits `json:"renderLimits,omitempty"`
+}
+
+// Serves is what a blueprint's data plane implements. Its defaults are applied where it
+// is read, not by the API server: stored defaults would change the spec, and so the
+// revision, of every blueprint written before serves existed.
+type Serves struct {
+	// Protocols are the listener protocols served. A listener of another protocol is not
+	// accepted (UnsupportedProtocol). Default: HTTP, HTTPS.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=5
+	// +kubebuilder:validation:items:Enum=HTTP;HTTPS;TLS;TCP;UDP
+	Protocols []gatewayv1.ProtocolType `json:"protocols,omitempty"`
+
+	// TLSModes are the tls.mode values served on TLS listeners: Passthrough hands the
+	// TLS stream to the backend, Terminate ends it with the listener's certificateRefs.
+	// A TLS listener of another mode is not accepted (UnsupportedValue). HTTPS listeners
+	// always terminate. Default: Terminate.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=2
+	TLSModes []gatewayv1.TLSModeType `json:"tlsModes,omitempty"`
+
+	// RouteKinds are the kinds of route (group gateway.networking.k8s.io) served. A
+	// listener supports those its protocol takes: HTTPRoute and GRPCRoute on HTTP and
+	// HTTPS, TLSRoute on TLS, TCPRoute on TCP, UDPRoute on UDP. Default: HTTPRoute.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=5
+	// +kubebuilder:validation:items:Enum=HTTPRoute;GRPCRoute;TLSRoute;TCPRoute;UDPRoute
+	RouteKinds []gatewayv1.Kind `json:"routeKinds,omitempty"`
+
+	// Features are the Gateway API features (GEP-2162) the classes list in
+	// status.supportedFeatures, which conformance runs read, by the names of Gateway
+	// API's features package (Gateway, HTTPRoute, ReferenceGrant, GRPCRoute, TLSRoute,
+	// ...). Default: Gateway, GatewayInfrastructure, GatewayPort8080, HTTPRoute,
+	// HTTPRouteParentRefPort, ReferenceGrant.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:items:MinLength=1
+	// +kubebuilder:validation:items:MaxLength=128
+	// +kubebuilder:validation:items:Pattern=`^[A-Za-z0-9]+$`
+	Features []string `json:"features,omitempty"`
 }
 
 // RenderLimits are the bounds of one render: what a render gets whatever its input.
@@ -210,9 +266,19 @@ type StatusTemplate struct {
 
 // GatewayClassBlueprintStatus reports whether the blueprint can be used.
 type GatewayClassBlueprintStatus struct {
+	// ObservedGeneration is the generation the conditions were written for.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
 	// Conditions: Accepted is False with reason InvalidTemplates when a template does
 	// not parse, dependsOn names a missing template or forms a cycle, or valuesSchema
-	// is not a valid schema.
+	// is not a valid schema. Ready, Reconciling and Stalled sum up the blueprint: Ready
+	// is True when it is accepted and its newest revision is rolled out; Reconciling
+	// while a rollout's wave waits on its gate; Stalled when it is not accepted, its
+	// rollout was rolled back (until a new revision) or a rollout annotation cannot be
+	// read. A paused rollout leaves all three but Ready False. Gateways that fail to
+	// render count in failingGateways and gatewright.dev/Rendered, not here: a tenant's
+	// values can fail a Gateway too, and a rollout rolls back what the revision breaks.
 	// +optional
 	// +listType=map
 	// +listMapKey=type
@@ -269,7 +335,10 @@ type GatewayClassBlueprint struct {
 	// +required
 	Spec GatewayClassBlueprintSpec `json:"spec"`
 
+	// Defaulted to an observedGeneration of 0 until the controller writes it, so that
+	// kstatus reads a new object as not yet observed (InProgress) rather than Current.
 	// +optional
+	// +kubebuilder:default={observedGeneration: 0}
 	Status GatewayClassBlueprintStatus `json:"status,omitempty"`
 }
 

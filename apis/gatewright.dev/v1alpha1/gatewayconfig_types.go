@@ -33,7 +33,8 @@ type GatewayConfigSpec struct {
 // +kubebuilder:printcolumn:name="Target Kind",type=string,JSONPath=`.spec.targetRefs[0].kind`
 // +kubebuilder:printcolumn:name="Target",type=string,JSONPath=`.spec.targetRefs[0].name`
 // +kubebuilder:printcolumn:name="Accepted",type=string,JSONPath=`.status.ancestors[0].conditions[?(@.type=="Accepted")].status`
-// +kubebuilder:printcolumn:name="Enforced",type=string,JSONPath=`.status.ancestors[0].conditions[?(@.type=="Enforced")].reason`
+// +kubebuilder:printcolumn:name="Programmed",type=string,JSONPath=`.status.ancestors[0].conditions[?(@.type=="Programmed")].reason`
+// +kubebuilder:printcolumn:name="Enforced (deprecated)",type=string,priority=1,description="Deprecated: Programmed, its name in GEP-713 of gateway-api v1.6.3; written for one more minor release",JSONPath=`.status.ancestors[0].conditions[?(@.type=="Enforced")].reason`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 type GatewayConfig struct {
 	metav1.TypeMeta   `json:",inline"`
@@ -42,8 +43,11 @@ type GatewayConfig struct {
 	// +optional
 	Spec GatewayConfigSpec `json:"spec,omitempty"`
 
+	// Defaulted to an observedGeneration of 0 until the controller writes it, so that
+	// kstatus reads a new object as not yet observed (InProgress) rather than Current.
 	// +optional
-	Status gatewayv1.PolicyStatus `json:"status,omitempty"`
+	// +kubebuilder:default={observedGeneration: 0}
+	Status PolicyStatus `json:"status,omitempty"`
 }
 
 // GatewayConfigList is a list of GatewayConfigs.

@@ -106,9 +106,9 @@ type Rendering struct {
 	// objects were rendered from. Only part 0 has it.
 	// +optional
 	ValuesHash string `json:"valuesHash,omitempty"`
-	// RenderedBytes, on a Gateway's part 0, is the size of what the Gateway's last
-	// applied render holds: the bytes of JSON of its objects and of its effective values.
-	// The Gateways of a namespace together stay within the controller's
+	// RenderedBytes, on part 0, is the size of what the owner's last applied render
+	// holds: the bytes of JSON of its objects and of its effective values. The Gateways
+	// and routes of a namespace together stay within the controller's
 	// --max-rendered-bytes-per-namespace.
 	// +optional
 	// +kubebuilder:validation:Minimum=0
@@ -149,6 +149,19 @@ type Rendering struct {
 	// status. Absent when every route fit.
 	// +optional
 	RouteCutoff *RouteCutoff `json:"routeCutoff,omitempty"`
+	// ServedRoutes, on a Gateway's part 0, are the routes the configuration it last
+	// applied holds: for each, 8 bytes of the SHA-256 of its UID and generation, sorted,
+	// in base64. Routes read it while NotApplied is set: a route not among them is not
+	// served, and its Accepted condition says so.
+	// +optional
+	// +kubebuilder:validation:MaxLength=128000
+	ServedRoutes string `json:"servedRoutes,omitempty"`
+	// NotApplied, on a Gateway's part 0, says why the Gateway's latest render was not
+	// applied (its render failed, an apply failed, a bound refused it); empty when it
+	// was. The objects applied before stay, and so does ServedRoutes.
+	// +optional
+	// +kubebuilder:validation:MaxLength=1024
+	NotApplied string `json:"notApplied,omitempty"`
 	// RouteRefused, on a route's part 0, says that the route's templates refused it on
 	// its Gateway (a fail, a bound of its own render): the message its Accepted condition
 	// says. The Gateway leaves the route out of its configuration while it is set.
@@ -170,6 +183,10 @@ func (r *Rendering) TargetFor(blueprint string) int64 {
 // RouteCutoff names the first route a Gateway left out for a bound, and why.
 type RouteCutoff struct {
 	CreationTimestamp metav1.Time `json:"creationTimestamp"`
+	// Kind is the route's kind; absent, an HTTPRoute.
+	// +kubebuilder:validation:Enum=HTTPRoute;GRPCRoute;TLSRoute;TCPRoute;UDPRoute
+	// +optional
+	Kind string `json:"kind,omitempty"`
 	// +kubebuilder:validation:MaxLength=253
 	Namespace string `json:"namespace"`
 	// +kubebuilder:validation:MaxLength=253

@@ -1,0 +1,107 @@
+package snapshot
+
+import (
+	"context"
+	"slices"
+	"sort"
+
+	"k8s.io/apimachinery/pkg/types"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/listeners"
+	"github.com/gatewright/gatewright/internal/routes"
+)
+
+// attachment is where routes attach on a Gateway.
+type attachment struct {
+	// routes are the HTTPRoutes attached to at least one listener, sorted by
+	// namespace/name; others those of the other kinds, by kind then namespace/name.
+	routes []gatewayv1.HTTPRoute
+	others []routes.Route
+	// listeners are the listeners each of routes attaches to, by namespace/name.
+	listeners map[types.NamespacedName][]gatewayv1.SectionName
+	// counts are how many routes, of every kind, attach to each listener.
+	counts map[gatewayv1.SectionName]int32
+}
+
+// attached finds the routes among candidates (HTTPRoutes) and others (routes of the other
+// kinds) attached to gw by the Gateway API rules, on a class that serves what serves says.
+// A route attaches to the listeners of sets, the Gateway's ListenerSets, through its
+// parentRefs naming them; those listeners are named by listeners.SetRef.Key.
+func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves listeners.Serves, candidates []gatewayv1.HTTPRoute, others []routes.Route, sets []listenerSet) (attachment, error) {
+	a := attachment{listeners: map[types.NamespacedName][]gatewayv1.SectionName{}, counts: map[gatewayv1.SectionName]int32{}}
+	setOf := make(map[types.NamespacedName]*listenerSet, len(sets))
+	for i := range sets {
+		setOf[types.NamespacedName{Namespace: sets[i].item.Namespace, Name: sets[i].item.Name}] = &sets[i]
+	}
+	labelsOf := map[string]map[string]string{}
+	take := func(route routes.Route) ([]gatewayv1.SectionName, error) {
+		var onSets []gatewayv1.ParentReference
+		for _, ref := range routes.ParentRefs(route) {
+			if key, isListenerSet := attach.ParentListenerSet(route.GetNamespace(), ref); isListenerSet && setOf[key] != nil {
+				onSets = append(onSets, ref)
+			}
+		}
+		onGateway := len(attach.ParentRefsTo(route, gw)) > 0
+		if !onGateway && len(onSets) == 0 {
+			return nil, nil
+		}
+		labels, ok := labelsOf[route.GetNamespace()]
+		if !ok {
+			var err error
+			if labels, err = g.routeNamespaceLabels(ctx, gw, route.GetNamespace()); err != nil {
+				return nil, err
+			}
+			labelsOf[route.GetNamespace()] = labels
+		}
+		var taken []gatewayv1.SectionName
+		if onGateway {
+			taken = attach.Listeners(gw, serves, attach.RouteOf(route), labels)
+		}
+		for _, ref := range onSets {
+			key, _ := attach.ParentListenerSet(route.GetNamespace(), ref)
+			set := setOf[key]
+			for _, name := range attach.AttachToListenerSet(set.item, set.verdict, serves, attach.RouteOf(route), ref, labels).Listeners {
+				if k := set.verdict.Ref.Key(name); !slices.Contains(taken, k) {
+					taken = append(taken, k)
+				}
+			}
+		}
+		for _, l := range taken {
+			a.counts[l]++
+		}
+		return taken, nil
+	}
+	for i := range candidates {
+		route := &candidates[i]
+		taken, err := take(route)
+		if err != nil {
+			return attachment{}, err
+		}
+		if len(taken) > 0 {
+			a.routes = append(a.routes, *route)
+			a.listeners[types.NamespacedName{Namespace: route.Namespace, Name: route.Name}] = taken
+		}
+	}
+	for _, route := range others {
+		taken, err := take(route)
+		if err != nil {
+			return attachment{}, err
+		}
+		if len(taken) > 0 {
+			a.others = append(a.others, route)
+		}
+	}
+	sort.Slice(a.routes, func(i, j int) bool {
+		return a.routes[i].Namespace+"/"+a.routes[i].Name < a.routes[j].Namespace+"/"+a.routes[j].Name
+	})
+	sort.Slice(a.others, func(i, j int) bool {
+		return routeKey(a.others[i]) < routeKey(a.others[j])
+	})
+	return a, nil
+}
+
+func routeKey(route routes.Route) string {
+	return routes.KindOf(route) + "/" + route.GetNamespace() + "/" + route.GetName()
+}

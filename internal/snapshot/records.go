@@ -1,0 +1,75 @@
+package snapshot
+
+import (
+	"context"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/apply"
+	"github.com/gatewright/gatewright/internal/translate"
+)
+
+// decided reads what the controller decided of the routes of snap's Gateway, where the
+// caller reads it: the routes their own templates refused (their records say so), and,
+// AsRecorded, which routes past a bound it left out (the Gateway's record says so).
+func (g *Gatherer) decided(ctx context.Context, snap *translate.Gateway) error {
+	gw := snap.Gateway
+	switch {
+	case g.RefusedRouteIndex != "":
+		var refused gatewrightv1alpha1.RenderingList
+		if err := g.Reader.List(ctx, &refused, client.MatchingFields{g.RefusedRouteIndex: gw.Namespace + "/" + gw.Name}); err != nil {
+			return err
+		}
+		snap.RefusedRoutes = apply.RefusedRoutes(refused.Items, gw)
+	case g.AsRecorded:
+		var err error
+		if snap.RefusedRoutes, err = g.refusedRoutes(ctx, gw, snap.Routes); err != nil {
+			return err
+		}
+	}
+	if !g.AsRecorded {
+		return nil
+	}
+	snap.CutoffRecorded = true
+	var err error
+	if snap.RecordedCutoff, err = apply.RouteCutoff(ctx, g.Reader, gw); err != nil {
+		return fmt.Errorf("reading the Rendering of Gateway %s/%s (which routes it leaves out for a bound): %w", gw.Namespace, gw.Name, err)
+	}
+	return nil
+}
+
+// refusedRoutes are the routes among routes that their own templates refused on gw, as
+// their records say: the controller leaves them out of gw's table. gw's route records
+// are listed cluster-wide, else in each route namespace; one the caller may not read is an
+// error that names it, since a refused route would otherwise answer requests it does not.
+func (g *Gatherer) refusedRoutes(ctx context.Context, gw *gatewayv1.Gateway, routes []gatewayv1.HTTPRoute) (map[types.NamespacedName]string, error) {
+	// Route records carry their Gateway's name and namespace as labels: only gw's are listed.
+	ofGateway := client.MatchingLabels{gatewayv1.GatewayNameLabelKey: gw.Name, gatewrightv1alpha1.LabelGatewayNamespace: gw.Namespace}
+	var all gatewrightv1alpha1.RenderingList
+	err := g.Reader.List(ctx, &all, ofGateway)
+	if err == nil {
+		return apply.RefusedRoutes(all.Items, gw), nil
+	}
+	if !apierrors.IsForbidden(err) {
+		return nil, fmt.Errorf("listing Renderings (whether routes' own templates refused them): %w", err)
+	}
+	var renderings []gatewrightv1alpha1.Rendering
+	seen := map[string]bool{}
+	for _, route := range routes {
+		if seen[route.Namespace] {
+			continue
+		}
+		seen[route.Namespace] = true
+		var list gatewrightv1alpha1.RenderingList
+		if err := g.Reader.List(ctx, &list, client.InNamespace(route.Namespace), ofGateway); err != nil {
+			return nil, fmt.Errorf("reading the Renderings of namespace %s (whether its routes' own templates refused them): %w", route.Namespace, err)
+		}
+		renderings = append(renderings, list.Items...)
+	}
+	return apply.RefusedRoutes(renderings, gw), nil
+}
