@@ -131,7 +131,7 @@ func translateRoute(t *testing.T, set *offline.Set, snap *translate.Gateway, nam
 		t.Fatal(err)
 	}
 	for _, r := range routes {
-		if r.Route.Namespace+"/"+r.Route.Name == name {
+		if r.Route.GetNamespace()+"/"+r.Route.GetName() == name {
 			return snap.TranslateRoute(&render.Cache{}, r, translate.Live{})
 		}
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/gatewright/gatewright/internal/metrics"
 	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/revisions"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/summary"
 	"github.com/gatewright/gatewright/internal/translate"
 )
@@ -171,9 +172,8 @@ func (r *BlueprintReconciler) blueprintOfGateway(ctx context.Context, obj client
 
 // blueprintsOfRoute maps a route to the blueprints of its parent Gateways' classes.
 func (r *BlueprintReconciler) blueprintsOfRoute(ctx context.Context, obj client.Object) []reconcile.Request {
-	route := obj.(*gatewayv1.HTTPRoute)
 	var requests []reconcile.Request
-	for _, key := range attach.ParentGateways(route) {
+	for _, key := range attach.ParentGateways(obj) {
 		gw := &gatewayv1.Gateway{}
 		if err := r.Get(ctx, key, gw); err != nil {
 			continue
@@ -191,11 +191,14 @@ func (r *BlueprintReconciler) blueprintsOfRoute(ctx context.Context, obj client.
 // workers start, rather than in a reconcile's first read, and a revision deleted by
 // hand has the history and status read again.
 func (r *BlueprintReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	return ctrl.NewControllerManagedBy(mgr).
+	b := ctrl.NewControllerManagedBy(mgr)
+	for _, kind := range r.routeKinds {
+		b = b.Watches(routes.New(kind), ctrlutil.MapTo(r.blueprintsOfRoute), builder.WithPredicates(routeRenderFailureChanged))
+	}
+	return b.
 		For(&gatewrightv1alpha1.GatewayClassBlueprint{}, builder.WithPredicates(predicate.Or[client.Object](predicate.GenerationChangedPredicate{}, rolloutAsked))).
 		Owns(&gatewrightv1alpha1.GatewayClassBlueprintRevision{}, builder.WithPredicates(ctrlutil.Deleted)).
 		Watches(&gatewayv1.Gateway{}, ctrlutil.MapTo(r.blueprintOfGateway), builder.WithPredicates(renderFailureChanged)).
-		Watches(&gatewayv1.HTTPRoute{}, ctrlutil.MapTo(r.blueprintsOfRoute), builder.WithPredicates(routeRenderFailureChanged)).
 		Watches(&gatewrightv1alpha1.Rendering{}, ctrlutil.Coalesced(renderingsOfRevisions, recountAfter), revisionRecordChanged).
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, ctrlutil.MapTo(r.blueprintsOfClassConfig), ctrlutil.SpecChanged).
 		Watches(&gatewayv1.GatewayClass{}, ctrlutil.MapTo(r.allBlueprints), builder.WithPredicates(predicate.Funcs{UpdateFunc: func(event.UpdateEvent) bool { return false }})).
@@ -222,6 +225,8 @@ type fleetJudge struct {
 	client.Client
 	Blueprints *render.Cache
 	Recorder   record.EventRecorder
+	// routeKinds are the route kinds the API server serves (servedRouteKinds).
+	routeKinds []string
 
 	shard shard
 }
@@ -230,11 +235,11 @@ type fleetJudge struct {
 // before) from how gateways and the routes on them render, records an event when it
 // turns, and returns how many Gateways fail.
 func (j *fleetJudge) setRendered(ctx context.Context, obj client.Object, conds *[]metav1.Condition, before []metav1.Condition, gateways []gatewayv1.Gateway) (int32, error) {
-	routes, err := routesOnGateways(ctx, j.Client, gateways)
+	attached, err := routesOnGateways(ctx, j.Client, j.routeKinds, gateways)
 	if err != nil {
 		return 0, err
 	}
-	rendered, failing := translate.FleetRendered(gateways, routes)
+	rendered, failing := translate.FleetRendered(gateways, attached)
 	conditions.Set(conds, gatewrightv1alpha1.ConditionRendered, rendered.OK, rendered.Reason, rendered.Message, obj.GetGeneration())
 	recordConditionChange(j.Recorder, obj, before, *meta.FindStatusCondition(*conds, gatewrightv1alpha1.ConditionRendered))
 	return failing, nil

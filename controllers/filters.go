@@ -7,6 +7,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/translate"
 )
 
@@ -53,14 +54,13 @@ var targetRevisionChanged = builder.WithPredicates(predicate.Funcs{
 // routeRenderFailureChanged is renderFailureChanged for routes.
 var routeRenderFailureChanged = predicate.Funcs{
 	CreateFunc: func(e event.CreateEvent) bool {
-		return translate.RouteRenderFailure(e.Object.(*gatewayv1.HTTPRoute)) != ""
+		return translate.RouteRenderFailure(e.Object) != ""
 	},
 	UpdateFunc: func(e event.UpdateEvent) bool {
-		return translate.RouteRenderFailure(e.ObjectOld.(*gatewayv1.HTTPRoute)) != translate.RouteRenderFailure(e.ObjectNew.(*gatewayv1.HTTPRoute))
+		return translate.RouteRenderFailure(e.ObjectOld) != translate.RouteRenderFailure(e.ObjectNew)
 	},
 	DeleteFunc: func(e event.DeleteEvent) bool {
-		route, isRoute := e.Object.(*gatewayv1.HTTPRoute)
-		return !isRoute || translate.RouteRenderFailure(route) != ""
+		return routes.KindOf(e.Object) == "" || translate.RouteRenderFailure(e.Object) != ""
 	},
 }
 

@@ -229,7 +229,7 @@ func (r *GatewayReconciler) translate(ctx context.Context, snap *translate.Gatew
 	// others without their content. A blueprint that does not parse reads none: its
 	// error comes from the translation.
 	if parsed, err := r.Blueprints.Get(snap.Values.Blueprint); err == nil {
-		rec.ReadsWhole = parsed.ReadsWhole(false)
+		rec.ReadsWhole = parsed.ReadsWhole("")
 	}
 	live, err := r.Applier.LiveRecorded(ctx, rec)
 	if err != nil {

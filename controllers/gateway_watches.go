@@ -13,6 +13,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/ctrlutil"
 	"github.com/gatewright/gatewright/internal/routes"
@@ -215,7 +216,7 @@ func (r *GatewayReconciler) gatewaysOfRoutesOfGrant(ctx context.Context, obj cli
 // records.
 func (r *GatewayReconciler) gatewayOfRouteRecord(_ context.Context, obj client.Object) []reconcile.Request {
 	rendering := obj.(*gatewrightv1alpha1.Rendering)
-	if rendering.Owner.Kind != "HTTPRoute" || rendering.Part != 0 {
+	if rendering.Owner.Kind == apply.KindGateway || rendering.Part != 0 {
 		return nil
 	}
 	return []reconcile.Request{{NamespacedName: types.NamespacedName{Namespace: rendering.Owner.GatewayNamespace, Name: rendering.Owner.GatewayName}}}

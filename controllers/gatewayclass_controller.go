@@ -23,6 +23,7 @@ import (
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/conditions"
 	"github.com/gatewright/gatewright/internal/ctrlutil"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/snapshot"
 	"github.com/gatewright/gatewright/internal/translate"
 )
@@ -169,9 +170,8 @@ func (r *GatewayClassReconciler) classesOfClassConfig(_ context.Context, obj cli
 
 // classesOfRoute maps a route to the classes of its parent Gateways.
 func (r *GatewayClassReconciler) classesOfRoute(ctx context.Context, obj client.Object) []reconcile.Request {
-	route := obj.(*gatewayv1.HTTPRoute)
 	var requests []reconcile.Request
-	for _, key := range attach.ParentGateways(route) {
+	for _, key := range attach.ParentGateways(obj) {
 		gw := &gatewayv1.Gateway{}
 		if r.Get(ctx, key, gw) != nil {
 			continue
@@ -206,10 +206,13 @@ var finalizersChanged = predicate.Funcs{
 }
 
 func (r *GatewayClassReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	return ctrl.NewControllerManagedBy(mgr).
+	b := ctrl.NewControllerManagedBy(mgr)
+	for _, kind := range r.routeKinds {
+		b = b.Watches(routes.New(kind), handler.EnqueueRequestsFromMapFunc(r.classesOfRoute), builder.WithPredicates(routeRenderFailureChanged))
+	}
+	return b.
 		For(&gatewayv1.GatewayClass{}, builder.WithPredicates(predicate.Or[client.Object](predicate.GenerationChangedPredicate{}, finalizersChanged))).
 		Watches(&gatewayv1.Gateway{}, handler.EnqueueRequestsFromMapFunc(r.classOfGateway), builder.WithPredicates(predicate.Or[client.Object](gatewayClassNameChanged, renderFailureChanged))).
-		Watches(&gatewayv1.HTTPRoute{}, handler.EnqueueRequestsFromMapFunc(r.classesOfRoute), builder.WithPredicates(routeRenderFailureChanged)).
 		// A new currentRevision changes what the class's Gateways run, and so what it serves.
 		Watches(&gatewrightv1alpha1.GatewayClassBlueprint{}, handler.EnqueueRequestsFromMapFunc(r.classesOfBlueprint),
 			builder.WithPredicates(predicate.Or[client.Object](predicate.GenerationChangedPredicate{}, currentRevisionMoved))).

@@ -288,19 +288,22 @@ func referrersOfGrant(ctx context.Context, r client.Reader, obj client.Object, k
 	return ctrlutil.RequestsFor(names)
 }
 
-// routesOnGateways lists, once each, the routes that name any of gateways in a parentRef.
-func routesOnGateways(ctx context.Context, r client.Reader, gateways []gatewayv1.Gateway) ([]gatewayv1.HTTPRoute, error) {
-	seen := map[types.NamespacedName]bool{}
-	var out []gatewayv1.HTTPRoute
-	for i := range gateways {
-		routes, err := httpRoutesOf(ctx, r, &gateways[i])
-		if err != nil {
-			return nil, err
-		}
-		for _, route := range routes {
-			if key := client.ObjectKeyFromObject(&route); !seen[key] {
-				seen[key] = true
-				out = append(out, route)
+// routesOnGateways lists, once each, the routes of kinds that name any of gateways in a
+// parentRef.
+func routesOnGateways(ctx context.Context, r client.Reader, kinds []string, gateways []gatewayv1.Gateway) ([]routes.Route, error) {
+	seen := map[routes.Key]bool{}
+	var out []routes.Route
+	for _, kind := range kinds {
+		for i := range gateways {
+			named, err := routesOf(ctx, r, kind, &gateways[i])
+			if err != nil {
+				return nil, err
+			}
+			for _, route := range named {
+				if key := routes.KeyOf(route); !seen[key] {
+					seen[key] = true
+					out = append(out, route)
+				}
 			}
 		}
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/gatewright/gatewright/internal/conditions"
 	"github.com/gatewright/gatewright/internal/ctrlutil"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/snapshot"
 	"github.com/gatewright/gatewright/internal/summary"
 	"github.com/gatewright/gatewright/internal/translate"
@@ -48,6 +49,9 @@ type PolicyReconciler struct {
 	Kind string
 	// Workers is how many policies are judged at once.
 	Workers int
+	// RouteKinds are the route kinds the API server serves (servedRouteKinds): a route
+	// of any of them may have values.
+	RouteKinds []string
 
 	shard shard
 	pace  judgementPace
@@ -193,12 +197,14 @@ func (r *PolicyReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		// cache reads after the blueprint's status would leave it RevisionPending.
 		b = b.Watches(&gatewrightv1alpha1.GatewayClassBlueprintRevision{}, r.coalesced(r.ridingPolicies), builder.WithPredicates(ctrlutil.Created))
 	}
+	for _, kind := range r.RouteKinds {
+		b = b.Watches(routes.New(kind), r.coalesced(r.policiesNearRoute), ctrlutil.SpecChanged)
+	}
 	return b.
 		For(r.newObject(), ctrlutil.SpecChanged).
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, r.coalesced(r.policiesNear), ctrlutil.SpecChanged).
 		Watches(&gatewrightv1alpha1.GatewayConfig{}, r.coalesced(r.policiesNear), ctrlutil.SpecChanged).
 		Watches(&gatewayv1.Gateway{}, r.coalesced(r.policiesNear), ctrlutil.SpecChanged).
-		Watches(&gatewayv1.HTTPRoute{}, r.coalesced(r.policiesNearRoute), ctrlutil.SpecChanged).
 		Watches(&gatewayv1.GatewayClass{}, r.coalesced(r.policiesNear), ctrlutil.SpecChanged).
 		// Values are computed with the blueprint revision each Gateway runs: what moves
 		// it is a new currentRevision or a rollout's assignment, not a spec edit; a
@@ -258,11 +264,8 @@ func (r *PolicyReconciler) coalesced(fn handler.MapFunc) handler.EventHandler {
 // policiesNearRoute: a route's values take part in the judgement of the policies of its
 // own namespace, of its parent Gateways' namespaces and of the controller namespace.
 func (r *PolicyReconciler) policiesNearRoute(ctx context.Context, obj client.Object) []reconcile.Request {
-	route, ok := obj.(*gatewayv1.HTTPRoute)
-	if !ok {
-		return nil
-	}
-	namespaces := map[string]bool{route.Namespace: true, r.ControllerNamespace: true}
+	route := obj.(routes.Route) // watched for the route kinds only
+	namespaces := map[string]bool{route.GetNamespace(): true, r.ControllerNamespace: true}
 	for _, key := range attach.ParentGateways(route) {
 		namespaces[key.Namespace] = true
 	}

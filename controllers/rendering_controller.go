@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"context"
+	"slices"
 
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -16,6 +17,7 @@ import (
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/ctrlutil"
 	"github.com/gatewright/gatewright/internal/metrics"
+	"github.com/gatewright/gatewright/internal/routes"
 )
 
 // RenderingReconciler guarantees the clean-up: a Rendering whose owner is gone is
@@ -26,6 +28,8 @@ import (
 type RenderingReconciler struct {
 	client.Client
 	Applier *apply.Applier
+	// routeKinds are the route kinds the API server serves (servedRouteKinds).
+	routeKinds []string
 
 	shard shard
 }
@@ -60,8 +64,8 @@ func (r *RenderingReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	}
 	deleted, err := r.Applier.CleanUp(ctx, rendering)
 	kind := metrics.KindGateway
-	if rendering.Owner.Kind == "HTTPRoute" {
-		kind = metrics.KindHTTPRoute
+	if rendering.Owner.Kind != apply.KindGateway {
+		kind = metrics.KindOfRoute(rendering.Owner.Kind)
 	}
 	countCleanup(kind, deleted)
 	if len(deleted) > 0 {
@@ -70,15 +74,19 @@ func (r *RenderingReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	return ctrl.Result{}, err
 }
 
-// ownerGone tells whether the Gateway, or the HTTPRoute and its parent Gateway, that
-// the Rendering is for no longer exist or are being deleted. A route that left its
-// parent, or a Gateway that left Gatewright, is the HTTPRoute and Gateway reconcilers' to
-// judge.
+// ownerGone tells whether the Gateway, or the route of the recorded kind and its parent
+// Gateway, that the Rendering is for no longer exist or are being deleted; a route of a
+// kind the API server no longer serves is gone. A route that left its parent, or a
+// Gateway that left Gatewright, is the route and Gateway reconcilers' to judge.
 func (r *RenderingReconciler) ownerGone(ctx context.Context, rendering *gatewrightv1alpha1.Rendering) (bool, error) {
 	owners := []client.Object{&gatewayv1.Gateway{}}
 	keys := []types.NamespacedName{{Namespace: rendering.Owner.GatewayNamespace, Name: rendering.Owner.GatewayName}}
-	if rendering.Owner.Kind == "HTTPRoute" {
-		owners = append(owners, &gatewayv1.HTTPRoute{})
+	if rendering.Owner.Kind != apply.KindGateway {
+		route := routes.New(rendering.Owner.Kind)
+		if route == nil || !slices.Contains(r.routeKinds, rendering.Owner.Kind) {
+			return true, nil
+		}
+		owners = append(owners, route)
 		keys = append(keys, types.NamespacedName{Namespace: rendering.Namespace, Name: rendering.Owner.Name})
 	}
 	for i, owner := range owners {
@@ -92,11 +100,14 @@ func (r *RenderingReconciler) ownerGone(ctx context.Context, rendering *gatewrig
 	return false, nil
 }
 
-// renderingsOfOwner maps a Gateway or HTTPRoute to the Renderings that name it.
+// renderingsOfOwner maps a Gateway or a route to the Renderings that name it: a route's
+// are those of its name and kind (routeKindOfLabels).
 func (r *RenderingReconciler) renderingsOfOwner(ctx context.Context, obj client.Object) []reconcile.Request {
 	selector := client.MatchingLabels{gatewayv1.GatewayNameLabelKey: obj.GetName(), gatewrightv1alpha1.LabelGatewayNamespace: obj.GetNamespace()}
 	var opts []client.ListOption
-	if _, isRoute := obj.(*gatewayv1.HTTPRoute); isRoute {
+	kind := routes.KindOf(obj) // empty for a Gateway: every object is a routes.Route
+	isRoute := kind != ""
+	if isRoute {
 		selector = client.MatchingLabels{gatewrightv1alpha1.LabelHTTPRouteName: obj.GetName(), gatewrightv1alpha1.LabelHTTPRouteNamespace: obj.GetNamespace()}
 		opts = append(opts, client.InNamespace(obj.GetNamespace()))
 	}
@@ -104,18 +115,25 @@ func (r *RenderingReconciler) renderingsOfOwner(ctx context.Context, obj client.
 	if err := r.List(ctx, &list, append(opts, selector)...); err != nil {
 		return nil
 	}
-	requests := make([]reconcile.Request, len(list.Items))
-	for i, item := range list.Items {
-		requests[i] = reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&item)}
+	var requests []reconcile.Request
+	for i := range list.Items {
+		item := &list.Items[i]
+		if isRoute && routeKindOfLabels(item.Labels) != kind {
+			continue
+		}
+		requests = append(requests, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(item)})
 	}
 	return requests
 }
 
 func (r *RenderingReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	return ctrl.NewControllerManagedBy(mgr).
+	b := ctrl.NewControllerManagedBy(mgr).
 		For(&gatewrightv1alpha1.Rendering{}).
-		Watches(&gatewayv1.Gateway{}, ctrlutil.MapTo(r.renderingsOfOwner), builder.WithPredicates(ctrlutil.Going)).
-		Watches(&gatewayv1.HTTPRoute{}, ctrlutil.MapTo(r.renderingsOfOwner), builder.WithPredicates(ctrlutil.Going)).
+		Watches(&gatewayv1.Gateway{}, ctrlutil.MapTo(r.renderingsOfOwner), builder.WithPredicates(ctrlutil.Going))
+	for _, kind := range r.routeKinds {
+		b = b.Watches(routes.New(kind), ctrlutil.MapTo(r.renderingsOfOwner), builder.WithPredicates(ctrlutil.Going))
+	}
+	return b.
 		Named("rendering").
 		WithOptions(controller.Options{MaxConcurrentReconciles: 2, ReconciliationTimeout: reconcileTimeout}).
 		Complete(ctrlutil.RetryingConflicts(r, staleRecord))

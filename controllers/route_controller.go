@@ -34,8 +34,8 @@ import (
 // RouteReconciler writes Gatewright's RouteParentStatus entries on each route of one
 // kind (HTTPRoute, GRPCRoute, TLSRoute, TCPRoute, UDPRoute) for each parent Gateway of
 // Gatewright's classes: where it attaches, whether its backendRefs resolve and whether
-// the configuration its Gateway applied holds it. The same code serves every kind; an
-// HTTPRoute also has its blueprint's route templates rendered and applied.
+// the configuration its Gateway applied holds it; and renders and applies its
+// blueprint's route templates of its kind. The same code serves every kind.
 type RouteReconciler struct {
 	programmer
 	// Kind is the route kind reconciled.
@@ -47,7 +47,7 @@ type RouteReconciler struct {
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes,verbs=get;list;watch;update;patch
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=grpcroutes;tlsroutes;tcproutes;udproutes,verbs=get;list;watch
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes/status;grpcroutes/status;tlsroutes/status;tcproutes/status;udproutes/status,verbs=get;update;patch
-// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes/finalizers,verbs=update
+// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes/finalizers;grpcroutes/finalizers;tlsroutes/finalizers;tcproutes/finalizers;udproutes/finalizers,verbs=update
 // +kubebuilder:rbac:groups="",resources=services,verbs=get;list;watch
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=referencegrants,verbs=get;list;watch
 
@@ -87,7 +87,7 @@ func (r *RouteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 	for _, parent := range parents {
 		rec := records[parent.key()]
 		if rec == nil {
-			rec = apply.NewRecord(apply.RouteOwner(route, parent.gateway.Namespace, parent.gateway.Name))
+			rec = apply.NewRecord(apply.RouteOwner(r.Kind, route, parent.gateway.Namespace, parent.gateway.Name))
 		}
 		status, again, err := r.reconcileParent(ctx, g, route, parent, rec, backends)
 		statuses[parent.key()] = status
@@ -119,16 +119,16 @@ func (r *RouteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 	return result, errors.Join(append(errs, r.patchStatus(ctx, route, statuses, elsewhere))...)
 }
 
-// records reads the Renderings of what route templates made for route, by parent:
-// HTTPRoutes only have route templates, and a route of another kind has none.
+// records reads the Renderings of what route templates made for route, by parent. The
+// records older than Renderings, which only HTTPRoutes have, are adopted.
 func (r *RouteReconciler) records(ctx context.Context, g *snapshot.Gatherer, route routes.Route, parents []routeParent, elsewhere *gatewaysElsewhere) (map[string]*apply.Record, error) {
-	httpRoute, ok := route.(*gatewayv1.HTTPRoute)
-	if !ok {
-		return nil, nil
-	}
-	records, err := r.Applier.LoadRouteRecords(ctx, httpRoute)
+	records, err := r.Applier.LoadRouteRecords(ctx, r.Kind, route)
 	if err != nil {
 		return nil, err
+	}
+	httpRoute, ok := route.(*gatewayv1.HTTPRoute)
+	if !ok {
+		return records, nil
 	}
 	blueprints := func() map[string]*gatewrightv1alpha1.GatewayClassBlueprint {
 		out := map[string]*gatewrightv1alpha1.GatewayClassBlueprint{}
@@ -320,12 +320,7 @@ func (r *RouteReconciler) programParent(ctx context.Context, g *snapshot.Gathere
 		}
 		return statuses, false, r.Applier.DeleteRecord(ctx, rec)
 	}
-	httpRoute, ok := route.(*gatewayv1.HTTPRoute)
-	if !ok {
-		return statuses, false, nil // route templates are HTTPRoutes'
-	}
-
-	snap, res, err := r.translate(ctx, g, translate.Route{Route: httpRoute, BackendRefs: backends.BackendRefs}, parent, rec)
+	snap, res, err := r.translate(ctx, g, translate.Route{Route: route, BackendRefs: backends.BackendRefs}, parent, rec)
 	if err == nil {
 		err = r.record(rec, parent, snap, res)
 	}
@@ -355,13 +350,13 @@ func (r *RouteReconciler) programParent(ctx context.Context, g *snapshot.Gathere
 		start, first := time.Now(), !rec.Exists()
 		rec.RouteRefused = "" // its templates took it: the Gateway serves it
 		applied, err = r.Applier.ApplyRecorded(ctx, rec, out.Objects, keepWaiting(out.Waiting))
-		countApply(metrics.KindHTTPRoute, start, applied, err)
+		countApply(r.metricsKind(), start, applied, err)
 		recordChanges(r.Recorder, route, rec, first, applied)
 		if staleRecord(err) {
 			return statuses, false, err // retried by ctrlutil.RetryingConflicts; the status keeps its last verdict
 		}
 		if err == nil {
-			again := len(applied.Changed) > 0 && res.Blueprint.RouteObjectsMayChange(out)
+			again := len(applied.Changed) > 0 && res.Blueprint.RouteObjectsMayChange(r.Kind, out)
 			return statuses, again, r.watches.ensure(ctx, out.Objects)
 		}
 	}
@@ -423,10 +418,10 @@ func (r *RouteReconciler) translate(ctx context.Context, g *snapshot.Gatherer, r
 	if err != nil {
 		return nil, nil, err
 	}
-	if snap.Values.Blueprint.Spec.HTTPRouteTemplate == nil {
+	if snap.Values.Blueprint.Spec.RouteTemplateOf(r.Kind) == nil {
 		return nil, nil, fmt.Errorf("GatewayClassBlueprint %s: %w", snap.Values.Blueprint.Name, snapshot.ErrNoRouteTemplate)
 	}
-	defer func() { countRender(metrics.KindHTTPRoute, snap.Values.Blueprint.Name, err) }()
+	defer func() { countRender(r.metricsKind(), snap.Values.Blueprint.Name, err) }()
 	if snap.Listeners, err = g.Listeners(ctx, parent.gateway, translate.Serves(&snap.Values.Blueprint.Spec)); err != nil {
 		return nil, nil, err
 	}
@@ -434,14 +429,14 @@ func (r *RouteReconciler) translate(ctx context.Context, g *snapshot.Gatherer, r
 	// others without their content. A blueprint that does not parse reads none: its
 	// error comes from the translation.
 	if parsed, err := r.Blueprints.Get(snap.Values.Blueprint); err == nil {
-		rec.ReadsWhole = parsed.ReadsWhole(true)
+		rec.ReadsWhole = parsed.ReadsWhole(r.Kind)
 	}
 	live, err := r.Applier.LiveRecorded(ctx, rec)
 	if err != nil {
 		return nil, nil, err
 	}
 	res := snap.TranslateRoute(r.Blueprints, route, translate.Live{Objects: live, IsReady: apply.Readiness, IsNamespaced: r.scopes.IsNamespaced})
-	observeTranslation(metrics.KindHTTPRoute, res)
+	observeTranslation(r.metricsKind(), res)
 	return snap, res, res.Err
 }
 
@@ -465,13 +460,11 @@ func (r *RouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if r.listenerSets {
 		b = b.Watches(&gatewayv1.ListenerSet{}, ctrlutil.MapTo(r.routesOfListenerSet))
 	}
-	if r.Kind == routes.KindHTTPRoute {
-		// The only kind with route templates has values, which policies set, and renders
-		// that count in its namespace's bytes; the other kinds' status reads neither.
-		b = b.WatchesRawSource(r.namespaceBytes.Source(apply.KindHTTPRoute)).
-			Watches(&gatewrightv1alpha1.GatewayClassConfig{}, ctrlutil.MapTo(r.routesNearPolicy), ctrlutil.SpecChanged).
-			Watches(&gatewrightv1alpha1.GatewayConfig{}, ctrlutil.MapTo(r.routesNearPolicy), ctrlutil.SpecChanged)
-	}
+	// A route's templates render with its values, which policies set, and their objects
+	// count in its namespace's bytes.
+	b = b.WatchesRawSource(r.namespaceBytes.Source(r.Kind)).
+		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, ctrlutil.MapTo(r.routesNearPolicy), ctrlutil.SpecChanged).
+		Watches(&gatewrightv1alpha1.GatewayConfig{}, ctrlutil.MapTo(r.routesNearPolicy), ctrlutil.SpecChanged)
 	return r.setUp(mgr, b.
 		For(routes.New(r.Kind), ctrlutil.SpecChanged).
 		Watches(&gatewayv1.Gateway{}, ctrlutil.MapTo(r.routesOfGateway), builder.WithPredicates(gatewayChangedForRoutes)).
@@ -482,3 +475,6 @@ func (r *RouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		WatchesRawSource(source.Kind(r.services, serviceMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.routesOfService), ctrlutil.CameOrWent)).
 		Named(strings.ToLower(r.Kind)), r, r.routeOfObject)
 }
+
+// metricsKind is the kind label of the routes reconciled.
+func (r *RouteReconciler) metricsKind() string { return metrics.KindOfRoute(r.Kind) }

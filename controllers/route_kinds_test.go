@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/test/testenv"
 )
@@ -210,3 +211,155 @@ spec:
   rules: [{matches: [` + strings.Join(all, ", ") + `]}]
 `
 }
+
+// routeTemplatesBlueprint has route templates for HTTPRoutes, GRPCRoutes and TCPRoutes,
+// all named route-config: each kind's objects are told apart by what they say, not by
+// the template's name.
+const routeTemplatesBlueprint = `
+serves:
+  protocols: [HTTP, TCP]
+  routeKinds: [HTTPRoute, GRPCRoute, TCPRoute]
+values:
+  default: {timeout: 15s}
+gatewayTemplate:
+  resourceTemplates:
+  - name: config
+    template: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: {{ .Gateway.metadata.name }}-config}
+httpRouteTemplate:
+  resourceTemplates:
+  - name: route-config
+    template: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: http-{{ .HTTPRoute.metadata.name }}}
+      data: {route: {{ .Route.metadata.name }}, timeout: {{ .Values.timeout | quote }}}
+grpcRouteTemplate:
+  resourceTemplates:
+  - name: route-config
+    template: |
+      {{- if eq .Route.metadata.name "refused" }}{{ fail "no gRPC service here" }}{{ end }}
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: grpc-{{ .GRPCRoute.metadata.name }}}
+      data:
+        route: {{ .Route.metadata.name }}
+        timeout: {{ .Values.timeout | quote }}
+        backends: "{{ range .BackendRefs }}{{ .name }} {{ end }}"
+tcpRouteTemplate:
+  resourceTemplates:
+  - name: route-config
+    template: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: tcp-{{ .TCPRoute.metadata.name }}}
+      data: {route: {{ .Route.metadata.name }}, port: "{{ range .TCPRoute.spec.rules }}{{ range .backendRefs }}{{ .port }}{{ end }}{{ end }}"}
+`
+
+// routeRenderings lists the owners of the Renderings in the namespace, as "Kind/name".
+func (w world) routeRenderings(ctx context.Context) func() []string {
+	return func() []string {
+		var list gatewrightv1alpha1.RenderingList
+		if err := k8s.List(ctx, &list, client.InNamespace(w.namespace)); err != nil {
+			return []string{err.Error()}
+		}
+		var out []string
+		for _, r := range list.Items {
+			out = append(out, r.Owner.Kind+"/"+r.Owner.Name)
+		}
+		return out
+	}
+}
+
+var _ = Describe("Route templates of every kind", func() {
+	It("renders each route's templates of its kind, keeps a GRPCRoute's objects and records apart from an HTTPRoute's of the same name, and gives it the values its GatewayConfig sets", func(ctx SpecContext) {
+		w := newWorld(ctx)
+		w.classAndBlueprint(ctx, routeTemplatesBlueprint)
+		w.gatewayWithListeners(ctx, "edge", `
+- {name: http, protocol: HTTP, port: 80}
+- {name: tcp, protocol: TCP, port: 5432}`)
+		Eventually(w.gatewayCondition(ctx, "edge", "Programmed")).Should(HavePrefix("True/"))
+		w.apply(ctx, `
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop, namespace: NAMESPACE}
+spec:
+  parentRefs: [{name: edge, sectionName: http}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: GRPCRoute
+metadata: {name: shop, namespace: NAMESPACE}
+spec:
+  parentRefs: [{name: edge, sectionName: http}]
+  rules: [{backendRefs: [{name: greeter, port: 50051}]}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: TCPRoute
+metadata: {name: db, namespace: NAMESPACE}
+spec:
+  parentRefs: [{name: edge, sectionName: tcp}]
+  rules: [{backendRefs: [{name: db, port: 5432}]}]
+`)
+		data := func(name string) func() map[string]string {
+			return func() map[string]string {
+				cm, err := w.configMap(ctx, name)()
+				if err != nil {
+					return map[string]string{"error": err.Error()}
+				}
+				return cm.Data
+			}
+		}
+		Eventually(data("http-shop")).Should(Equal(map[string]string{"route": "shop", "timeout": "15s"}))
+		Eventually(data("grpc-shop")).Should(Equal(map[string]string{"route": "shop", "timeout": "15s", "backends": "greeter "}))
+		Eventually(data("tcp-db")).Should(Equal(map[string]string{"route": "db", "port": "5432"}))
+		Eventually(w.routeRenderings(ctx)).Should(ConsistOf("Gateway/edge", "HTTPRoute/shop", "GRPCRoute/shop", "TCPRoute/db"))
+		grpc := &gatewayv1.GRPCRoute{}
+		Expect(k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "shop"}, grpc)).To(Succeed())
+		cm, err := w.configMap(ctx, "grpc-shop")()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(cm.OwnerReferences).To(ConsistOf(And(HaveField("Kind", "GRPCRoute"), HaveField("UID", grpc.UID))))
+		Eventually(w.routeParentsOf(ctx, routes.KindGRPCRoute, "shop")).Should(ConsistOf(HavePrefix("edge: True/Accepted: ")))
+
+		By("a GatewayConfig targeting the GRPCRoute: its objects take the values, the HTTPRoute's of its name do not")
+		w.apply(ctx, `
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayConfig
+metadata: {name: grpc-shop, namespace: NAMESPACE}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: GRPCRoute, name: shop}]
+  default: {timeout: 30s}
+`)
+		Eventually(data("grpc-shop")).Should(HaveKeyWithValue("timeout", "30s"))
+		policy := &gatewrightv1alpha1.GatewayConfig{}
+		policy.Namespace, policy.Name = w.namespace, "grpc-shop"
+		Eventually(ancestors(ctx, policy)).Should(ContainElement("GRPCRoute/shop Accepted=True/Accepted: "))
+		Consistently(data("http-shop"), "2s").Should(HaveKeyWithValue("timeout", "15s"))
+
+		By("deleting the HTTPRoute: its objects and records go, the GRPCRoute's of its name stay")
+		Expect(k8s.Delete(ctx, &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: w.namespace, Name: "shop"}})).To(Succeed())
+		Eventually(data("http-shop")).Should(HaveKey("error"))
+		Eventually(w.routeRenderings(ctx)).Should(ConsistOf("Gateway/edge", "GRPCRoute/shop", "TCPRoute/db"))
+		Consistently(data("grpc-shop"), "2s").Should(HaveKeyWithValue("timeout", "30s"))
+
+		By("deleting the GRPCRoute: its objects and records go too")
+		Expect(k8s.Delete(ctx, grpc)).To(Succeed())
+		Eventually(data("grpc-shop")).Should(HaveKey("error"))
+		Eventually(w.routeRenderings(ctx)).Should(ConsistOf("Gateway/edge", "TCPRoute/db"))
+		Expect(data("tcp-db")()).To(HaveKeyWithValue("route", "db"))
+
+		By("a GRPCRoute its own templates refuse: refused on its status, and named by the blueprint's Rendered condition")
+		w.apply(ctx, `
+apiVersion: gateway.networking.k8s.io/v1
+kind: GRPCRoute
+metadata: {name: refused, namespace: NAMESPACE}
+spec:
+  parentRefs: [{name: edge, sectionName: http}]
+`)
+		Eventually(w.routeParentsOf(ctx, routes.KindGRPCRoute, "refused")).Should(ConsistOf(
+			And(HavePrefix("edge: False/UnsupportedValue: "), ContainSubstring("no gRPC service here"))))
+		Eventually(w.blueprintConditionOf(ctx, gatewrightv1alpha1.ConditionRendered)).Should(
+			ContainSubstring("1 route(s) fail to render or apply: GRPCRoute " + w.namespace + "/refused on Gateway " + w.namespace + "/edge"))
+	})
+})

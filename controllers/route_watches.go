@@ -150,15 +150,12 @@ func (r *RouteReconciler) routesNearPolicy(ctx context.Context, obj client.Objec
 	return requests
 }
 
-// routeOfObject maps an object rendered for a route back to the route: an HTTPRoute, the
-// only kind with route templates.
+// routeOfObject maps an object rendered for a route of the reconciled kind back to the
+// route; an object without a route-kind label is an HTTPRoute's.
 func (r *RouteReconciler) routeOfObject(_ context.Context, obj client.Object) []reconcile.Request {
-	if r.Kind != routes.KindHTTPRoute {
-		return nil
-	}
 	labels := obj.GetLabels()
 	name, namespace := labels[gatewrightv1alpha1.LabelHTTPRouteName], labels[gatewrightv1alpha1.LabelHTTPRouteNamespace]
-	if name == "" || namespace == "" {
+	if name == "" || namespace == "" || routeKindOfLabels(labels) != r.Kind {
 		return nil
 	}
 	return []reconcile.Request{{NamespacedName: types.NamespacedName{Namespace: namespace, Name: name}}}
@@ -210,4 +207,13 @@ func (r *RouteReconciler) routesOfGatewayRendering(ctx context.Context, obj clie
 		return nil
 	}
 	return r.routesOfGateway(ctx, gw)
+}
+
+// routeKindOfLabels is the kind of the route an object or Rendering with labels was
+// rendered for: its route-kind label, absent on an HTTPRoute's.
+func routeKindOfLabels(labels map[string]string) string {
+	if kind := labels[gatewrightv1alpha1.LabelRouteKind]; kind != "" {
+		return kind
+	}
+	return routes.KindHTTPRoute
 }

@@ -139,7 +139,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		return err
 	}
 	recorder := ctrlutil.CappedRecorder{EventRecorder: mgr.GetEventRecorderFor("gatewright")}
-	judge := fleetJudge{Client: mgr.GetClient(), Blueprints: blueprints, Recorder: recorder, shard: shard}
+	judge := fleetJudge{Client: mgr.GetClient(), Blueprints: blueprints, Recorder: recorder, routeKinds: routeKinds, shard: shard}
 	if err := (&BlueprintReconciler{fleetJudge: judge, ControllerNamespace: opts.ControllerNamespace}).SetupWithManager(mgr); err != nil {
 		return err
 	}
@@ -149,7 +149,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	for _, kind := range []string{gatewrightv1alpha1.KindGatewayClassConfig, gatewrightv1alpha1.KindGatewayConfig} {
 		if err := (&PolicyReconciler{
 			Client: mgr.GetClient(), ControllerNamespace: opts.ControllerNamespace, Blueprints: blueprints, Kind: kind, Recorder: recorder, shard: shard,
-			Workers: orDefault(opts.PolicyWorkers, DefaultPolicyWorkers),
+			Workers: orDefault(opts.PolicyWorkers, DefaultPolicyWorkers), RouteKinds: routeKinds,
 		}).SetupWithManager(mgr); err != nil {
 			return err
 		}
@@ -157,7 +157,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	if err := (&NamespaceReconciler{Client: mgr.GetClient(), shard: shard}).SetupWithManager(mgr); err != nil {
 		return err
 	}
-	if err := (&RenderingReconciler{Client: mgr.GetClient(), Applier: applier, shard: shard}).SetupWithManager(mgr); err != nil {
+	if err := (&RenderingReconciler{Client: mgr.GetClient(), Applier: applier, routeKinds: routeKinds, shard: shard}).SetupWithManager(mgr); err != nil {
 		return err
 	}
 	certificates, err := newCertificateSecrets(mgr)
@@ -217,7 +217,8 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 // so there can be more workers than cores; the API server's capacity is the limit.
 const DefaultGatewayWorkers = 16
 
-// DefaultRouteWorkers is how many HTTPRoutes are reconciled at once unless told otherwise.
+// DefaultRouteWorkers is how many routes of each kind are reconciled at once unless told
+// otherwise.
 const DefaultRouteWorkers = 8
 
 // DefaultPolicyWorkers is how many GatewayClassConfigs, and how many GatewayConfigs, are

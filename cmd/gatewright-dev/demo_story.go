@@ -185,7 +185,7 @@ func (d *demo) explainValues(ctx context.Context, out io.Writer, kind, name stri
 	var recorded *explain.RecordSource
 	var err error
 	if kind == "httproute" {
-		exp, recorded, err = reader.HTTPRoute(ctx, demoNamespace, name, "")
+		exp, recorded, err = reader.Route(ctx, "HTTPRoute", demoNamespace, name, "")
 	} else {
 		exp, recorded, err = reader.Gateway(ctx, demoNamespace, name)
 	}

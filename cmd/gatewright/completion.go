@@ -27,6 +27,10 @@ type liveKind struct {
 var (
 	gatewayKind            = liveKind{gatewayv1.SchemeGroupVersion.WithKind("Gateway"), true}
 	httpRouteKind          = liveKind{gatewayv1.SchemeGroupVersion.WithKind("HTTPRoute"), true}
+	grpcRouteKind          = liveKind{gatewayv1.SchemeGroupVersion.WithKind("GRPCRoute"), true}
+	tlsRouteKind           = liveKind{gatewayv1.SchemeGroupVersion.WithKind("TLSRoute"), true}
+	tcpRouteKind           = liveKind{gatewayv1.SchemeGroupVersion.WithKind("TCPRoute"), true}
+	udpRouteKind           = liveKind{gatewayv1.SchemeGroupVersion.WithKind("UDPRoute"), true}
 	gatewayConfigKind      = liveKind{gatewrightv1alpha1.GroupVersion.WithKind(gatewrightv1alpha1.KindGatewayConfig), true}
 	gatewayClassConfigKind = liveKind{gatewrightv1alpha1.GroupVersion.WithKind(gatewrightv1alpha1.KindGatewayClassConfig), true}
 	blueprintKind          = liveKind{gatewrightv1alpha1.GroupVersion.WithKind("GatewayClassBlueprint"), false}
@@ -39,6 +43,10 @@ var (
 var argKinds = map[string]liveKind{
 	"gateway": gatewayKind, "gateways": gatewayKind, "gw": gatewayKind,
 	"httproute": httpRouteKind, "httproutes": httpRouteKind,
+	"grpcroute": grpcRouteKind, "grpcroutes": grpcRouteKind,
+	"tlsroute": tlsRouteKind, "tlsroutes": tlsRouteKind,
+	"tcproute": tcpRouteKind, "tcproutes": tcpRouteKind,
+	"udproute": udpRouteKind, "udproutes": udpRouteKind,
 	"gatewayconfig": gatewayConfigKind, "gatewayconfigs": gatewayConfigKind, "gwc": gatewayConfigKind,
 	"gatewayclassconfig": gatewayClassConfigKind, "gatewayclassconfigs": gatewayClassConfigKind, "gcc": gatewayClassConfigKind,
 }
@@ -64,11 +72,11 @@ func addLiveCompletion(root *cobra.Command) {
 	}
 	if explain := subcommand(root, "explain"); explain != nil {
 		explain.ValidArgs = nil // the function below offers them, and then the names
-		explain.ValidArgsFunction = completeKindAndName("gateway", "httproute", "gatewayconfig", "gatewayclassconfig")
+		explain.ValidArgsFunction = completeKindAndName("gateway", "httproute", "grpcroute", "tlsroute", "tcproute", "udproute", "gatewayconfig", "gatewayclassconfig")
 	}
 	if tree := subcommand(root, "tree"); tree != nil {
 		tree.ValidArgs = nil
-		tree.ValidArgsFunction = completeKindAndName("gateway", "httproute")
+		tree.ValidArgsFunction = completeKindAndName("gateway", "httproute", "grpcroute", "tlsroute", "tcproute", "udproute")
 	}
 	if diff := subcommand(root, "diff"); diff != nil {
 		_ = diff.RegisterFlagCompletionFunc("delete", completeDeleteRefs)

@@ -87,7 +87,7 @@ func TestLiveCompletionAndImpersonation(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{"explain offers the kinds it explains, and its subcommand", []string{"explain", ""}, []string{"request", "gateway", "httproute", "gatewayconfig", "gatewayclassconfig"}},
+		{"explain offers the kinds it explains, and its subcommand", []string{"explain", ""}, []string{"request", "gateway", "httproute", "grpcroute", "tlsroute", "tcproute", "udproute", "gatewayconfig", "gatewayclassconfig"}},
 		{"explain gateway offers the Gateways of -n", []string{"explain", "-n", "team-a", "--kubeconfig", admin, "gateway", ""}, []string{"web"}},
 		{"explain gw takes the kind's short name", []string{"explain", "-n", "team-b", "--kubeconfig", admin, "gw", ""}, []string{"api"}},
 		{"explain httproute offers routes", []string{"explain", "-n", "team-a", "--kubeconfig", admin, "httproute", ""}, []string{"shop"}},

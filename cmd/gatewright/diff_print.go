@@ -55,7 +55,7 @@ func writeEntry(b *strings.Builder, e diff.Entry) {
 	if e.Gateway == "" {
 		fmt.Fprintf(b, "Gateway %s/%s\n", e.Namespace, e.Name)
 	} else {
-		fmt.Fprintf(b, "HTTPRoute %s/%s on Gateway %s\n", e.Namespace, e.Name, e.Gateway)
+		fmt.Fprintf(b, "%s %s/%s on Gateway %s\n", e.Kind, e.Namespace, e.Name, e.Gateway)
 	}
 	if len(e.Values) > 0 {
 		b.WriteString("  values:\n")

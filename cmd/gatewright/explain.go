@@ -24,9 +24,9 @@ type explainOptions struct {
 func newExplainCommand() *cobra.Command {
 	opts := explainOptions{controllerNamespace: defaultControllerNamespace}
 	cmd := &cobra.Command{
-		Use:   "explain gateway|httproute|gatewayconfig|gatewayclassconfig NAME [-n NAMESPACE]",
-		Short: "Show the values of a live Gateway or HTTPRoute and where each came from, or where a policy lands",
-		Long: `explain reads a Gateway (or an HTTPRoute and its parent Gateway) and every GatewayClass,
+		Use:   "explain gateway|httproute|grpcroute|tlsroute|tcproute|udproute|gatewayconfig|gatewayclassconfig NAME [-n NAMESPACE]",
+		Short: "Show the values of a live Gateway or route and where each came from, or where a policy lands",
+		Long: `explain reads a Gateway (or a route of any kind and its parent Gateway) and every GatewayClass,
 GatewayClassBlueprint, GatewayClassConfig and GatewayConfig that can reach it from the cluster
 of the current kubeconfig, and computes its .Values with the same code as the controller and
 ` + "`gatewright values`" + `. It prints every value with the object that set it, whether as
@@ -94,7 +94,7 @@ read the answer depends on was refused.`,
   gatewright explain gatewayconfig team -n team-a
   gatewright explain gcc global -n gatewright-system -o json`,
 		Args:      cobra.ExactArgs(2),
-		ValidArgs: []string{"gateway", "httproute", "gatewayconfig", "gatewayclassconfig"},
+		ValidArgs: []string{"gateway", "httproute", "grpcroute", "tlsroute", "tcproute", "udproute", "gatewayconfig", "gatewayclassconfig"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return failClosed(runExplain(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), opts, args[0], args[1]))
 		},
@@ -102,7 +102,7 @@ read the answer depends on was refused.`,
 	cmd.AddCommand(newExplainRequestCommand())
 	flags := cmd.Flags()
 	opts.addFlags(flags)
-	flags.StringVar(&opts.gateway, "gateway", "", "for an HTTPRoute with several Gatewright parents: the parent Gateway, as [NAMESPACE/]NAME")
+	flags.StringVar(&opts.gateway, "gateway", "", "for a route with several Gatewright parents: the parent Gateway, as [NAMESPACE/]NAME")
 	flags.StringVar(&opts.controllerNamespace, "controller-namespace", opts.controllerNamespace, "the namespace whose GatewayClassConfigs are global")
 	flags.StringVarP(&opts.output, "output", "o", "", "yaml or json (default: tables)")
 	flags.BoolVar(&opts.strict, "strict", false, "exit non-zero when a warning is printed (a condition that failed closed)")
@@ -124,13 +124,14 @@ func runExplain(ctx context.Context, out, errOut io.Writer, opts explainOptions,
 	reader := live.Reader{Client: k8s, ControllerNamespace: opts.controllerNamespace}
 	var exp *explain.ValuesExplanation
 	var recorded *explain.RecordSource
-	switch kind {
-	case "gateway", "gateways", "gw":
+	routeKind, isRoute := routeKindOf(kind)
+	switch {
+	case kind == "gateway" || kind == "gateways" || kind == "gw":
 		exp, recorded, err = reader.Gateway(ctx, namespace, name)
-	case "httproute", "httproutes":
-		exp, recorded, err = reader.HTTPRoute(ctx, namespace, name, opts.gateway)
+	case isRoute:
+		exp, recorded, err = reader.Route(ctx, routeKind, namespace, name, opts.gateway)
 	default:
-		return fmt.Errorf("explain gateway, httproute, gatewayconfig or gatewayclassconfig, not %q", kind)
+		return fmt.Errorf("explain gateway, a route (httproute, grpcroute, tlsroute, tcproute, udproute), gatewayconfig or gatewayclassconfig, not %q", kind)
 	}
 	if exp == nil {
 		return err
@@ -140,7 +141,7 @@ func runExplain(ctx context.Context, out, errOut io.Writer, opts explainOptions,
 	}
 	about := "Gateway " + exp.Gateway
 	if exp.HTTPRoute != "" {
-		about = "HTTPRoute " + exp.HTTPRoute + " on " + about
+		about = exp.Route() + " on " + about
 	}
 	warned := printWarnings(errOut, about, exp.FailedClosedWarnings())
 	if printErr := printValuesExplanation(out, exp, opts.output); printErr != nil {

@@ -46,7 +46,7 @@ func TestPluginUsage(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"\n  kubectl gatewright explain gateway|httproute|gatewayconfig|gatewayclassconfig NAME",
+		"\n  kubectl gatewright explain gateway|httproute|grpcroute|tlsroute|tcproute|udproute|gatewayconfig|gatewayclassconfig NAME",
 		"\n  kubectl gatewright explain gateway web -n team-a\n",
 		`Use "kubectl gatewright explain [command] --help"`,
 	} {

@@ -105,7 +105,7 @@ func runRender(out, errOut io.Writer, opts renderOptions) error {
 	for _, r := range rendered {
 		about := "Gateway " + r.Gateway
 		if r.Route != "" {
-			about = "HTTPRoute " + r.Route + " on " + about
+			about = r.RouteKind + " " + r.Route + " on " + about
 		}
 		warnings += printWarnings(errOut, about, r.Warnings)
 	}

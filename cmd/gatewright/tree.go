@@ -24,14 +24,14 @@ var treeWatchInterval = 2 * time.Second
 func newTreeCommand() *cobra.Command {
 	var opts treeOptions
 	cmd := &cobra.Command{
-		Use:   "tree gateway|httproute NAME [-n NAMESPACE]",
-		Short: "Show what a live Gateway or HTTPRoute made, and whether each object is ready",
+		Use:   "tree gateway|httproute|grpcroute|tlsroute|tcproute|udproute NAME [-n NAMESPACE]",
+		Short: "Show what a live Gateway or route made, and whether each object is ready",
 		Long: `tree reads the Renderings in which the controller records what it applied for a Gateway
-(or for an HTTPRoute on each parent Gateway) and prints them as a tree: the Gateway with
+(or for a route of any kind on each parent Gateway) and prints them as a tree: the Gateway with
 its Accepted and Programmed conditions, its GatewayClass and GatewayClassBlueprint (with
 the blueprint revision the Gateway's objects were rendered from, Revision=N, and the one
 a rollout assigned it when that differs, Target=M), every
-object rendered for it with the template that made it, and every HTTPRoute rendered on
+object rendered for it with the template that made it, and every route rendered on
 it with its objects. READY is each object's readiness now (kstatus, as the controller
 computes it: by the readyWhen of the template the Rendering says made it, in the blueprint
 revision that rendered it, else kstatus), read from the cluster: True, False, missing, or
@@ -54,7 +54,7 @@ could read, marked PARTIAL (with -o json, "partial": true and "unread"), and sti
   gatewright tree gateway web -n team-a -o json
   gatewright tree gateway web -n team-a --watch`,
 		Args:      cobra.ExactArgs(2),
-		ValidArgs: []string{"gateway", "httproute"},
+		ValidArgs: []string{"gateway", "httproute", "grpcroute", "tlsroute", "tcproute", "udproute"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return failClosed(runTree(cmd.Context(), cmd.OutOrStdout(), opts, args[0], args[1]))
 		},
@@ -75,8 +75,8 @@ func runTree(ctx context.Context, out io.Writer, opts treeOptions, kind, name st
 	if opts.output != "" && opts.output != "wide" && opts.output != "json" {
 		return fmt.Errorf("--output must be wide or json, not %q", opts.output)
 	}
-	if kind != "gateway" && kind != "gateways" && kind != "gw" && kind != "httproute" && kind != "httproutes" {
-		return fmt.Errorf("tree gateway or httproute, not %q", kind)
+	if _, isRoute := routeKindOf(kind); !isRoute && kind != "gateway" && kind != "gateways" && kind != "gw" {
+		return fmt.Errorf("tree gateway or a route (httproute, grpcroute, tlsroute, tcproute, udproute), not %q", kind)
 	}
 	k8s, namespace, err := opts.client()
 	if err != nil {
@@ -108,8 +108,8 @@ func runTree(ctx context.Context, out io.Writer, opts treeOptions, kind, name st
 func printTreeOf(ctx context.Context, out io.Writer, reader treeReader, format, kind, namespace, name string) (bool, error) {
 	var tree printableTree
 	var err error
-	if strings.HasPrefix(kind, "httproute") {
-		tree, err = reader.httpRouteTree(ctx, namespace, name)
+	if routeKind, isRoute := routeKindOf(kind); isRoute {
+		tree, err = reader.routeTree(ctx, routeKind, namespace, name)
 	} else {
 		tree, err = reader.gatewayTree(ctx, namespace, name)
 	}

@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/gatewright/gatewright/internal/translate"
+	"slices"
 	"sort"
 	"strings"
 
@@ -22,6 +22,8 @@ import (
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/explain"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/routes"
+	"github.com/gatewright/gatewright/internal/translate"
 )
 
 // treeReader reads what a Gateway or HTTPRoute made from its Renderings, and the live
@@ -64,7 +66,7 @@ func (r treeReader) gatewayTree(ctx context.Context, namespace, name string) (*g
 		tree.HTTPRoutes = []routeOnGateway{}
 		return tree, nil
 	}
-	tree.Objects = r.objects(ctx, rec.Inventory, r.judge(ctx, blueprint, rec.Revision, false))
+	tree.Objects = r.objects(ctx, rec.Inventory, r.judge(ctx, blueprint, rec.Revision, ""))
 	tree.Revision, tree.TargetRevision = rec.Revision, rec.TargetRevision
 	if tree.HTTPRoutes, tree.Unread, err = r.routesOn(ctx, &gw, blueprint); err != nil {
 		return nil, err
@@ -73,30 +75,31 @@ func (r treeReader) gatewayTree(ctx context.Context, namespace, name string) (*g
 	return tree, nil
 }
 
-func (r treeReader) httpRouteTree(ctx context.Context, namespace, name string) (*routeTree, error) {
-	var route gatewayv1.HTTPRoute
-	if err := r.getOwner(ctx, "HTTPRoute", types.NamespacedName{Namespace: namespace, Name: name}, &route); err != nil {
+// routeTree is the tree of the route of kind namespace/name.
+func (r treeReader) routeTree(ctx context.Context, kind, namespace, name string) (*routeTree, error) {
+	route := routes.New(kind)
+	if err := r.getOwner(ctx, kind, types.NamespacedName{Namespace: namespace, Name: name}, route); err != nil {
 		return nil, err
 	}
-	records, err := r.records.LoadRouteRecords(ctx, &route)
+	records, err := r.records.LoadRouteRecords(ctx, kind, route)
 	if err != nil {
 		return nil, err
 	}
 	if len(records) == 0 {
-		return nil, fmt.Errorf("HTTPRoute %s/%s has no Rendering yet: is the controller running and the route attached to a Gateway of a Gatewright class?", namespace, name)
+		return nil, fmt.Errorf("%s %s/%s has no Rendering yet: is the controller running, the route attached to a Gateway of a Gatewright class, and are there route templates of its kind?", kind, namespace, name)
 	}
-	tree := &routeTree{HTTPRoute: namespace + "/" + name, Parents: []routeOnGateway{}}
+	tree := &routeTree{Kind: kindUnlessHTTPRoute(kind), HTTPRoute: namespace + "/" + name, Parents: []routeOnGateway{}}
 	for _, gateway := range sortedKeys(records) {
-		judge := r.parentJudge(ctx, explain.ParentKey(gateway, namespace), records[gateway].Revision)
-		tree.Parents = append(tree.Parents, r.routeOnGateway(ctx, &route, gateway, records[gateway], judge))
+		judge := r.parentJudge(ctx, kind, explain.ParentKey(gateway, namespace), records[gateway].Revision)
+		tree.Parents = append(tree.Parents, r.routeOnGateway(ctx, route, gateway, records[gateway], judge))
 	}
 	return tree, nil
 }
 
-// parentJudge judges the objects of a route on the Gateway key as judge does, with
-// the blueprint of the Gateway's class; when the Gateway, its class or blueprint cannot
-// be read, by nothing: each object's readiness is then unknown, and says why.
-func (r treeReader) parentJudge(ctx context.Context, key client.ObjectKey, revision int64) objectJudge {
+// parentJudge judges the objects of a route of kind on the Gateway key as judge does,
+// with the blueprint of the Gateway's class; when the Gateway, its class or blueprint
+// cannot be read, by nothing: each object's readiness is then unknown, and says why.
+func (r treeReader) parentJudge(ctx context.Context, kind string, key client.ObjectKey, revision int64) objectJudge {
 	var gw gatewayv1.Gateway
 	if err := r.client.Get(ctx, key, &gw); err != nil {
 		return unjudged(fmt.Errorf("reading Gateway %s: %w", key, err))
@@ -105,10 +108,10 @@ func (r treeReader) parentJudge(ctx context.Context, key client.ObjectKey, revis
 	if err != nil {
 		return unjudged(err)
 	}
-	return r.judge(ctx, blueprint, revision, true)
+	return r.judge(ctx, blueprint, revision, kind)
 }
 
-// getOwner reads the Gateway or HTTPRoute the tree is of, saying plainly when it is missing.
+// getOwner reads the Gateway or route the tree is of, saying plainly when it is missing.
 func (r treeReader) getOwner(ctx context.Context, kind string, key types.NamespacedName, obj client.Object) error {
 	err := r.client.Get(ctx, key, obj)
 	if apierrors.IsNotFound(err) {
@@ -184,31 +187,32 @@ func (r treeReader) routesOn(ctx context.Context, gw *gatewayv1.Gateway, bluepri
 	if err != nil {
 		return nil, nil, fmt.Errorf("listing the Renderings of the HTTPRoutes on Gateway %s/%s: %w", gw.Namespace, gw.Name, err)
 	}
-	routes := map[types.NamespacedName]bool{}
+	owners := map[routes.Key]bool{}
 	for _, rendering := range list.Items {
-		if rendering.Owner.Kind == "HTTPRoute" {
-			routes[types.NamespacedName{Namespace: rendering.Namespace, Name: rendering.Owner.Name}] = true
+		if routes.IsKind(rendering.Owner.Kind) {
+			owners[routes.Key{Kind: rendering.Owner.Kind, Namespace: rendering.Namespace, Name: rendering.Owner.Name}] = true
 		}
 	}
 	gateway := gw.Namespace + "/" + gw.Name
 	out := []routeOnGateway{}
-	for _, key := range sortedNames(routes) {
-		var route gatewayv1.HTTPRoute
-		node := treeNode{Kind: "HTTPRoute"}
-		found, err := r.getPart(ctx, key, &route, &node)
+	for _, key := range sortedRouteKeys(owners) {
+		route := routes.New(key.Kind)
+		node := treeNode{Kind: key.Kind}
+		found, err := r.getPart(ctx, types.NamespacedName{Namespace: key.Namespace, Name: key.Name}, route, &node)
 		if err != nil {
 			return nil, nil, err
 		}
 		if !found {
 			// A route deleted before its Renderings were cleaned up: what they list remains.
-			route.Namespace, route.Name = key.Namespace, key.Name
+			route.SetNamespace(key.Namespace)
+			route.SetName(key.Name)
 		}
-		records, err := r.records.LoadRouteRecords(ctx, &route)
+		records, err := r.records.LoadRouteRecords(ctx, key.Kind, route)
 		if err != nil {
 			return nil, nil, err
 		}
 		if rec := records[gateway]; rec != nil {
-			parent := r.routeOnGateway(ctx, &route, gateway, rec, r.judge(ctx, blueprint, rec.Revision, true))
+			parent := r.routeOnGateway(ctx, route, gateway, rec, r.judge(ctx, blueprint, rec.Revision, key.Kind))
 			parent.Missing = !found
 			out = append(out, parent)
 		}
@@ -217,9 +221,10 @@ func (r treeReader) routesOn(ctx context.Context, gw *gatewayv1.Gateway, bluepri
 }
 
 // routeOnGateway is route on the Gateway "namespace/name", with the objects of rec.
-func (r treeReader) routeOnGateway(ctx context.Context, route *gatewayv1.HTTPRoute, gateway string, rec *apply.Record, judge objectJudge) routeOnGateway {
+func (r treeReader) routeOnGateway(ctx context.Context, route routes.Route, gateway string, rec *apply.Record, judge objectJudge) routeOnGateway {
 	return routeOnGateway{
-		HTTPRoute:  route.Namespace + "/" + route.Name,
+		Kind:       kindUnlessHTTPRoute(routes.KindOf(route)),
+		HTTPRoute:  route.GetNamespace() + "/" + route.GetName(),
 		Gateway:    gateway,
 		Conditions: conditions(routeConditionsOn(route, gateway), "Accepted", "ResolvedRefs"),
 		Objects:    r.objects(ctx, rec.Inventory, judge),
@@ -242,8 +247,8 @@ func notRenderedReason(gw *gatewayv1.Gateway) string {
 }
 
 // routeConditionsOn are the conditions Gatewright set on route for the Gateway "namespace/name".
-func routeConditionsOn(route *gatewayv1.HTTPRoute, gateway string) []metav1.Condition {
-	for _, parent := range route.Status.Parents {
+func routeConditionsOn(route routes.Route, gateway string) []metav1.Condition {
+	for _, parent := range routes.Status(route).Parents {
 		key, isGateway := attach.ParentGateway(route, parent.ParentRef)
 		if isGateway && gatewrightv1alpha1.IsGatewright(parent.ControllerName) && key.String() == gateway {
 			return parent.Conditions
@@ -309,11 +314,28 @@ func sortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
-func sortedNames(set map[types.NamespacedName]bool) []types.NamespacedName {
-	out := make([]types.NamespacedName, 0, len(set))
+// sortedRouteKeys are the routes of set by namespace/name, then kind in
+// routes.Kinds order.
+func sortedRouteKeys(set map[routes.Key]bool) []routes.Key {
+	out := make([]routes.Key, 0, len(set))
 	for k := range set {
 		out = append(out, k)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i].Namespace+"/"+out[i].Name, out[j].Namespace+"/"+out[j].Name
+		if a != b {
+			return a < b
+		}
+		return slices.Index(routes.Kinds, out[i].Kind) < slices.Index(routes.Kinds, out[j].Kind)
+	})
 	return out
+}
+
+// kindUnlessHTTPRoute is kind, empty for an HTTPRoute: the trees name a route's kind only
+// when it is not the one they always showed.
+func kindUnlessHTTPRoute(kind string) string {
+	if kind == routes.KindHTTPRoute {
+		return ""
+	}
+	return kind
 }

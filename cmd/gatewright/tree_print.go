@@ -30,15 +30,20 @@ type gatewayTree struct {
 	Unread  []string `json:"unread,omitempty"`
 }
 
-// routeTree is what `tree httproute` shows: the route's objects per parent Gateway.
+// routeTree is what `tree httproute` (or another route kind) shows: the route's objects
+// per parent Gateway.
 type routeTree struct {
+	// Kind is the route's kind, empty for an HTTPRoute; HTTPRoute its namespace/name.
+	Kind      string           `json:"kind,omitempty"`
 	HTTPRoute string           `json:"httpRoute"`
 	Parents   []routeOnGateway `json:"parents"`
 }
 
-// routeOnGateway is an HTTPRoute on one parent Gateway, with the objects rendered for it
+// routeOnGateway is a route on one parent Gateway, with the objects rendered for it
 // there.
 type routeOnGateway struct {
+	// Kind is the route's kind, empty for an HTTPRoute; HTTPRoute its namespace/name.
+	Kind      string `json:"kind,omitempty"`
 	HTTPRoute string `json:"httpRoute"`
 	Gateway   string `json:"gateway"`
 	// Conditions are the route's status for this Gateway.
@@ -109,7 +114,7 @@ func (t *gatewayTree) root() treeLine {
 	}
 	gw.children = append(append(gw.children, class), objectLines(t.Objects)...)
 	for _, route := range t.HTTPRoutes {
-		gw.children = append(gw.children, route.line("HTTPRoute", route.HTTPRoute))
+		gw.children = append(gw.children, route.line(orHTTPRoute(route.Kind), route.HTTPRoute))
 	}
 	return gw
 }
@@ -130,7 +135,7 @@ func (t *gatewayTree) blueprintLine() treeLine {
 
 func (t *routeTree) root() treeLine {
 	namespace, name, _ := strings.Cut(t.HTTPRoute, "/")
-	route := treeLine{kind: "HTTPRoute", namespace: namespace, name: name, namespaceInName: true}
+	route := treeLine{kind: orHTTPRoute(t.Kind), namespace: namespace, name: name, namespaceInName: true}
 	for _, parent := range t.Parents {
 		route.children = append(route.children, parent.line("Gateway", parent.Gateway))
 	}
@@ -224,4 +229,12 @@ func printTreeLine(w io.Writer, l treeLine, prefix, childPrefix string, wide boo
 		}
 		printTreeLine(w, child, childPrefix+branch, childPrefix+under, wide)
 	}
+}
+
+// orHTTPRoute is kind, or HTTPRoute when it is empty.
+func orHTTPRoute(kind string) string {
+	if kind == "" {
+		return "HTTPRoute"
+	}
+	return kind
 }

@@ -29,7 +29,7 @@ func unjudged(err error) objectJudge { return objectJudge{err: err} }
 // which whoever may edit the object may change. Without the blueprint or the revision,
 // nothing is judged: a readiness by kstatus alone could call ready an object whose
 // readyWhen is false.
-func (r treeReader) judge(ctx context.Context, blueprint *gatewrightv1alpha1.GatewayClassBlueprint, revision int64, route bool) objectJudge {
+func (r treeReader) judge(ctx context.Context, blueprint *gatewrightv1alpha1.GatewayClassBlueprint, revision int64, routeKind string) objectJudge {
 	if blueprint == nil {
 		return unjudged(fmt.Errorf("the Gateway's class names no GatewayClassBlueprint that exists"))
 	}
@@ -49,5 +49,5 @@ func (r treeReader) judge(ctx context.Context, blueprint *gatewrightv1alpha1.Gat
 	if err != nil {
 		return unjudged(fmt.Errorf("GatewayClassBlueprint %s: %w", blueprint.Name, err))
 	}
-	return objectJudge{ready: parsed.Readiness(route, apply.Readiness)}
+	return objectJudge{ready: parsed.Readiness(routeKind, apply.Readiness)}
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/gatewright/gatewright/controllers/manager"
@@ -15,6 +14,7 @@ import (
 	"github.com/gatewright/gatewright/internal/explain"
 	"github.com/gatewright/gatewright/internal/offline"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
 )
@@ -59,7 +59,7 @@ block is named in a warning on stderr, and --strict makes that an error.`,
 	}
 	cmd.Flags().StringSliceVarP(&opts.files, "filename", "f", nil, "YAML files or folders to read (repeatable)")
 	cmd.Flags().StringVar(&opts.gateway, "gateway", "", "the Gateway, as NAMESPACE/NAME")
-	cmd.Flags().StringVar(&opts.route, "route", "", "an HTTPRoute attached to the Gateway, as NAMESPACE/NAME")
+	cmd.Flags().StringVar(&opts.route, "route", "", "a route attached to the Gateway, as [KIND/]NAMESPACE/NAME (KIND httproute, the default, grpcroute, tlsroute, tcproute or udproute)")
 	cmd.Flags().StringVar(&opts.controllerNamespace, "controller-namespace", opts.controllerNamespace, "the namespace whose GatewayClassConfigs are global")
 	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "yaml or json (default: YAML values, or a table with --provenance)")
 	cmd.Flags().BoolVar(&opts.provenance, "provenance", false, "print where every value came from")
@@ -87,7 +87,8 @@ func runValues(out, errOut io.Writer, opts valuesOptions) error {
 	res := computed.Values
 	about := "Gateway " + opts.gateway
 	if opts.route != "" {
-		about = "HTTPRoute " + opts.route + " on " + about
+		kind, namespace, name, _ := splitRoute(opts.route) // offlineValues read it
+		about = kind + " " + namespace + "/" + name + " on " + about
 	}
 	warnings := printWarnings(errOut, about, res.FailedClosedWarnings())
 	if opts.provenance {
@@ -101,21 +102,24 @@ func runValues(out, errOut io.Writer, opts valuesOptions) error {
 	return strictError(opts.strict, warnings)
 }
 
-// offlineValues computes the values of a Gateway, or of an HTTPRoute on it, from set.
+// offlineValues computes the values of a Gateway, or of a route on it, from set.
 func offlineValues(set *offline.Set, controllerNamespace, gateway, route string) (*translate.Result, error) {
 	gwNamespace, gwName := splitName(gateway)
 	gw, err := set.Gateway(gwNamespace, gwName)
 	if err != nil {
 		return nil, err
 	}
-	var r *gatewayv1.HTTPRoute
+	var r routes.Route // nil for the Gateway's own values
 	if route != "" {
-		routeNamespace, routeName := splitName(route)
-		if r, err = set.HTTPRoute(routeNamespace, routeName); err != nil {
+		kind, routeNamespace, routeName, ok := splitRoute(route)
+		if !ok {
+			return nil, fmt.Errorf("--route %q: not [KIND/]NAMESPACE/NAME with KIND a route kind (httproute, grpcroute, tlsroute, tcproute, udproute)", route)
+		}
+		if r, err = set.Route(kind, routeNamespace, routeName); err != nil {
 			return nil, err
 		}
 		if len(attach.ParentRefsTo(r, gw)) == 0 {
-			return nil, fmt.Errorf("HTTPRoute %s/%s has no parentRef to Gateway %s/%s", r.Namespace, r.Name, gw.Namespace, gw.Name)
+			return nil, fmt.Errorf("%s has no parentRef to Gateway %s/%s", routes.KeyOf(r), gw.Namespace, gw.Name)
 		}
 	}
 	snap, err := set.ForValues(controllerNamespace, gw, r)

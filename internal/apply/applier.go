@@ -250,14 +250,26 @@ func (a *Applier) LiveRecorded(ctx context.Context, rec *Record) (map[string][]*
 func (a *Applier) live(ctx context.Context, owner Owner, inv Inventory, whole func(template string) bool, byKey map[string]*unstructured.Unstructured) (map[string][]*unstructured.Unstructured, error) {
 	live := map[string][]*unstructured.Unstructured{}
 	for _, e := range inv {
-		obj := e.object()
-		if err := getUnstructured(ctx, a.client, client.ObjectKeyFromObject(obj), obj); err != nil {
+		obj, fromServer := e.object(), false
+		err := getUnstructured(ctx, a.client, client.ObjectKeyFromObject(obj), obj)
+		if apierrors.IsNotFound(err) {
+			// The inventory lists it, so it was applied: a cache that lacks it is most
+			// likely behind the apply that created it (the round after a template's
+			// dependency was created), whose own watch event brings no new round. The
+			// API server says whether it is there.
+			obj, fromServer = e.object(), true
+			err = getUnstructured(ctx, a.apiReader, client.ObjectKeyFromObject(obj), obj)
+		}
+		if err != nil {
 			if apierrors.IsNotFound(err) {
 				continue
 			}
 			return nil, fmt.Errorf("reading %s: %w", e, err)
 		}
-		if _, isStripped := stripped(obj); isStripped && whole != nil && whole(e.Template) {
+		if fromServer {
+			obj.SetManagedFields(nil)
+			forgetContentHash(obj)
+		} else if _, isStripped := stripped(obj); isStripped && whole != nil && whole(e.Template) {
 			obj = e.object()
 			if err := getUnstructured(ctx, a.apiReader, client.ObjectKeyFromObject(obj), obj); err != nil {
 				if apierrors.IsNotFound(err) {

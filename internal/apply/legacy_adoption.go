@@ -84,9 +84,9 @@ func (a *LegacyAdopter) AdoptRoute(ctx context.Context, route client.Object, rec
 		namespace, name, _ := strings.Cut(key, "/")
 		rec := records[key]
 		if rec == nil {
-			rec = NewRecord(RouteOwner(route, namespace, name))
+			rec = NewRecord(RouteOwner(KindHTTPRoute, route, namespace, name))
 		}
-		if err := a.adopt(ctx, rec, legacy, parentBlueprints[key], RouteOwner(route, namespace, name)); err != nil {
+		if err := a.adopt(ctx, rec, legacy, parentBlueprints[key], RouteOwner(KindHTTPRoute, route, namespace, name)); err != nil {
 			return err
 		}
 		if rec.Exists() {

@@ -60,7 +60,7 @@ func TestRenderableKinds(t *testing.T) {
 		GatewayTemplate: gatewrightv1alpha1.GatewayTemplate{ResourceTemplates: []gatewrightv1alpha1.ResourceTemplate{
 			{Name: "config", Template: "apiVersion: v1\nkind: ConfigMap\n---\n- apiVersion: \"apps/v1\"\n  kind: Deployment\n"},
 		}},
-		HTTPRouteTemplate: &gatewrightv1alpha1.HTTPRouteTemplate{ResourceTemplates: []gatewrightv1alpha1.ResourceTemplate{
+		HTTPRouteTemplate: &gatewrightv1alpha1.RouteTemplate{ResourceTemplates: []gatewrightv1alpha1.ResourceTemplate{
 			{Name: "route", Template: "apiVersion: networking.k8s.io/v1\nkind: Ingress\n"},
 		}},
 	}}

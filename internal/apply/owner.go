@@ -9,14 +9,15 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 )
 
-// KindGateway and KindHTTPRoute are the kinds of owners, as their Renderings record them.
+// KindGateway and KindHTTPRoute are kinds of owners, as their Renderings record them;
+// a route of another kind (GRPCRoute, TLSRoute, ...) is recorded by its kind too.
 const (
 	KindGateway   = "Gateway"
 	KindHTTPRoute = "HTTPRoute"
 )
 
-// Owner is the Gateway, or the HTTPRoute on one parent Gateway, that objects are
-// rendered and applied for.
+// Owner is the Gateway, or the route of some kind on one parent Gateway, that objects
+// are rendered and applied for.
 type Owner struct {
 	Object client.Object
 	GVK    schema.GroupVersionKind
@@ -36,26 +37,28 @@ func GatewayOwner(gw client.Object) Owner {
 	}
 }
 
-// RouteOwner is the owner of the objects rendered for an HTTPRoute on one parent Gateway.
-func RouteOwner(route client.Object, gatewayNamespace, gatewayName string) Owner {
-	return Owner{
-		Object: route,
-		GVK:    gatewayv1.SchemeGroupVersion.WithKind(KindHTTPRoute),
-		Labels: map[string]string{
-			gatewayv1.GatewayNameLabelKey:              gatewayName,
-			gatewrightv1alpha1.LabelGatewayNamespace:   gatewayNamespace,
-			gatewrightv1alpha1.LabelHTTPRouteName:      route.GetName(),
-			gatewrightv1alpha1.LabelHTTPRouteNamespace: route.GetNamespace(),
-		},
+// RouteOwner is the owner of the objects rendered for a route of kind on one parent
+// Gateway. The objects of an HTTPRoute carry no route-kind label, as they did before
+// the other kinds had templates.
+func RouteOwner(kind string, route client.Object, gatewayNamespace, gatewayName string) Owner {
+	labels := map[string]string{
+		gatewayv1.GatewayNameLabelKey:              gatewayName,
+		gatewrightv1alpha1.LabelGatewayNamespace:   gatewayNamespace,
+		gatewrightv1alpha1.LabelHTTPRouteName:      route.GetName(),
+		gatewrightv1alpha1.LabelHTTPRouteNamespace: route.GetNamespace(),
 	}
+	if kind != KindHTTPRoute {
+		labels[gatewrightv1alpha1.LabelRouteKind] = kind
+	}
+	return Owner{Object: route, GVK: gatewayv1.SchemeGroupVersion.WithKind(kind), Labels: labels}
 }
 
 // OwnerOfRendering is the owner a Rendering names, for cleaning up after an owner that
 // may be gone: only its identity is known.
 func OwnerOfRendering(r *gatewrightv1alpha1.Rendering) Owner {
 	stub := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: r.Namespace, Name: r.Owner.Name, UID: r.Owner.UID}}
-	if r.Owner.Kind == KindHTTPRoute {
-		return RouteOwner(stub, r.Owner.GatewayNamespace, r.Owner.GatewayName)
+	if r.Owner.Kind != KindGateway {
+		return RouteOwner(r.Owner.Kind, stub, r.Owner.GatewayNamespace, r.Owner.GatewayName)
 	}
 	return GatewayOwner(stub)
 }
@@ -69,10 +72,12 @@ func (o Owner) GatewayKey() string {
 	return o.Labels[gatewrightv1alpha1.LabelGatewayNamespace] + "/" + o.Labels[gatewayv1.GatewayNameLabelKey]
 }
 
-// owns tells whether obj carries the owner's labels.
+// owns tells whether obj carries the owner's labels, and no route kind but the owner's:
+// an HTTPRoute's objects have none, and are not those of a GRPCRoute of its name.
 func (o Owner) owns(obj client.Object) bool {
 	labels := obj.GetLabels()
-	if labels[gatewrightv1alpha1.LabelManagedBy] != gatewrightv1alpha1.ManagedByValue {
+	if labels[gatewrightv1alpha1.LabelManagedBy] != gatewrightv1alpha1.ManagedByValue ||
+		labels[gatewrightv1alpha1.LabelRouteKind] != o.Labels[gatewrightv1alpha1.LabelRouteKind] {
 		return false
 	}
 	for k, v := range o.Labels {
@@ -83,5 +88,5 @@ func (o Owner) owns(obj client.Object) bool {
 	return true
 }
 
-// isRoute tells whether the owner is an HTTPRoute.
-func (o Owner) isRoute() bool { return o.GVK.Kind == KindHTTPRoute }
+// isRoute tells whether the owner is a route, of any kind.
+func (o Owner) isRoute() bool { return o.GVK.Kind != KindGateway }

@@ -27,7 +27,7 @@ func TestIndexedRecordsReadAsTheLabelledOnes(t *testing.T) {
 	web := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "web", UID: "g1"}}
 	api := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "api", UID: "g2"}}
 	route := &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "web", UID: "r1"}}
-	owners := []Owner{GatewayOwner(web), GatewayOwner(api), RouteOwner(route, "team-a", "web"), RouteOwner(route, "team-a", "api")}
+	owners := []Owner{GatewayOwner(web), GatewayOwner(api), RouteOwner(KindHTTPRoute, route, "team-a", "web"), RouteOwner(KindHTTPRoute, route, "team-a", "api")}
 	for i, owner := range owners {
 		rec, err := byLabel.LoadRecord(ctx, owner)
 		if err != nil {
@@ -51,7 +51,7 @@ func TestIndexedRecordsReadAsTheLabelledOnes(t *testing.T) {
 			t.Errorf("%s: by index %v (%d parts), by label %v", owner, got.Inventory, len(got.parts), want.Inventory)
 		}
 	}
-	records, err := byIndex.LoadRouteRecords(ctx, route)
+	records, err := byIndex.LoadRouteRecords(ctx, KindHTTPRoute, route)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -403,24 +403,30 @@ func (o Owner) recordLabels() map[string]string {
 	return out
 }
 
-// recordSelector selects the owner's Renderings; a Gateway's are those without route labels.
+// recordSelector selects the owner's Renderings; a Gateway's are those without route
+// labels, an HTTPRoute's those without a route kind.
 func (o Owner) recordSelector() labels.Selector {
 	selector := labels.SelectorFromSet(o.recordLabels())
 	if !o.isRoute() {
 		noRoute, _ := labels.NewRequirement(gatewrightv1alpha1.LabelHTTPRouteName, selection.DoesNotExist, nil)
 		selector = selector.Add(*noRoute)
 	}
+	if o.Labels[gatewrightv1alpha1.LabelRouteKind] == "" {
+		noKind, _ := labels.NewRequirement(gatewrightv1alpha1.LabelRouteKind, selection.DoesNotExist, nil)
+		selector = selector.Add(*noKind)
+	}
 	return selector
 }
 
 // renderingName names part of the owner's record: gateway.NAME for a Gateway and
-// httproute.NAME.HASH for a route on the Gateway whose namespace/name hashes to HASH;
-// part n > 0 replaces the first word by gateway-n or httproute-n, which no owner's part
-// 0 can be named. A name longer than the API server allows is cut and ends with a hash.
+// KIND.NAME.HASH for a route (httproute.NAME.HASH, grpcroute.NAME.HASH, ...) on the
+// Gateway whose namespace/name hashes to HASH; part n > 0 replaces the first word by
+// gateway-n or KIND-n, which no owner's part 0 can be named. A name longer than the
+// API server allows is cut and ends with a hash.
 func (o Owner) renderingName(part int32) string {
 	prefix, name := "gateway", o.Object.GetName()
 	if o.isRoute() {
-		prefix, name = "httproute", name+"."+shortHash(o.GatewayKey())
+		prefix, name = strings.ToLower(o.GVK.Kind), name+"."+shortHash(o.GatewayKey())
 	}
 	if part > 0 {
 		prefix += "-" + strconv.Itoa(int(part))
@@ -469,22 +475,22 @@ func sortedParts(parts map[int32]*gatewrightv1alpha1.Rendering) []int32 {
 	return out
 }
 
-// LoadRouteRecords reads the Renderings of an HTTPRoute on every parent Gateway, by
+// LoadRouteRecords reads the Renderings of a route of kind on every parent Gateway, by
 // the parent's "namespace/name".
-func (a *Applier) LoadRouteRecords(ctx context.Context, route client.Object) (map[string]*Record, error) {
+func (a *Applier) LoadRouteRecords(ctx context.Context, kind string, route client.Object) (map[string]*Record, error) {
 	selector := client.MatchingLabels{
 		gatewrightv1alpha1.LabelManagedBy:          gatewrightv1alpha1.ManagedByValue,
 		gatewrightv1alpha1.LabelHTTPRouteName:      route.GetName(),
 		gatewrightv1alpha1.LabelHTTPRouteNamespace: route.GetNamespace(),
 	}
-	list, err := a.listRecords(ctx, route.GetNamespace(), KindHTTPRoute, route.GetName(), selector)
+	list, err := a.listRecords(ctx, route.GetNamespace(), kind, route.GetName(), selector)
 	if err != nil {
-		return nil, fmt.Errorf("reading the Renderings of HTTPRoute %s/%s: %w", route.GetNamespace(), route.GetName(), err)
+		return nil, fmt.Errorf("reading the Renderings of %s %s/%s: %w", kind, route.GetNamespace(), route.GetName(), err)
 	}
 	records := map[string]*Record{}
 	for i := range list.Items {
 		r := &list.Items[i]
-		owner := RouteOwner(route, r.Owner.GatewayNamespace, r.Owner.GatewayName)
+		owner := RouteOwner(kind, route, r.Owner.GatewayNamespace, r.Owner.GatewayName)
 		if !owner.namedBy(r) {
 			continue
 		}

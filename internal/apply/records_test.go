@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -73,7 +74,7 @@ func TestRecordIgnoresRenderingsOfOthersAndEntriesOutsideTheNamespace(t *testing
 	c := fake.NewClientBuilder().WithScheme(scheme.New()).Build()
 	a := New(c, c)
 	web := GatewayOwner(&gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "web"}})
-	route := RouteOwner(&gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "shop"}}, "team-a", "web")
+	route := RouteOwner(KindHTTPRoute, &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "shop"}}, "team-a", "web")
 
 	routeRendering := route.rendering(0, 1, configMaps(1))
 	if err := c.Create(ctx, routeRendering); err != nil {
@@ -93,12 +94,58 @@ func TestRecordIgnoresRenderingsOfOthersAndEntriesOutsideTheNamespace(t *testing
 	if len(rec.Inventory) != 1 || rec.Inventory[0].Name != "reader" {
 		t.Fatalf("the Gateway's record reads %v, want only the cluster-scoped ClusterRole reader", rec.Inventory)
 	}
-	routes, err := a.LoadRouteRecords(ctx, route.Object)
+	routes, err := a.LoadRouteRecords(ctx, KindHTTPRoute, route.Object)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(routes) != 1 || len(routes["team-a/web"].Inventory) != 1 {
 		t.Fatalf("the route's records are %v, want one on team-a/web", routes)
+	}
+}
+
+// A GRPCRoute and an HTTPRoute of one name on one Gateway have records and objects of
+// their own: neither reads, owns, nor so prunes, the other's. The HTTPRoute's, which
+// carry no route-kind label, are as Gatewright wrote them before the other kinds had
+// templates.
+func TestRoutesOfTwoKindsAndOneNameKeepTheirOwnRecordsAndObjects(t *testing.T) {
+	ctx := context.Background()
+	c := fake.NewClientBuilder().WithScheme(scheme.New()).Build()
+	a := New(c, c)
+	meta := metav1.ObjectMeta{Namespace: "team-a", Name: "shop"}
+	http := RouteOwner(KindHTTPRoute, &gatewayv1.HTTPRoute{ObjectMeta: meta}, "team-a", "web")
+	grpc := RouteOwner("GRPCRoute", &gatewayv1.GRPCRoute{ObjectMeta: meta}, "team-a", "web")
+	if err := c.Create(ctx, http.rendering(0, 1, configMaps(1))); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Create(ctx, grpc.rendering(0, 1, configMaps(2))); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		owner   Owner
+		objects int
+	}{{http, 1}, {grpc, 2}} {
+		records, err := a.LoadRouteRecords(ctx, tc.owner.GVK.Kind, tc.owner.Object)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(records) != 1 || len(records["team-a/web"].Inventory) != tc.objects {
+			t.Errorf("the %s's records are %v, want one of %d objects on team-a/web", tc.owner.GVK.Kind, records, tc.objects)
+		}
+	}
+	object := func(labels map[string]string) *unstructured.Unstructured {
+		obj := &unstructured.Unstructured{}
+		obj.SetLabels(labels)
+		return obj
+	}
+	grpcObject, httpObject := object(grpc.recordLabels()), object(http.recordLabels())
+	if http.owns(grpcObject) || grpc.owns(httpObject) || !http.owns(httpObject) || !grpc.owns(grpcObject) {
+		t.Errorf("each route must own its own objects only: labels %v and %v", httpObject.GetLabels(), grpcObject.GetLabels())
+	}
+	if _, marked := httpObject.GetLabels()["gatewright.dev/route-kind"]; marked {
+		t.Errorf("an HTTPRoute's objects carry a route-kind label: %v", httpObject.GetLabels())
+	}
+	if OwnerOfRendering(grpc.rendering(0, 1, nil)).GVK.Kind != "GRPCRoute" {
+		t.Error("the owner a GRPCRoute's Rendering names is not a GRPCRoute")
 	}
 }
 
@@ -112,7 +159,8 @@ func TestRenderingNames(t *testing.T) {
 	}{
 		{"a Gateway's first part", GatewayOwner(&gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Name: "web"}}), 0, "gateway.web"},
 		{"a Gateway's third part", GatewayOwner(&gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Name: "web"}}), 2, "gateway-2.web"},
-		{"a route on a Gateway", RouteOwner(&gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Name: "shop"}}, "team-a", "web"), 0, "httproute.shop." + shortHash("team-a/web")},
+		{"a route on a Gateway", RouteOwner(KindHTTPRoute, &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Name: "shop"}}, "team-a", "web"), 0, "httproute.shop." + shortHash("team-a/web")},
+		{"a GRPCRoute of that name", RouteOwner("GRPCRoute", &gatewayv1.GRPCRoute{ObjectMeta: metav1.ObjectMeta{Name: "shop"}}, "team-a", "web"), 0, "grpcroute.shop." + shortHash("team-a/web")},
 		{"a name too long is cut and hashed", GatewayOwner(&gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Name: long}}), 0, ("gateway." + long)[:244] + "-" + shortHash("gateway."+long)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/revisions"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -98,11 +99,11 @@ func AssignRevision(ctx context.Context, c client.Client, r *gatewrightv1alpha1.
 	return nil
 }
 
-// RefusedRoutes are, by namespace/name, the routes on gw that their own templates
-// refused, with why, as the first parts of their records among renderings say. A
-// Rendering counts only if it is a route's part 0 named as its owner names it, for gw.
-func RefusedRoutes(renderings []gatewrightv1alpha1.Rendering, gw client.Object) map[types.NamespacedName]string {
-	out := map[types.NamespacedName]string{}
+// RefusedRoutes are the routes on gw that their own templates refused, with why, as
+// the first parts of their records among renderings say. A Rendering counts only if it
+// is a route's part 0 named as its owner names it, for gw.
+func RefusedRoutes(renderings []gatewrightv1alpha1.Rendering, gw client.Object) map[routes.Key]string {
+	out := map[routes.Key]string{}
 	for i := range renderings {
 		r := &renderings[i]
 		owner := OwnerOfRendering(r)
@@ -110,7 +111,7 @@ func RefusedRoutes(renderings []gatewrightv1alpha1.Rendering, gw client.Object) 
 			r.Owner.GatewayNamespace != gw.GetNamespace() || r.Owner.GatewayName != gw.GetName() {
 			continue
 		}
-		out[types.NamespacedName{Namespace: r.Namespace, Name: r.Owner.Name}] = r.RouteRefused
+		out[routes.Key{Kind: r.Owner.Kind, Namespace: r.Namespace, Name: r.Owner.Name}] = r.RouteRefused
 	}
 	return out
 }

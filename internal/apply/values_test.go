@@ -113,7 +113,7 @@ func TestSaveRecordWritesValuesOnlyWhenTheyChange(t *testing.T) {
 	c := fake.NewClientBuilder().WithScheme(scheme.New()).Build()
 	a := New(c, c)
 	route := &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "team-b", Name: "shop", UID: "u2"}}
-	owner := RouteOwner(route, "edge", "web")
+	owner := RouteOwner(KindHTTPRoute, route, "edge", "web")
 	save := func(value string) *gatewrightv1alpha1.Rendering {
 		t.Helper()
 		rec, err := a.LoadRecord(ctx, owner)

@@ -46,7 +46,7 @@ func Compare(base, changed *offline.Set, opts Options) (*Report, error) {
 		report.add(pairs[i].changes)
 	}
 	slices.SortFunc(report.Routes, func(a, b Entry) int {
-		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name), cmp.Compare(a.Gateway, b.Gateway))
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name), cmp.Compare(a.Gateway, b.Gateway), cmp.Compare(a.Kind, b.Kind))
 	})
 	report.Policies = policyChanges(pairs, policies, base, changed)
 	return report, nil

@@ -67,6 +67,8 @@ func TestCompare(t *testing.T) {
 			changes: "schema-break.yaml", golden: "schema-break.json", reached: 1},
 		{name: "a manifest equal to the cluster's reaches nothing and changes nothing",
 			changes: "no-op.yaml", golden: "no-op.json", reached: 0},
+		{name: "a GRPCRoute added creates the objects of its kind's templates, apart from the HTTPRoute of its name, and reaches only its Gateway",
+			changes: "grpc-route-added.yaml", golden: "grpc-route-added.json", reached: 1},
 		{name: "a route deleted prunes its objects and leaves its parent's status",
 			deletes: []string{"HTTPRoute/team-a/shop"}, golden: "route-deleted.json", reached: 1},
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/offline"
+	"github.com/gatewright/gatewright/internal/routes"
 )
 
 // Depends is what a diff's answer is computed from, for a reader of the cluster to tell
@@ -61,7 +62,7 @@ func DependsOn(base, changed *offline.Set, controllerNamespace string) Depends {
 	}
 	for _, route := range r.routes {
 		onReached := d.everywhere
-		for _, ref := range route.Spec.ParentRefs {
+		for _, ref := range routes.ParentRefs(route) {
 			if key, isGateway := attach.ParentGateway(route, ref); isGateway && reached[key] {
 				onReached = true
 			}
@@ -69,9 +70,9 @@ func DependsOn(base, changed *offline.Set, controllerNamespace string) Depends {
 		if !onReached {
 			continue
 		}
-		d.namespaces[route.Namespace] = true
-		for _, rule := range route.Spec.Rules {
-			for _, ref := range rule.BackendRefs {
+		d.namespaces[route.GetNamespace()] = true
+		for _, rule := range routes.BackendRefs(route) {
+			for _, ref := range rule {
 				if key, isService := attach.BackendService(route, ref.BackendObjectReference); isService {
 					d.services[key.Namespace] = true
 				}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/translate"
 )
 
@@ -36,7 +37,7 @@ func (p *pair) compare() changes {
 	parent := p.key.String()
 	for _, route := range routePairs(p.base.routes, p.after.routes) {
 		c.summary.Routes++
-		entry := Entry{Namespace: route.key.Namespace, Name: route.key.Name, Gateway: parent}
+		entry := Entry{Kind: route.key.Kind, Namespace: route.key.Namespace, Name: route.key.Name, Gateway: parent}
 		c.fill(&entry, route.base.res, route.after.res)
 		entry.Conditions = conditionChanges(routeConditions(route.base, parent), routeConditions(route.after, parent))
 		if entry.changed() {
@@ -85,17 +86,15 @@ func (r *Report) add(c changes) {
 // routePair is one route on one parent Gateway, on both sides; an outcome without a
 // route stands for a side where it is not attached there.
 type routePair struct {
-	key         routeKey
+	key         routes.Key
 	base, after routeOutcome
 }
 
-type routeKey struct{ Namespace, Name string }
-
-// routePairs matches the routes of the two sides by namespace/name.
+// routePairs matches the routes of the two sides by kind and namespace/name.
 func routePairs(base, after []routeOutcome) []routePair {
-	byKey := map[routeKey]*routePair{}
+	byKey := map[routes.Key]*routePair{}
 	pairOf := func(o routeOutcome) *routePair {
-		key := routeKey{o.route.Namespace, o.route.Name}
+		key := routes.KeyOf(o.route)
 		if byKey[key] == nil {
 			byKey[key] = &routePair{key: key}
 		}
@@ -112,7 +111,7 @@ func routePairs(base, after []routeOutcome) []routePair {
 		out = append(out, *p)
 	}
 	slices.SortFunc(out, func(a, b routePair) int {
-		return cmp.Or(cmp.Compare(a.key.Namespace, b.key.Namespace), cmp.Compare(a.key.Name, b.key.Name))
+		return cmp.Or(cmp.Compare(a.key.Namespace, b.key.Namespace), cmp.Compare(a.key.Name, b.key.Name), cmp.Compare(a.key.Kind, b.key.Kind))
 	})
 	return out
 }

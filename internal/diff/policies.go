@@ -9,6 +9,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/offline"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
 )
@@ -66,11 +67,10 @@ func (j judgement) add(o *outcome) {
 	}
 	gateway := "Gateway " + o.gateway.Namespace + "/" + o.gateway.Name
 	j.addContext(gateway, o.res)
-	if !o.routeValues {
-		return
-	}
 	for _, route := range o.routes {
-		j.addContext("HTTPRoute "+route.route.Namespace+"/"+route.route.Name+" on "+gateway, route.res)
+		if route.valued {
+			j.addContext(routes.KeyOf(route.route).String()+" on "+gateway, route.res)
+		}
 	}
 }
 

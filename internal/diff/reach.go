@@ -2,6 +2,7 @@ package diff
 
 import (
 	"cmp"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/translate"
 	"maps"
 	"reflect"
@@ -23,7 +24,7 @@ import (
 type reach struct {
 	controllerNamespace string
 	gateways            []*gatewayv1.Gateway // both sides'
-	routes              []*gatewayv1.HTTPRoute
+	routes              []routes.Route       // both sides', of every kind
 	reached             map[client.ObjectKey]bool
 	// policies are the GatewayClassConfigs and GatewayConfigs that differ, whose verdict
 	// is judged even where they take part in nothing.
@@ -45,7 +46,10 @@ func newReach(base, changed *offline.Set, controllerNamespace string) *reach {
 	r := &reach{controllerNamespace: controllerNamespace, reached: map[client.ObjectKey]bool{}}
 	for _, set := range []*offline.Set{base, changed} {
 		r.gateways = append(r.gateways, pointers(set.Gateways)...)
-		r.routes = append(r.routes, pointers(set.HTTPRoutes)...)
+		for _, route := range pointers(set.HTTPRoutes) {
+			r.routes = append(r.routes, route)
+		}
+		r.routes = append(r.routes, set.OtherRoutes...)
 	}
 	return r
 }
@@ -72,6 +76,9 @@ func (r *reach) walk(base, changed *offline.Set) map[string][]client.ObjectKey {
 		r.reached[key] = true
 	}
 	for _, key := range differing(base.HTTPRoutes, changed.HTTPRoutes, sameSpec) {
+		r.route(routes.Key{Kind: routes.KindHTTPRoute, Namespace: key.Namespace, Name: key.Name})
+	}
+	for _, key := range differingOthers(base.OtherRoutes, changed.OtherRoutes) {
 		r.route(key)
 	}
 	// Namespace labels decide which listeners take a namespace's routes and which
@@ -134,22 +141,22 @@ func (r *reach) policyNamespace(namespace string) {
 		}
 	}
 	for _, route := range r.routes {
-		if route.Namespace == namespace {
+		if route.GetNamespace() == namespace {
 			r.parents(route)
 		}
 	}
 }
 
 // route reaches the parents of the route, as either side names them.
-func (r *reach) route(key client.ObjectKey) {
+func (r *reach) route(key routes.Key) {
 	for _, route := range r.routes {
-		if client.ObjectKeyFromObject(route) == key {
+		if routes.KeyOf(route) == key {
 			r.parents(route)
 		}
 	}
 }
 
-func (r *reach) parents(route *gatewayv1.HTTPRoute) {
+func (r *reach) parents(route routes.Route) {
 	for _, key := range attach.ParentGateways(route) {
 		r.reached[key] = true
 	}
@@ -218,6 +225,33 @@ func differing[T any, P object[T]](base, changed []T, same func(a, b P) bool) []
 // sameSpec compares what the pipeline reads of an object: its spec, labels and
 // annotations (templates see the Gateway's and route's metadata), not its status or
 // the metadata the API server keeps.
+// differingOthers are the routes of the kinds other than HTTPRoute that differ between
+// base and changed, as differing tells them.
+func differingOthers(base, changed []routes.Route) []routes.Key {
+	byKey := func(items []routes.Route) map[routes.Key]routes.Route {
+		out := make(map[routes.Key]routes.Route, len(items))
+		for _, route := range items {
+			if _, seen := out[routes.KeyOf(route)]; !seen {
+				out[routes.KeyOf(route)] = route
+			}
+		}
+		return out
+	}
+	old, now := byKey(base), byKey(changed)
+	var out []routes.Key
+	for key, a := range old {
+		if b, ok := now[key]; !ok || !sameSpec(a, b) {
+			out = append(out, key)
+		}
+	}
+	for key := range now {
+		if _, ok := old[key]; !ok {
+			out = append(out, key)
+		}
+	}
+	return out
+}
+
 func sameSpec[P client.Object](a, b P) bool {
 	return reflect.DeepEqual(a.GetLabels(), b.GetLabels()) &&
 		reflect.DeepEqual(annotations(a), annotations(b)) &&

@@ -16,8 +16,10 @@ type Report struct {
 	Unread  []offline.Unread `json:"unread,omitempty"`
 }
 
-// Entry is what changes for one Gateway, or for one HTTPRoute on one parent Gateway.
+// Entry is what changes for one Gateway, or for one route on one parent Gateway.
 type Entry struct {
+	// Kind is the route's kind (HTTPRoute, GRPCRoute, ...); empty for a Gateway.
+	Kind      string `json:"kind,omitempty"`
 	Namespace string `json:"namespace"`
 	Name      string `json:"name"`
 	// Gateway is the route's parent, as namespace/name; empty for a Gateway.

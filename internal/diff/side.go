@@ -5,12 +5,12 @@ import (
 	"fmt"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gatewright/gatewright/internal/offline"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/translate"
 )
 
@@ -30,14 +30,14 @@ type outcome struct {
 	gateway *gatewayv1.Gateway
 	res     *translate.Result
 	routes  []routeOutcome // by namespace/name
-	// routeValues tells whether the blueprint has templates for routes: the controller
-	// judges policies on routes only then.
-	routeValues bool
 }
 
 type routeOutcome struct {
-	route *gatewayv1.HTTPRoute
+	route routes.Route
 	res   *translate.Result
+	// valued tells whether the blueprint has templates for the route's kind: the
+	// controller judges policies on the route only then.
+	valued bool
 }
 
 // failing tells whether the Gateway fails on this side: not accepted, or not programmed
@@ -71,18 +71,19 @@ func (s side) translate(key client.ObjectKey) (outcome, error) {
 	} else if err != nil {
 		return outcome{}, fmt.Errorf("Gateway %s: %w", key, err)
 	}
-	out := outcome{gateway: gw, res: snap.Translate(s.blueprints, translate.Live{}), routeValues: snap.Values.Blueprint.Spec.HTTPRouteTemplate != nil}
-	routes, err := s.set.Routes(snap)
+	out := outcome{gateway: gw, res: snap.Translate(s.blueprints, translate.Live{})}
+	attached, err := s.set.Routes(snap)
 	if err != nil {
 		return outcome{}, fmt.Errorf("Gateway %s: %w", key, err)
 	}
-	refused := map[types.NamespacedName]string{}
-	for _, route := range routes {
+	refused := map[routes.Key]string{}
+	for _, route := range attached {
 		res := snap.TranslateRoute(s.blueprints, route, translate.Live{})
 		if refusal, ok := res.RouteRefusal(key.String()); ok {
-			refused[client.ObjectKeyFromObject(route.Route)] = refusal
+			refused[routes.KeyOf(route.Route)] = refusal
 		}
-		out.routes = append(out.routes, routeOutcome{route: route.Route, res: res})
+		valued := snap.Values.Blueprint.Spec.RouteTemplateOf(routes.KindOf(route.Route)) != nil
+		out.routes = append(out.routes, routeOutcome{route: route.Route, res: res, valued: valued})
 	}
 	if len(refused) > 0 {
 		// As the controller does once the routes' records say so: the Gateway leaves out

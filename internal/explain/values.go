@@ -6,15 +6,19 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
-// ValuesExplanation is where the values of a Gateway, or of an HTTPRoute on it, came
-// from: what `gatewright explain gateway|httproute` prints.
+// ValuesExplanation is where the values of a Gateway, or of a route on it, came from:
+// what `gatewright explain gateway|httproute|grpcroute|...` prints.
 type ValuesExplanation struct {
-	Gateway      string `json:"gateway"`
+	Gateway string `json:"gateway"`
+	// HTTPRoute is the route explained, as namespace/name, of the kind RouteKind says:
+	// an HTTPRoute when it is empty, as before routes of other kinds had values.
 	HTTPRoute    string `json:"httpRoute,omitempty"`
+	RouteKind    string `json:"routeKind,omitempty"`
 	GatewayClass string `json:"gatewayClass"`
 	Blueprint    string `json:"blueprint"`
 	// Revision is the blueprint revision the values are computed with, the one the
@@ -44,7 +48,7 @@ type PolicyExplanation struct {
 
 // NewValuesExplanation explains computed, the values of gw (or of route on it) computed
 // from snap; a valuesSchema error is explained too and returned.
-func NewValuesExplanation(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, snap *translate.Gateway, computed *translate.Result) (*ValuesExplanation, error) {
+func NewValuesExplanation(gw *gatewayv1.Gateway, route routes.Route, snap *translate.Gateway, computed *translate.Result) (*ValuesExplanation, error) {
 	var schemaErr *values.SchemaError
 	err := computed.Err
 	if err != nil && !errors.As(err, &schemaErr) {
@@ -71,7 +75,10 @@ func NewValuesExplanation(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, sna
 		}
 	}
 	if route != nil {
-		exp.HTTPRoute = route.Namespace + "/" + route.Name
+		exp.HTTPRoute = route.GetNamespace() + "/" + route.GetName()
+		if kind := routes.KindOf(route); kind != routes.KindHTTPRoute {
+			exp.RouteKind = kind
+		}
 	}
 	for _, report := range res.Policies {
 		exp.Policies = append(exp.Policies, PolicyExplanation{PolicyReport: report, State: report.State(), Unused: unusedBy(exp.Unused, report.Source)})
@@ -101,4 +108,16 @@ func (e *ValuesExplanation) FailedClosedWarnings() []string {
 		out = append(out, p.FailedClosedWarnings()...)
 	}
 	return out
+}
+
+// Route names the route explained, "GRPCRoute team-a/shop"; empty for a Gateway.
+func (e *ValuesExplanation) Route() string {
+	if e.HTTPRoute == "" {
+		return ""
+	}
+	kind := e.RouteKind
+	if kind == "" {
+		kind = routes.KindHTTPRoute
+	}
+	return kind + " " + e.HTTPRoute
 }

@@ -14,13 +14,13 @@ import (
 	"github.com/gatewright/gatewright/internal/values"
 )
 
-// WriteValues writes e as the tables `gatewright explain gateway|httproute` prints: the
+// WriteValues writes e as the tables `gatewright explain gateway|<route kind>` prints: the
 // values with where each came from, then the policies with their state and the values
 // of theirs that are not in effect.
 func WriteValues(out io.Writer, e *ValuesExplanation) error {
 	subject := "Gateway " + e.Gateway
 	if e.HTTPRoute != "" {
-		subject = "HTTPRoute " + e.HTTPRoute + " on Gateway " + e.Gateway
+		subject = e.Route() + " on Gateway " + e.Gateway
 	}
 	fmt.Fprintf(out, "%s (GatewayClass %s, GatewayClassBlueprint %s)\n", subject, e.GatewayClass, e.Blueprint)
 	if e.Revision > 0 {

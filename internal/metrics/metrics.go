@@ -8,15 +8,24 @@
 package metrics
 
 import (
+	"strings"
+
 	"github.com/prometheus/client_golang/prometheus"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"github.com/gatewright/gatewright/internal/routes"
 )
 
-// The kind label: what was rendered or applied for.
+// The kind label: what was rendered or applied for, a Gateway or a route of some kind
+// (KindOfRoute).
 const (
 	KindGateway   = "gateway"
 	KindHTTPRoute = "httproute"
 )
+
+// KindOfRoute is the kind label of a route of kind: httproute, grpcroute, tlsroute,
+// tcproute or udproute.
+func KindOfRoute(kind string) string { return strings.ToLower(kind) }
 
 // Values of the result and reason labels.
 const (
@@ -149,7 +158,11 @@ func init() {
 		ApplyDuration, ValuesMergeDuration, RenderDuration, SecretReads, RolloutRollbacks)
 	// Every fixed label combination starts at zero, so that rates and alerts see the
 	// series from the first scrape on rather than when the first event happens.
-	for _, kind := range []string{KindGateway, KindHTTPRoute} {
+	kinds := []string{KindGateway}
+	for _, kind := range routes.Kinds {
+		kinds = append(kinds, KindOfRoute(kind))
+	}
+	for _, kind := range kinds {
 		for _, result := range []string{ResultSuccess, ResultError} {
 			Renders.WithLabelValues(kind, result)
 		}

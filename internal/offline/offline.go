@@ -201,6 +201,23 @@ func (s *Set) GatewrightGateways() []gatewayv1.Gateway {
 	return out
 }
 
+// Route finds a route of kind by namespace and name.
+func (s *Set) Route(kind, namespace, name string) (routes.Route, error) {
+	if kind == routes.KindHTTPRoute {
+		route, err := s.HTTPRoute(namespace, name)
+		if err != nil {
+			return nil, err // not a nil *HTTPRoute in a Route
+		}
+		return route, nil
+	}
+	for _, route := range s.OtherRoutes {
+		if routes.KindOf(route) == kind && route.GetNamespace() == namespace && route.GetName() == name {
+			return route, nil
+		}
+	}
+	return nil, fmt.Errorf("no %s %s/%s in the input", kind, namespace, name)
+}
+
 // HTTPRoute finds an HTTPRoute by namespace and name.
 func (s *Set) HTTPRoute(namespace, name string) (*gatewayv1.HTTPRoute, error) {
 	for i := range s.HTTPRoutes {
@@ -244,7 +261,7 @@ func (s *Set) RouteTable(gw *gatewayv1.Gateway) (*routing.Table, error) {
 
 // ForValues gathers from the set what the values of gw, or of route on it when route is
 // not nil, are computed from, without the routes on gw or its listeners.
-func (s *Set) ForValues(controllerNamespace string, gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) (*translate.Gateway, error) {
+func (s *Set) ForValues(controllerNamespace string, gw *gatewayv1.Gateway, route routes.Route) (*translate.Gateway, error) {
 	class, err := s.gatewrightClass(gw)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/gatewright/gatewright/internal/routes"
 )
 
 // Ref names one object: KIND/NAMESPACE/NAME, or KIND/NAME for a cluster-scoped kind.
@@ -58,6 +60,7 @@ func (s *Set) With(changed *Set, deletes []Ref, controllerNamespace string) (*Se
 		GatewayClasses:      overlay(s.GatewayClasses, changed.GatewayClasses),
 		Gateways:            overlay(s.Gateways, changed.Gateways),
 		HTTPRoutes:          overlay(s.HTTPRoutes, changed.HTTPRoutes),
+		OtherRoutes:         overlayRoutes(s.OtherRoutes, changed.OtherRoutes),
 		GatewayClassConfigs: overlay(s.GatewayClassConfigs, changed.GatewayClassConfigs),
 		GatewayConfigs:      overlay(s.GatewayConfigs, changed.GatewayConfigs),
 		Namespaces:          overlay(s.Namespaces, changed.Namespaces),
@@ -94,6 +97,9 @@ func (s *Set) With(changed *Set, deletes []Ref, controllerNamespace string) (*Se
 func (s *Set) ObjectNamespaces() []string {
 	out := slices.Concat(namespacesOf(s.Gateways), namespacesOf(s.HTTPRoutes), namespacesOf(s.GatewayClassConfigs),
 		namespacesOf(s.GatewayConfigs), namespacesOf(s.Services), namespacesOf(s.Secrets), namespacesOf(s.ReferenceGrants))
+	for _, route := range s.OtherRoutes {
+		out = append(out, route.GetNamespace())
+	}
 	slices.Sort(out)
 	return slices.Compact(out)
 }
@@ -137,6 +143,30 @@ func overlay[T any, P object[T]](base, changed []T) []T {
 }
 
 // without removes the item of namespace and name from list, and tells whether it was there.
+// overlayRoutes is overlay for the routes of the other kinds, matched by kind too.
+func overlayRoutes(base, changed []routes.Route) []routes.Route {
+	out := slices.Clone(base)
+	for _, route := range changed {
+		if i := slices.IndexFunc(out, func(r routes.Route) bool { return routes.KeyOf(r) == routes.KeyOf(route) }); i >= 0 {
+			out[i] = route
+		} else {
+			out = append(out, route)
+		}
+	}
+	return out
+}
+
+// withoutRoute removes the route of kind namespace/name from s's other routes, and tells
+// whether there was one.
+func withoutRoute(s *Set, kind, namespace, name string) bool {
+	key := routes.Key{Kind: kind, Namespace: namespace, Name: name}
+	i := slices.IndexFunc(s.OtherRoutes, func(r routes.Route) bool { return routes.KeyOf(r) == key })
+	if i >= 0 {
+		s.OtherRoutes = slices.Delete(slices.Clone(s.OtherRoutes), i, i+1)
+	}
+	return i >= 0
+}
+
 func without[T any, P object[T]](list *[]T, namespace, name string) bool {
 	for i := range *list {
 		if item := P(&(*list)[i]); item.GetNamespace() == namespace && item.GetName() == name {
@@ -166,6 +196,10 @@ var kinds = []kind{
 	{"GatewayClass", false, func(s *Set, ns, n string) bool { return without(&s.GatewayClasses, ns, n) }},
 	{"Gateway", true, func(s *Set, ns, n string) bool { return without(&s.Gateways, ns, n) }},
 	{"HTTPRoute", true, func(s *Set, ns, n string) bool { return without(&s.HTTPRoutes, ns, n) }},
+	{"GRPCRoute", true, func(s *Set, ns, n string) bool { return withoutRoute(s, "GRPCRoute", ns, n) }},
+	{"TLSRoute", true, func(s *Set, ns, n string) bool { return withoutRoute(s, "TLSRoute", ns, n) }},
+	{"TCPRoute", true, func(s *Set, ns, n string) bool { return withoutRoute(s, "TCPRoute", ns, n) }},
+	{"UDPRoute", true, func(s *Set, ns, n string) bool { return withoutRoute(s, "UDPRoute", ns, n) }},
 	{"GatewayClassConfig", true, func(s *Set, ns, n string) bool { return without(&s.GatewayClassConfigs, ns, n) }},
 	{"GatewayConfig", true, func(s *Set, ns, n string) bool { return without(&s.GatewayConfigs, ns, n) }},
 	{"Namespace", false, func(s *Set, ns, n string) bool { return without(&s.Namespaces, ns, n) }},

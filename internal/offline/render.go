@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 	"sort"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -14,23 +15,25 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/tlscert"
 	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
-// Rendered is the output of one template run: a Gateway's, or an HTTPRoute's on it.
+// Rendered is the output of one template run: a Gateway's, or a route's on it.
 type Rendered struct {
-	Gateway string // namespace/name
-	Route   string // namespace/name, empty for the Gateway's own objects
-	Objects []*unstructured.Unstructured
+	Gateway   string // namespace/name
+	Route     string // namespace/name, empty for the Gateway's own objects
+	RouteKind string // HTTPRoute, GRPCRoute, ...; empty for the Gateway's own objects
+	Objects   []*unstructured.Unstructured
 	// Warnings name the blocks that applied because their condition could not be
 	// evaluated (values.Result.FailedClosedWarnings).
 	Warnings []string
 }
 
 // Render renders every Gateway of a Gatewright class in the set (or only the Gateway
-// namespace/name when given) and the HTTPRoutes attached to it, as the controller would
+// namespace/name when given) and the routes attached to it, as the controller would
 // with every dependency ready. Any error stops it.
 func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 	gateways, err := s.gatewaysToRender(only)
@@ -54,17 +57,17 @@ func (s *Set) Render(controllerNamespace, only string) ([]Rendered, error) {
 		}
 		out = append(out, Rendered{Gateway: gwName, Objects: res.Output.Objects, Warnings: res.Warnings()})
 
-		routes, err := s.Routes(snap)
+		attached, err := s.Routes(snap)
 		if err != nil {
 			return nil, err
 		}
-		for _, route := range routes {
-			routeName := route.Route.Namespace + "/" + route.Route.Name
+		for _, route := range attached {
+			routeName, kind := route.Route.GetNamespace()+"/"+route.Route.GetName(), routes.KindOf(route.Route)
 			res := snap.TranslateRoute(blueprints, route, translate.Live{})
 			if res.Err != nil {
-				return nil, fmt.Errorf("HTTPRoute %s on Gateway %s: %w", routeName, gwName, res.Err)
+				return nil, fmt.Errorf("%s %s on Gateway %s: %w", kind, routeName, gwName, res.Err)
 			}
-			out = append(out, Rendered{Gateway: gwName, Route: routeName, Objects: res.Output.Objects, Warnings: res.Warnings()})
+			out = append(out, Rendered{Gateway: gwName, Route: routeName, RouteKind: kind, Objects: res.Output.Objects, Warnings: res.Warnings()})
 		}
 	}
 	return out, nil
@@ -141,8 +144,8 @@ func WriteStream(w io.Writer, rendered []Rendered) error {
 		source := "Gateway " + r.Gateway
 		set := "gateway"
 		if r.Route != "" {
-			source = "HTTPRoute " + r.Route + " on Gateway " + r.Gateway
-			set = "httproute"
+			source = r.RouteKind + " " + r.Route + " on Gateway " + r.Gateway
+			set = strings.ToLower(r.RouteKind)
 		}
 		for _, obj := range r.Objects {
 			data, err := yaml.Marshal(obj.Object)

@@ -28,14 +28,15 @@ type Blueprint struct {
 	templates *template.Template // every template of the blueprint, and the helpers
 	// clones are the copies of templates that no render uses now (takeClone, giveBack):
 	// as many, at most, as renders of the blueprint ever ran at once.
-	clonesMu  sync.Mutex
-	clones    []*clone
-	gateway   []resourceTemplate // in dependency order
-	route     []resourceTemplate
+	clonesMu sync.Mutex
+	clones   []*clone
+	gateway  []resourceTemplate // in dependency order
+	// routes are the route templates, by route kind; a kind without any has none.
+	routes    map[string]routeSet
 	hasStatus bool
-	// gatewayReadsLive and routeReadsLive are false only when no gateway (route)
-	// template or helper can read .Resources (ObjectsMayChange).
-	gatewayReadsLive, routeReadsLive bool
+	// gatewayReadsLive is false only when no gateway template or helper can read
+	// .Resources (ObjectsMayChange).
+	gatewayReadsLive bool
 	// statusReadsLive is false only when neither the status template nor a helper can
 	// read .Resources (ReadsWhole).
 	statusReadsLive bool
@@ -92,19 +93,12 @@ func ParseWithin(bp *gatewrightv1alpha1.GatewayClassBlueprint, caps Bounds) (*Bl
 	if b.gateway, err = dependencyOrder("gateway", bp.Spec.GatewayTemplate.ResourceTemplates); err != nil {
 		return nil, b.named(err)
 	}
-	var routeTemplates []gatewrightv1alpha1.ResourceTemplate
-	if bp.Spec.HTTPRouteTemplate != nil {
-		routeTemplates = bp.Spec.HTTPRouteTemplate.ResourceTemplates
-	}
-	if b.route, err = dependencyOrder("httproute", routeTemplates); err != nil {
-		return nil, b.named(err)
-	}
-
 	b.readyWhen = map[string]*values.Condition{}
 	if err := compileReadyWhen("gateway", bp.Spec.GatewayTemplate.ResourceTemplates, b.readyWhen); err != nil {
 		return nil, b.named(err)
 	}
-	if err := compileReadyWhen("httproute", routeTemplates, b.readyWhen); err != nil {
+	sources := map[string]string{}
+	if err := b.parseRouteSets(bp, sources); err != nil {
 		return nil, b.named(err)
 	}
 
@@ -112,15 +106,10 @@ func ParseWithin(bp *gatewrightv1alpha1.GatewayClassBlueprint, caps Bounds) (*Bl
 	if _, err := b.templates.Parse(bp.Spec.Helpers); err != nil {
 		return nil, templateError(b.name, helpersTemplate, err)
 	}
-	sources := map[string]string{}
 	for _, t := range bp.Spec.GatewayTemplate.ResourceTemplates {
 		sources["gateway/"+t.Name] = t.Template
 	}
-	for _, t := range routeTemplates {
-		sources["httproute/"+t.Name] = t.Template
-	}
 	b.gatewayReadsLive = readsLive(bp.Spec.Helpers, bp.Spec.GatewayTemplate.ResourceTemplates)
-	b.routeReadsLive = readsLive(bp.Spec.Helpers, routeTemplates)
 	if status := bp.Spec.GatewayTemplate.Status; status != nil {
 		sources[statusTemplate] = status.Template
 		b.hasStatus = true
@@ -135,7 +124,7 @@ func ParseWithin(bp *gatewrightv1alpha1.GatewayClassBlueprint, caps Bounds) (*Bl
 		b.gatewayReads[name] = mayRead(name, bp.Spec.Helpers, "", bp.Spec.GatewayTemplate.ResourceTemplates)
 		b.statusReads[name] = mayRead(name, bp.Spec.Helpers, sources[statusTemplate], nil)
 	}
-	for _, id := range append(ids(b.gateway, b.route), statusTemplate) {
+	for _, id := range append(append(ids(b.gateway), b.routeIDs()...), statusTemplate) {
 		source, ok := sources[id]
 		if !ok {
 			continue

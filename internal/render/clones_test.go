@@ -109,7 +109,7 @@ httpRouteTemplate:
 					errs <- fmt.Errorf("goroutine %d rendered %s with %v", g, name, data)
 					return
 				}
-				out, err = parsed.HTTPRoute(in, route)
+				out, err = parsed.Route(in, route)
 				if err != nil {
 					errs <- err
 					return

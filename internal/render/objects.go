@@ -12,18 +12,19 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/manifest"
+	routekinds "github.com/gatewright/gatewright/internal/routes"
 )
 
 // placement says where the objects of one render go and how they are labelled.
 type placement struct {
-	namespace    string            // of the Gateway, or of the HTTPRoute for route templates
+	namespace    string            // of the Gateway, or of the route for route templates
 	labels       map[string]string // Gatewright's own, they win over everything
 	infraLabels  map[string]string // the Gateway's spec.infrastructure, templates win over them;
 	infraAnnots  map[string]string // only on namespaced objects in the Gateway's namespace
 	isNamespaced func(schema.GroupVersionKind) (bool, error)
 }
 
-func newPlacement(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, isNamespaced func(schema.GroupVersionKind) (bool, error)) placement {
+func newPlacement(gw *gatewayv1.Gateway, route routekinds.Route, isNamespaced func(schema.GroupVersionKind) (bool, error)) placement {
 	p := placement{
 		namespace: gw.Namespace,
 		labels: map[string]string{
@@ -37,9 +38,12 @@ func newPlacement(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute, isNamespace
 		isNamespaced: isNamespaced,
 	}
 	if route != nil {
-		p.namespace = route.Namespace
-		p.labels[gatewrightv1alpha1.LabelHTTPRouteName] = route.Name
-		p.labels[gatewrightv1alpha1.LabelHTTPRouteNamespace] = route.Namespace
+		p.namespace = route.GetNamespace()
+		p.labels[gatewrightv1alpha1.LabelHTTPRouteName] = route.GetName()
+		p.labels[gatewrightv1alpha1.LabelHTTPRouteNamespace] = route.GetNamespace()
+		if kind := routekinds.KindOf(route); kind != routekinds.KindHTTPRoute {
+			p.labels[gatewrightv1alpha1.LabelRouteKind] = kind
+		}
 	}
 	// The Gateway's owner speaks for its namespace only: other controllers act on labels
 	// and annotations (Argo CD's tracking id, external-dns's hostname), so an HTTPRoute's

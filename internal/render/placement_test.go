@@ -50,7 +50,7 @@ httpRouteTemplate:
 	routeObjects := func(namespace string) []*unstructured.Unstructured {
 		route := &gatewayv1.HTTPRoute{}
 		route.Name, route.Namespace = "shop", namespace
-		out, err := parsed.HTTPRoute(in, route)
+		out, err := parsed.Route(in, route)
 		if err != nil {
 			t.Fatal(err)
 		}

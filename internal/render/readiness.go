@@ -33,19 +33,19 @@ func compileReadyWhen(set string, templates []gatewrightv1alpha1.ResourceTemplat
 	return nil
 }
 
-// Readiness is how the blueprint judges the objects it rendered for a Gateway (route
-// false) or a route: by the readyWhen of the template that rendered one, else by judge
+// Readiness is how the blueprint judges the objects it rendered for a Gateway
+// (routeKind empty) or a route of routeKind: by the readyWhen of the template that rendered one, else by judge
 // (kstatus, which the caller brings, as render does not talk to the cluster). Only
 // readyWhen gives a reason: it stays the same while the object does not change, where
 // kstatus's counts replicas, and a reason that changed with every replica would rewrite
 // the Gateway's status as often. It is nil when judge is: a render offline.
-func (b *Blueprint) Readiness(route bool, judge Readiness) TemplateReadiness {
+func (b *Blueprint) Readiness(routeKind string, judge Readiness) TemplateReadiness {
 	if judge == nil {
 		return nil
 	}
 	set := "gateway/"
-	if route {
-		set = "httproute/"
+	if routeKind != "" {
+		set = routeSetName(routeKind) + "/"
 	}
 	budget := values.NewConditionBudget() // one translation's objects share it
 	return func(obj *unstructured.Unstructured, template string) (bool, string) {
@@ -58,13 +58,13 @@ func (b *Blueprint) Readiness(route bool, judge Readiness) TemplateReadiness {
 }
 
 // ReadsWhole tells which templates' objects the blueprint reads whole, for a Gateway
-// (route false) or a route: every template's when a template, the status template or a
+// (routeKind empty) or a route of routeKind: every template's when a template, the status template or a
 // helper may read .Resources, else those with a readyWhen, which may judge any field.
 // The caller's cache holds other objects without their content (apply.StripContent).
-func (b *Blueprint) ReadsWhole(route bool) func(template string) bool {
+func (b *Blueprint) ReadsWhole(routeKind string) func(template string) bool {
 	set, readsLive := "gateway/", b.gatewayReadsLive || b.statusReadsLive
-	if route {
-		set, readsLive = "httproute/", b.routeReadsLive
+	if routeKind != "" {
+		set, readsLive = routeSetName(routeKind)+"/", b.routes[routeKind].readsLive
 	}
 	return func(template string) bool {
 		return readsLive || b.readyWhen[set+template] != nil

@@ -59,7 +59,7 @@ func TestHostileReadyWhenIsStoppedByItsBound(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			judge := parsed.Readiness(false, kstatusSays(true))
+			judge := parsed.Readiness("", kstatusSays(true))
 			obj := bigObject()
 
 			var before, after runtime.MemStats
@@ -87,7 +87,7 @@ func TestReadyWhenSharesABudgetOverARender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	judge := parsed.Readiness(false, kstatusSays(true))
+	judge := parsed.Readiness("", kstatusSays(true))
 	obj := bigObject()
 	obj.Object["items"] = obj.Object["items"].([]any)[:500] // well within one evaluation's bound
 	judged, spent := 0, ""
@@ -102,7 +102,7 @@ func TestReadyWhenSharesABudgetOverARender(t *testing.T) {
 	if judged == 0 || judged >= 1000 || !strings.Contains(spent, "used up their 100000 cost units together") {
 		t.Errorf("%d objects judged ready, then %q; want some, then the shared budget spent", judged, spent)
 	}
-	if ready, _ := parsed.Readiness(false, kstatusSays(true))(obj, "composite"); !ready {
+	if ready, _ := parsed.Readiness("", kstatusSays(true))(obj, "composite"); !ready {
 		t.Error("the next render's judge shares the spent budget")
 	}
 }

@@ -103,7 +103,7 @@ func TestReadyWhenJudgesTheObjectsOfItsTemplate(t *testing.T) {
 	tests := []struct {
 		name       string
 		object     string
-		route      bool
+		route      string // the route kind; empty for the Gateway
 		template   string
 		wantReady  bool
 		wantReason string
@@ -129,7 +129,7 @@ metadata: {name: app, namespace: team-a, labels: {gatewright.dev/template: app}}
 apiVersion: v1
 kind: ConfigMap
 metadata: {name: route, namespace: team-a, labels: {gatewright.dev/template: composite, gatewright.dev/httproute-name: r}}
-`, route: true, template: "composite"},
+`, route: "HTTPRoute", template: "composite"},
 		{name: "labels someone put on the live object choose no other judge", object: `
 apiVersion: example.org/v1
 kind: XNetwork
@@ -153,7 +153,7 @@ func TestReadinessWithoutReadyWhenIsKstatusVerdict(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, kstatus := range []bool{true, false} {
-		if ready, reason := parsed.Readiness(false, kstatusSays(kstatus))(liveObject(t, syncedComposite), "composite"); ready != kstatus || reason != "" {
+		if ready, reason := parsed.Readiness("", kstatusSays(kstatus))(liveObject(t, syncedComposite), "composite"); ready != kstatus || reason != "" {
 			t.Errorf("ready %v (%q), want kstatus's verdict %v without its reason: a blueprint without readyWhen leaves every object to kstatus", ready, reason, kstatus)
 		}
 	}
@@ -161,7 +161,7 @@ func TestReadinessWithoutReadyWhenIsKstatusVerdict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if withReadyWhen.Readiness(false, nil) != nil {
+	if withReadyWhen.Readiness("", nil) != nil {
 		t.Error("offline (no judge), Readiness must stay nil so that the render knows it is offline")
 	}
 }
@@ -189,7 +189,7 @@ status: {conditions: [{type: Synced, status: "False"}]}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			in := testInput(nil)
-			in.IsReady = parsed.Readiness(false, kstatusSays(true))
+			in.IsReady = parsed.Readiness("", kstatusSays(true))
 			in.Live = map[string][]*unstructured.Unstructured{"composite": {liveObject(t, tt.composite)}}
 			out, err := parsed.Gateway(in)
 			if err != nil {
@@ -226,7 +226,7 @@ func TestTheDocumentedCompositeReadyWhen(t *testing.T) {
 		{name: "synced without its VPC ID is not ready", status: `status: {conditions: [{type: Synced, status: "True"}]}`, want: false},
 		{name: "synced with its VPC ID is ready", status: `status: {conditions: [{type: Synced, status: "True"}], vpcId: vpc-1}`, want: true},
 	}
-	judge := parsed.Readiness(false, kstatusSays(true))
+	judge := parsed.Readiness("", kstatusSays(true))
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if ready, reason := judge(liveObject(t, metadata+tt.status), "composite"); ready != tt.want {

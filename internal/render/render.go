@@ -117,9 +117,10 @@ func (b *Blueprint) ObjectsMayChange(out *Output) bool {
 	return b.gatewayReadsLive || len(out.Waiting) > 0
 }
 
-// RouteObjectsMayChange is ObjectsMayChange for out, a render of a route's templates.
-func (b *Blueprint) RouteObjectsMayChange(out *Output) bool {
-	return b.routeReadsLive || len(out.Waiting) > 0
+// RouteObjectsMayChange is ObjectsMayChange for out, a render of the templates of a
+// route of kind.
+func (b *Blueprint) RouteObjectsMayChange(kind string, out *Output) bool {
+	return b.routes[kind].readsLive || len(out.Waiting) > 0
 }
 
 // GatewayStatus is Gateway(in) for a Gateway whose objects were rendered into out and
@@ -186,19 +187,23 @@ func (b *Blueprint) gatewayData(in Input, reads map[string]bool) map[string]any 
 	return data
 }
 
-// HTTPRoute renders the route templates for route, attached to in.Gateway. in.Live
-// holds the live objects of this route's templates. Its bounds grow with the matches of
-// route, the route input it is given.
-func (b *Blueprint) HTTPRoute(in Input, route *gatewayv1.HTTPRoute) (*Output, error) {
-	data := b.context(in, b.route)
-	data["HTTPRoute"] = toMap(route)
+// Route renders the route templates of route's kind for route, attached to in.Gateway:
+// they see it as .Route and under its kind (.HTTPRoute, .GRPCRoute, ...). in.Live holds
+// the live objects of this route's templates. Its bounds grow with the matches of route,
+// the route input it is given.
+func (b *Blueprint) Route(in Input, route routekinds.Route) (*Output, error) {
+	kind := routekinds.KindOf(route)
+	set := b.routes[kind].templates
+	data := b.context(in, set)
+	data["Route"] = toMap(route)
+	data[kind] = data["Route"]
 	data["BackendRefs"] = backendRefsData(in.BackendRefs)
 	data["Listeners"] = listenersData(in.Gateway, in.Listeners)
 	c, err := b.takeClone(routeMatches(route))
 	if err != nil {
 		return nil, err
 	}
-	res, err := b.renderSet(c, b.route, data, in, newPlacement(in.Gateway, route, in.IsNamespaced))
+	res, err := b.renderSet(c, set, data, in, newPlacement(in.Gateway, route, in.IsNamespaced))
 	b.giveBack(c, err)
 	if err != nil {
 		return nil, err

@@ -237,3 +237,15 @@ func Status(route Route) *gatewayv1.RouteStatus {
 	}
 	return nil
 }
+
+// Key names a route by kind, namespace and name: routes of two kinds may share a name.
+type Key struct {
+	Kind, Namespace, Name string
+}
+
+// KeyOf is route's Key.
+func KeyOf(route Route) Key {
+	return Key{Kind: KindOf(route), Namespace: route.GetNamespace(), Name: route.GetName()}
+}
+
+func (k Key) String() string { return k.Kind + " " + k.Namespace + "/" + k.Name }

@@ -5,19 +5,21 @@ import (
 	"slices"
 	"sort"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/listeners"
+	"github.com/gatewright/gatewright/internal/routes"
 )
 
-// Context is a Gateway, or an HTTPRoute on a Gateway: something whose values a policy
-// can take part in. A policy is judged over every context it reaches, because a default
-// on a Gateway can be beaten on one route of it and not on another.
+// Context is a Gateway, or a route of any kind on a Gateway: something whose values a
+// policy can take part in. A policy is judged over every context it reaches, because a
+// default on a Gateway can be beaten on one route of it and not on another.
 type Context struct {
 	Gateway *gatewayv1.Gateway
-	Route   *gatewayv1.HTTPRoute // nil for the Gateway's own values
+	Route   routes.Route // nil for the Gateway's own values
 }
 
 func (c Context) String() string {
@@ -25,7 +27,7 @@ func (c Context) String() string {
 	if c.Route == nil {
 		return gw
 	}
-	return "HTTPRoute " + c.Route.Namespace + "/" + c.Route.Name + " on " + gw
+	return routes.KindOf(c.Route) + " " + c.Route.GetNamespace() + "/" + c.Route.GetName() + " on " + gw
 }
 
 // contextsReached lists the contexts whose values the target of a policy in namespace
@@ -33,8 +35,8 @@ func (c Context) String() string {
 // GatewayClass target, the routes of the policy's namespace on Gateways elsewhere. The
 // values engine decides which of them the policy really takes part in.
 func (g *Gatherer) contextsReached(ctx context.Context, namespace string, target gatewayv1.LocalPolicyTargetReference) ([]Context, error) {
-	if target.Kind == "HTTPRoute" {
-		return g.routeContexts(ctx, namespace, string(target.Name))
+	if routes.IsKind(string(target.Kind)) {
+		return g.routeContexts(ctx, string(target.Kind), namespace, string(target.Name))
 	}
 	gateways, err := g.gatewaysReached(ctx, namespace, target)
 	if err != nil {
@@ -131,10 +133,13 @@ func ofClass(gateways []gatewayv1.Gateway, class string) []gatewayv1.Gateway {
 	return kept
 }
 
-// routeContexts are one route of namespace on each of its parent Gateways.
-func (g *Gatherer) routeContexts(ctx context.Context, namespace, name string) ([]Context, error) {
-	route := &gatewayv1.HTTPRoute{}
+// routeContexts are one route of kind and namespace on each of its parent Gateways.
+func (g *Gatherer) routeContexts(ctx context.Context, kind, namespace, name string) ([]Context, error) {
+	route := routes.New(kind)
 	if err := g.Reader.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, route); err != nil {
+		if meta.IsNoMatchError(err) {
+			return nil, nil // a kind the API server does not serve has no routes
+		}
 		return nil, client.IgnoreNotFound(err)
 	}
 	return g.newParentReads().contexts(ctx, route, func(*gatewayv1.Gateway) bool { return true })
@@ -177,17 +182,17 @@ func (g *Gatherer) newParentReads() *parentReads {
 
 // contexts are route on each parent Gateway that include keeps and that at least one
 // listener of attaches it to.
-func (p *parentReads) contexts(ctx context.Context, route *gatewayv1.HTTPRoute, include func(*gatewayv1.Gateway) bool) ([]Context, error) {
-	labels, ok := p.labels[route.Namespace]
+func (p *parentReads) contexts(ctx context.Context, route routes.Route, include func(*gatewayv1.Gateway) bool) ([]Context, error) {
+	labels, ok := p.labels[route.GetNamespace()]
 	if !ok {
 		var err error
-		if labels, err = p.g.NamespaceLabels(ctx, route.Namespace); err != nil {
+		if labels, err = p.g.NamespaceLabels(ctx, route.GetNamespace()); err != nil {
 			return nil, err
 		}
-		p.labels[route.Namespace] = labels
+		p.labels[route.GetNamespace()] = labels
 	}
 	var out []Context
-	for _, ref := range route.Spec.ParentRefs {
+	for _, ref := range routes.ParentRefs(route) {
 		key, isGateway := attach.ParentGateway(route, ref)
 		if !isGateway {
 			continue

@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
 )
@@ -42,7 +43,7 @@ type chainInputs struct {
 
 // ErrNoRouteTemplate says that a route's values are not computed because its
 // Gateway's blueprint renders nothing for routes.
-var ErrNoRouteTemplate = errors.New("the blueprint has no httpRouteTemplate")
+var ErrNoRouteTemplate = errors.New("the blueprint has no route template of the route's kind")
 
 // of returns c with its values, or why they are not computed at all: its class is not
 // Gatewright's, its blueprint (or the revision of it the Gateway runs) is missing or
@@ -51,7 +52,7 @@ var ErrNoRouteTemplate = errors.New("the blueprint has no httpRouteTemplate")
 func (v *contextValues) of(ctx context.Context, c Context) Reached {
 	routeNamespace := c.Gateway.Namespace
 	if c.Route != nil {
-		routeNamespace = c.Route.Namespace
+		routeNamespace = c.Route.GetNamespace()
 	}
 	className := string(c.Gateway.Spec.GatewayClassName)
 	key := className + " " + c.Gateway.Namespace + " " + routeNamespace
@@ -70,7 +71,7 @@ func (v *contextValues) of(ctx context.Context, c Context) Reached {
 	switch {
 	case in.err != nil:
 		reached.Err = in.err
-	case c.Route != nil && in.Blueprint.Spec.HTTPRouteTemplate == nil:
+	case c.Route != nil && in.Blueprint.Spec.RouteTemplateOf(routes.KindOf(c.Route)) == nil:
 		reached.Err = fmt.Errorf("GatewayClassBlueprint %s: %w", in.Blueprint.Name, ErrNoRouteTemplate)
 	default:
 		reached.Values = in.compute(c)

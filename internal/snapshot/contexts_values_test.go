@@ -54,7 +54,7 @@ func TestContextValuesComputeEachChainOnce(t *testing.T) {
 		got := v.compute(c)
 		want, wantErr := v.ForGateway(c.Gateway)
 		if c.Route != nil {
-			want, wantErr = v.ForHTTPRoute(c.Gateway, c.Route)
+			want, wantErr = v.ForRoute(c.Gateway, c.Route)
 		}
 		if !reflect.DeepEqual(got.Values, want) || !reflect.DeepEqual(got.Err, wantErr) {
 			t.Errorf("%s: got %+v, %v; want %+v, %v", c, got.Values, got.Err, want, wantErr)

@@ -105,10 +105,10 @@ func (g *Gatherer) attachedWithBackends(ctx context.Context, gw *gatewayv1.Gatew
 // values gathers what the values of gw, of class, are computed from, or those of route
 // on gw when route is not nil: the live blueprint and the policies of the controller's,
 // the Gateway's and the route's namespaces.
-func (g *Gatherer) values(ctx context.Context, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, route *gatewayv1.HTTPRoute) (*translate.Gateway, error) {
+func (g *Gatherer) values(ctx context.Context, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, route routes.Route) (*translate.Gateway, error) {
 	namespaces := []string{gw.Namespace}
 	if route != nil {
-		namespaces = append(namespaces, route.Namespace)
+		namespaces = append(namespaces, route.GetNamespace())
 	}
 	in, err := g.inputs(ctx, class, namespaces...)
 	if err != nil {
@@ -135,19 +135,37 @@ func (g *Gatherer) inputs(ctx context.Context, class *gatewayv1.GatewayClass, na
 }
 
 // Routes are the routes of snap, a Gateway's full snapshot, each ready to translate on
-// it: the policies of their namespaces are added to snap's values inputs.
+// it: its HTTPRoutes, then those of the other kinds its blueprint has route templates
+// for. The policies of their namespaces are added to snap's values inputs.
 func (g *Gatherer) Routes(ctx context.Context, snap *translate.Gateway) ([]translate.Route, error) {
 	seen := map[string]bool{snap.Gateway.Namespace: true, snap.Values.ControllerNamespace: true}
-	out := make([]translate.Route, len(snap.Routes))
+	addPolicies := func(route routes.Route) error {
+		if seen[route.GetNamespace()] {
+			return nil
+		}
+		seen[route.GetNamespace()] = true
+		return g.addPolicies(ctx, &snap.Values, route.GetNamespace())
+	}
+	out := make([]translate.Route, 0, len(snap.Routes))
 	for i := range snap.Routes {
 		route := &snap.Routes[i]
-		if !seen[route.Namespace] {
-			seen[route.Namespace] = true
-			if err := g.addPolicies(ctx, &snap.Values, route.Namespace); err != nil {
-				return nil, err
-			}
+		if err := addPolicies(route); err != nil {
+			return nil, err
 		}
-		out[i] = translate.Route{Route: route, BackendRefs: snap.RouteBackends[client.ObjectKeyFromObject(route)]}
+		out = append(out, translate.Route{Route: route, BackendRefs: snap.RouteBackends[client.ObjectKeyFromObject(route)]})
+	}
+	for _, route := range snap.OtherRoutes {
+		if snap.Values.Blueprint.Spec.RouteTemplateOf(routes.KindOf(route)) == nil {
+			continue // nothing rendered for it
+		}
+		if err := addPolicies(route); err != nil {
+			return nil, err
+		}
+		backends, err := g.BackendRefs(ctx, route)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, translate.Route{Route: route, BackendRefs: backends.BackendRefs})
 	}
 	return out, nil
 }

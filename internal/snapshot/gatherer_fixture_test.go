@@ -47,7 +47,7 @@ func template(name string, routes bool) gatewrightv1alpha1.GatewayClassBlueprint
 		GatewayTemplate: gatewrightv1alpha1.GatewayTemplate{ResourceTemplates: []gatewrightv1alpha1.ResourceTemplate{configMap}},
 	}
 	if routes {
-		spec.HTTPRouteTemplate = &gatewrightv1alpha1.HTTPRouteTemplate{ResourceTemplates: []gatewrightv1alpha1.ResourceTemplate{configMap}}
+		spec.HTTPRouteTemplate = &gatewrightv1alpha1.RouteTemplate{ResourceTemplates: []gatewrightv1alpha1.ResourceTemplate{configMap}}
 	}
 	return spec
 }

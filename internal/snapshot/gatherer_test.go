@@ -149,7 +149,7 @@ func TestRoutesTranslateOnTheGatewaysSnapshot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(routes) != 2 || routes[1].Route.Name != "cart" || len(routes[1].BackendRefs) != 1 {
+	if len(routes) != 2 || routes[1].Route.GetName() != "cart" || len(routes[1].BackendRefs) != 1 {
 		t.Errorf("routes %+v, want shop and cart with their backendRefs", routes)
 	}
 	if got := gatheredOf(snap).gatewayConfig; !slices.Equal(got, []string{"team-a", "team-b"}) {

@@ -5,12 +5,12 @@ import (
 	"fmt"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/translate"
 )
 
@@ -28,7 +28,7 @@ func (g *Gatherer) decided(ctx context.Context, snap *translate.Gateway) error {
 		snap.RefusedRoutes = apply.RefusedRoutes(refused.Items, gw)
 	case g.AsRecorded:
 		var err error
-		if snap.RefusedRoutes, err = g.refusedRoutes(ctx, gw, snap.Routes); err != nil {
+		if snap.RefusedRoutes, err = g.refusedRoutes(ctx, gw, routeNamespaces(snap)); err != nil {
 			return err
 		}
 	}
@@ -43,11 +43,23 @@ func (g *Gatherer) decided(ctx context.Context, snap *translate.Gateway) error {
 	return nil
 }
 
-// refusedRoutes are the routes among routes that their own templates refused on gw, as
+// routeNamespaces are the namespaces of snap's routes, of every kind.
+func routeNamespaces(snap *translate.Gateway) []string {
+	var out []string
+	for i := range snap.Routes {
+		out = append(out, snap.Routes[i].Namespace)
+	}
+	for _, route := range snap.OtherRoutes {
+		out = append(out, route.GetNamespace())
+	}
+	return out
+}
+
+// refusedRoutes are the routes in namespaces that their own templates refused on gw, as
 // their records say: the controller leaves them out of gw's table. gw's route records
 // are listed cluster-wide, else in each route namespace; one the caller may not read is an
 // error that names it, since a refused route would otherwise answer requests it does not.
-func (g *Gatherer) refusedRoutes(ctx context.Context, gw *gatewayv1.Gateway, routes []gatewayv1.HTTPRoute) (map[types.NamespacedName]string, error) {
+func (g *Gatherer) refusedRoutes(ctx context.Context, gw *gatewayv1.Gateway, namespaces []string) (map[routes.Key]string, error) {
 	// Route records carry their Gateway's name and namespace as labels: only gw's are listed.
 	ofGateway := client.MatchingLabels{gatewayv1.GatewayNameLabelKey: gw.Name, gatewrightv1alpha1.LabelGatewayNamespace: gw.Namespace}
 	var all gatewrightv1alpha1.RenderingList
@@ -60,14 +72,14 @@ func (g *Gatherer) refusedRoutes(ctx context.Context, gw *gatewayv1.Gateway, rou
 	}
 	var renderings []gatewrightv1alpha1.Rendering
 	seen := map[string]bool{}
-	for _, route := range routes {
-		if seen[route.Namespace] {
+	for _, namespace := range namespaces {
+		if seen[namespace] {
 			continue
 		}
-		seen[route.Namespace] = true
+		seen[namespace] = true
 		var list gatewrightv1alpha1.RenderingList
-		if err := g.Reader.List(ctx, &list, client.InNamespace(route.Namespace), ofGateway); err != nil {
-			return nil, fmt.Errorf("reading the Renderings of namespace %s (whether its routes' own templates refused them): %w", route.Namespace, err)
+		if err := g.Reader.List(ctx, &list, client.InNamespace(namespace), ofGateway); err != nil {
+			return nil, fmt.Errorf("reading the Renderings of namespace %s (whether its routes' own templates refused them): %w", namespace, err)
 		}
 		renderings = append(renderings, list.Items...)
 	}

@@ -12,11 +12,11 @@ import (
 	"github.com/gatewright/gatewright/internal/translate"
 )
 
-// Route gathers what the values of route on gw, of class, are computed from: the
+// Route gathers what the values of route, of any kind, on gw, of class, are computed from: the
 // blueprint at the revision gw runs and the policies of the controller's, the Gateway's
 // and the route's namespaces. The route's templates read gw's listeners too, which the
 // route reconciler judges (Listeners) only once it knows the revision renders routes.
-func (g *Gatherer) Route(ctx context.Context, route *gatewayv1.HTTPRoute, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, opts ...Option) (*translate.Gateway, error) {
+func (g *Gatherer) Route(ctx context.Context, route routes.Route, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, opts ...Option) (*translate.Gateway, error) {
 	snap, err := g.values(ctx, gw, class, route)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
 )
@@ -38,9 +39,9 @@ func (g *Gatherer) TargetAccepted(ctx context.Context, namespace string, target 
 		if err = r.Get(ctx, client.ObjectKey{Namespace: namespace, Name: string(target.Name)}, &gatewayv1.Gateway{}); apierrors.IsNotFound(err) {
 			return notFound("no Gateway %s in namespace %s%s", target.Name, namespace, didYouMean(ctx, r, target, namespace)), nil
 		}
-	case "HTTPRoute":
-		if err = r.Get(ctx, client.ObjectKey{Namespace: namespace, Name: string(target.Name)}, &gatewayv1.HTTPRoute{}); apierrors.IsNotFound(err) {
-			return notFound("no HTTPRoute %s in namespace %s%s", target.Name, namespace, didYouMean(ctx, r, target, namespace)), nil
+	case routes.KindHTTPRoute, routes.KindGRPCRoute, routes.KindTLSRoute, routes.KindTCPRoute, routes.KindUDPRoute:
+		if err = r.Get(ctx, client.ObjectKey{Namespace: namespace, Name: string(target.Name)}, routes.New(string(target.Kind))); apierrors.IsNotFound(err) || meta.IsNoMatchError(err) {
+			return notFound("no %s %s in namespace %s%s", target.Kind, target.Name, namespace, didYouMean(ctx, r, target, namespace)), nil
 		}
 	}
 	if err != nil {
@@ -50,7 +51,7 @@ func (g *Gatherer) TargetAccepted(ctx context.Context, namespace string, target 
 }
 
 // didYouMean reads " (did you mean web?)" when an object of the target's kind has a name
-// close to the target's (a few edits): a Gateway or HTTPRoute of namespace, or a
+// close to the target's (a few edits): a Gateway or route of namespace, or a
 // GatewayClass of Gatewright. "" when none is close or the names cannot be read.
 func didYouMean(ctx context.Context, r client.Reader, target gatewayv1.LocalPolicyTargetReference, namespace string) string {
 	var list client.ObjectList
@@ -60,8 +61,8 @@ func didYouMean(ctx context.Context, r client.Reader, target gatewayv1.LocalPoli
 		list = &gatewayv1.GatewayClassList{}
 	case "Gateway":
 		list, opts = &gatewayv1.GatewayList{}, append(opts, client.InNamespace(namespace))
-	case "HTTPRoute":
-		list, opts = &gatewayv1.HTTPRouteList{}, append(opts, client.InNamespace(namespace))
+	case routes.KindHTTPRoute, routes.KindGRPCRoute, routes.KindTLSRoute, routes.KindTCPRoute, routes.KindUDPRoute:
+		list, opts = routes.NewList(string(target.Kind)), append(opts, client.InNamespace(namespace))
 	default:
 		return ""
 	}

@@ -3,6 +3,7 @@ package translate
 import (
 	"fmt"
 	"github.com/gatewright/gatewright/internal/conditions"
+	"github.com/gatewright/gatewright/internal/routes"
 	"sort"
 	"strings"
 
@@ -38,21 +39,25 @@ func RenderFailure(gw *gatewayv1.Gateway) (message string, ok bool) {
 	return programmed.Message, true
 }
 
-// routeRenderFailures lists, as "namespace/name on Gateway namespace/name: message", the
-// parents among gateways on which a route's render or apply failed: Gatewright's
+// routeRenderFailures lists, as "namespace/name on Gateway namespace/name: message" (a
+// route of another kind than HTTPRoute named "Kind namespace/name"), the parents among
+// gateways on which a route's render or apply failed: Gatewright's
 // Accepted=False/UnsupportedValue of the route's generation.
-func routeRenderFailures(routes []gatewayv1.HTTPRoute, gateways []gatewayv1.Gateway) []string {
+func routeRenderFailures(attached []routes.Route, gateways []gatewayv1.Gateway) []string {
 	ours := map[types.NamespacedName]bool{}
 	for i := range gateways {
 		ours[client.ObjectKeyFromObject(&gateways[i])] = true
 	}
 	var failures []string
-	for i := range routes {
-		route := &routes[i]
-		for _, parent := range route.Status.Parents {
+	for _, route := range attached {
+		name := route.GetNamespace() + "/" + route.GetName()
+		if kind := routes.KindOf(route); kind != routes.KindHTTPRoute {
+			name = kind + " " + name
+		}
+		for _, parent := range routes.Status(route).Parents {
 			key, isGateway := attach.ParentGateway(route, parent.ParentRef)
-			if failed := failedOn(parent); isGateway && ours[key] && failed != nil && failed.ObservedGeneration == route.Generation {
-				failures = append(failures, route.Namespace+"/"+route.Name+" on Gateway "+key.String()+": "+quoteShort(failed.Message))
+			if failed := failedOn(parent); isGateway && ours[key] && failed != nil && failed.ObservedGeneration == route.GetGeneration() {
+				failures = append(failures, name+" on Gateway "+key.String()+": "+quoteShort(failed.Message))
 			}
 		}
 	}
@@ -61,14 +66,14 @@ func routeRenderFailures(routes []gatewayv1.HTTPRoute, gateways []gatewayv1.Gate
 
 // FleetRendered sums up the render failures of gateways and of the routes on them as
 // the gatewright.dev/Rendered condition, and returns how many Gateways failed.
-func FleetRendered(gateways []gatewayv1.Gateway, routes []gatewayv1.HTTPRoute) (Verdict, int32) {
+func FleetRendered(gateways []gatewayv1.Gateway, attached []routes.Route) (Verdict, int32) {
 	var failures []string
 	for i := range gateways {
 		if message, failed := RenderFailure(&gateways[i]); failed {
 			failures = append(failures, gateways[i].Namespace+"/"+gateways[i].Name+": "+quoteShort(message))
 		}
 	}
-	routeFailures := routeRenderFailures(routes, gateways)
+	routeFailures := routeRenderFailures(attached, gateways)
 	if len(failures)+len(routeFailures) == 0 {
 		return Verdict{OK: true, Reason: gatewrightv1alpha1.ReasonRendered, Message: "no Gateway or route fails to render or apply"}, 0
 	}
@@ -98,9 +103,9 @@ func failedOn(parent gatewayv1.RouteParentStatus) *metav1.Condition {
 
 // RouteRenderFailure is the route's render failures on Gatewright's parents, as compared
 // across an update.
-func RouteRenderFailure(route *gatewayv1.HTTPRoute) string {
+func RouteRenderFailure(route routes.Route) string {
 	var out []string
-	for _, parent := range route.Status.Parents {
+	for _, parent := range routes.Status(route).Parents {
 		if failed := failedOn(parent); failed != nil {
 			out = append(out, failed.Message)
 		}

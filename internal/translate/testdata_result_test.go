@@ -12,6 +12,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gatewright/gatewright/internal/listeners"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
 )
@@ -82,6 +83,8 @@ type policyReport struct {
 // routeResult is what the controller decides of a route on the Gateway: per parentRef
 // naming it, Accepted and where it attaches, and its translation where it attaches.
 type routeResult struct {
+	// Kind is the route's kind; empty for an HTTPRoute.
+	Kind         string         `json:"kind,omitempty"`
 	Route        string         `json:"route"`
 	Parents      []parentResult `json:"parents"`
 	ResolvedRefs string         `json:"resolvedRefs"`
@@ -250,8 +253,8 @@ func verdict(v translate.Verdict) string { return condition(v.OK, v.Reason, v.Me
 
 // parentRefString reads namespace/name, then /sectionName and :port when the
 // parentRef gives them.
-func parentRefString(route *gatewayv1.HTTPRoute, ref gatewayv1.ParentReference) string {
-	namespace := route.Namespace
+func parentRefString(route routes.Route, ref gatewayv1.ParentReference) string {
+	namespace := route.GetNamespace()
 	if ref.Namespace != nil {
 		namespace = string(*ref.Namespace)
 	}

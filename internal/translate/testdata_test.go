@@ -34,6 +34,7 @@ import (
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/routing"
 	"github.com/gatewright/gatewright/internal/scheme"
 	"github.com/gatewright/gatewright/internal/snapshot"
@@ -234,8 +235,26 @@ func (c *testCase) translate(t *testing.T) caseResult {
 	slices.SortFunc(all.Items, func(a, b gatewayv1.HTTPRoute) int {
 		return strings.Compare(a.Namespace+"/"+a.Name, b.Namespace+"/"+b.Name)
 	})
+	// The routes of every kind, HTTPRoutes first, each kind by namespace/name.
+	var others []routes.Route
+	for _, kind := range routes.Kinds[1:] {
+		list := routes.NewList(kind)
+		if err := c.reader.List(ctx, list); err != nil {
+			t.Fatal(err)
+		}
+		items := routes.Items(list)
+		slices.SortFunc(items, func(a, b routes.Route) int {
+			return strings.Compare(a.GetNamespace()+"/"+a.GetName(), b.GetNamespace()+"/"+b.GetName())
+		})
+		others = append(others, items...)
+	}
+	everyRoute := make([]routes.Route, 0, len(all.Items)+len(others))
+	for i := range all.Items {
+		everyRoute = append(everyRoute, &all.Items[i])
+	}
+	everyRoute = append(everyRoute, others...)
 	out := caseResult{Gateway: c.header.Gateway}
-	snap, err := g.Gateway(ctx, gw, class, snapshot.Among(all.Items), snapshot.Judged(judged))
+	snap, err := g.Gateway(ctx, gw, class, snapshot.Among(all.Items), snapshot.AmongOthers(others), snapshot.Judged(judged))
 	if servesErr != nil {
 		err = servesErr
 	}
@@ -253,15 +272,14 @@ func (c *testCase) translate(t *testing.T) caseResult {
 	out.Listeners = listenersOf(judged, snap.Attached)
 
 	_, cutoff := snap.RouteTable()
-	refusals := map[client.ObjectKey]string{}
-	for i := range all.Items {
-		route := &all.Items[i]
+	refusals := map[routes.Key]string{}
+	for _, route := range everyRoute {
 		if len(attach.ParentRefsTo(route, gw)) == 0 {
 			continue
 		}
 		r, refusal := c.routeOn(t, g, route, gw, class, serves, judged, translate.RecordedCutoff(cutoff))
 		if refusal != "" {
-			refusals[client.ObjectKeyFromObject(route)] = refusal
+			refusals[routes.KeyOf(route)] = refusal
 		}
 		out.Routes = append(out.Routes, r)
 	}
@@ -291,12 +309,15 @@ func (c *testCase) translate(t *testing.T) caseResult {
 // naming gw attaches, whether its backendRefs resolve and, where it attaches and the
 // Gateway-wide bound keeps it, its translation; and why its own templates refused it,
 // which the Gateway's table then leaves it out for.
-func (c *testCase) routeOn(t *testing.T, g *snapshot.Gatherer, route *gatewayv1.HTTPRoute, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, serves listeners.Serves, judged []listeners.Status, cutoff *gatewrightv1alpha1.RouteCutoff) (routeResult, string) {
+func (c *testCase) routeOn(t *testing.T, g *snapshot.Gatherer, route routes.Route, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, serves listeners.Serves, judged []listeners.Status, cutoff *gatewrightv1alpha1.RouteCutoff) (routeResult, string) {
 	t.Helper()
 	ctx := context.Background()
 	gateway := gw.Namespace + "/" + gw.Name
-	out := routeResult{Route: route.Namespace + "/" + route.Name}
-	labels, err := g.NamespaceLabels(ctx, route.Namespace)
+	out := routeResult{Route: route.GetNamespace() + "/" + route.GetName()}
+	if kind := routes.KindOf(route); kind != routes.KindHTTPRoute {
+		out.Kind = kind
+	}
+	labels, err := g.NamespaceLabels(ctx, route.GetNamespace())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,8 +363,8 @@ func (c *testCase) routeOn(t *testing.T, g *snapshot.Gatherer, route *gatewayv1.
 		refusal, _ := res.RouteRefusal(gateway)
 		return out, refusal
 	}
-	if snap.Values.Blueprint.Spec.HTTPRouteTemplate == nil {
-		out.Result = &translation{Skipped: "the blueprint has no httpRouteTemplate: the Gateway's configuration serves the route"}
+	if snap.Values.Blueprint.Spec.RouteTemplateOf(routes.KindOf(route)) == nil {
+		out.Result = &translation{Skipped: "the blueprint has no route template of the route's kind: the Gateway's configuration serves the route"}
 		return out, ""
 	}
 	snap.Listeners = judged

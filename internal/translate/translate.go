@@ -53,9 +53,9 @@ type Gateway struct {
 	// knows what the controller decided, not the limits its operator set.
 	CutoffRecorded bool
 	RecordedCutoff *gatewrightv1alpha1.RouteCutoff
-	// RefusedRoutes are, by namespace/name, the routes their own templates refused on
-	// the Gateway, with why: the table leaves them out.
-	RefusedRoutes map[types.NamespacedName]string
+	// RefusedRoutes are the routes of any kind their own templates refused on the
+	// Gateway, with why: the table, and the gateway templates, leave them out.
+	RefusedRoutes map[routes.Key]string
 	// Listeners are what the Gateway API rules say of each listener, certificateRefs
 	// resolved.
 	Listeners []listeners.Status
@@ -73,9 +73,9 @@ type Gateway struct {
 	Overrides []map[string]any
 }
 
-// Route is the snapshot of one HTTPRoute on a parent Gateway.
+// Route is the snapshot of one route, of any kind, on a parent Gateway.
 type Route struct {
-	Route *gatewayv1.HTTPRoute
+	Route routes.Route
 	// BackendRefs are the route's backendRefs, resolved.
 	BackendRefs []attach.BackendRef
 }
@@ -129,8 +129,9 @@ func (r *Result) Unused() []values.UnusedValue {
 	return r.Blueprint.UnusedValues(r.Values)
 }
 
-// Valuing computes only the values: a pipeline that stops before rendering.
-func (g *Gateway) Valuing(p Parser, route *gatewayv1.HTTPRoute) *Result {
+// Valuing computes only the values, of the Gateway or, when route is not nil, of route
+// on it: a pipeline that stops before rendering.
+func (g *Gateway) Valuing(p Parser, route routes.Route) *Result {
 	res := &Result{}
 	in, ok := g.prepare(p, res)
 	if !ok {
@@ -140,7 +141,7 @@ func (g *Gateway) Valuing(p Parser, route *gatewayv1.HTTPRoute) *Result {
 	defer func() { res.ValuesTook = time.Since(start) }()
 	res.Values, res.Err = overridden(in, g.Overrides, func(in values.Inputs) (*values.Result, error) {
 		if route != nil {
-			return in.ForHTTPRoute(g.Gateway, route)
+			return in.ForRoute(g.Gateway, route)
 		}
 		return in.ForGateway(g.Gateway)
 	})
@@ -153,7 +154,7 @@ func (g *Gateway) Translate(p Parser, live Live) *Result {
 	if res.Err != nil {
 		return res
 	}
-	res.Input = g.renderInput(res.Blueprint, res.Values, live, false)
+	res.Input = g.renderInput(res.Blueprint, res.Values, live, "")
 	res.Table, res.Cutoff = g.RouteTable()
 	res.Input.RouteTable = res.Table
 	res.Input.HTTPRoutes = g.acceptedRoutes(res.Cutoff)
@@ -171,10 +172,10 @@ func (g *Gateway) TranslateRoute(p Parser, route Route, live Live) *Result {
 	if res.Err != nil {
 		return res
 	}
-	res.Input = g.renderInput(res.Blueprint, res.Values, live, true)
+	res.Input = g.renderInput(res.Blueprint, res.Values, live, routes.KindOf(route.Route))
 	res.Input.BackendRefs = route.BackendRefs
 	start := time.Now()
-	res.Output, res.Err = res.Blueprint.HTTPRoute(res.Input, route.Route)
+	res.Output, res.Err = res.Blueprint.Route(res.Input, route.Route)
 	res.RenderTook = time.Since(start)
 	return res
 }
@@ -189,7 +190,7 @@ func (g *Gateway) RouteTable() (*routing.Table, *routing.Cutoff) {
 		route := &g.Routes[i]
 		key := types.NamespacedName{Namespace: route.Namespace, Name: route.Name}
 		in.Routes[i] = routing.RouteInput{Route: route, Listeners: g.RouteListeners[key], BackendRefs: g.RouteBackends[key]}
-		if message, refused := g.RefusedRoutes[key]; refused {
+		if message, refused := g.RefusedRoutes[routes.KeyOf(route)]; refused {
 			in.Routes[i].Refusal = &routing.Refusal{Reason: string(gatewayv1.RouteReasonUnsupportedValue), Message: message}
 		}
 	}
@@ -213,7 +214,7 @@ func (g *Gateway) acceptedRoutes(cutoff *routing.Cutoff) []gatewayv1.HTTPRoute {
 	var out []gatewayv1.HTTPRoute
 	for i := range g.Routes {
 		route := &g.Routes[i]
-		if _, refused := g.RefusedRoutes[types.NamespacedName{Namespace: route.Namespace, Name: route.Name}]; !refused && !cutoff.Refuses(route) {
+		if _, refused := g.RefusedRoutes[routes.KeyOf(route)]; !refused && !cutoff.Refuses(route) {
 			out = append(out, *route)
 		}
 	}
@@ -221,15 +222,15 @@ func (g *Gateway) acceptedRoutes(cutoff *routing.Cutoff) []gatewayv1.HTTPRoute {
 }
 
 // acceptedOthers are the Gateway's routes of the other kinds but those the cutoff
-// leaves out: what its templates see as .GRPCRoutes, .TLSRoutes, .TCPRoutes and
-// .UDPRoutes.
+// leaves out or their own templates refused: what its templates see as .GRPCRoutes,
+// .TLSRoutes, .TCPRoutes and .UDPRoutes.
 func (g *Gateway) acceptedOthers(cutoff *routing.Cutoff) []routes.Route {
-	if cutoff == nil {
+	if cutoff == nil && len(g.RefusedRoutes) == 0 {
 		return g.OtherRoutes
 	}
 	var out []routes.Route
 	for _, route := range g.OtherRoutes {
-		if !cutoff.Refuses(route) {
+		if _, refused := g.RefusedRoutes[routes.KeyOf(route)]; !refused && !cutoff.Refuses(route) {
 			out = append(out, route)
 		}
 	}
@@ -250,16 +251,16 @@ func (g *Gateway) prepare(p Parser, res *Result) (values.Inputs, bool) {
 	return in, true
 }
 
-// renderInput is what the render of the Gateway's templates (route false) or of a
-// route's reads.
-func (g *Gateway) renderInput(parsed *render.Blueprint, vals *values.Result, live Live, route bool) render.Input {
+// renderInput is what the render of the Gateway's templates (routeKind empty) or of a
+// route of routeKind reads.
+func (g *Gateway) renderInput(parsed *render.Blueprint, vals *values.Result, live Live, routeKind string) render.Input {
 	return render.Input{
 		Values:       vals.Values,
 		Gateway:      g.Gateway,
 		GatewayClass: g.Class,
 		Listeners:    g.Listeners,
 		Live:         live.Objects,
-		IsReady:      parsed.Readiness(route, live.IsReady),
+		IsReady:      parsed.Readiness(routeKind, live.IsReady),
 		IsNamespaced: live.IsNamespaced,
 	}
 }

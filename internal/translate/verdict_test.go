@@ -56,7 +56,7 @@ func TestVerdictsOfARouteOverASumBound(t *testing.T) {
 		if route == nil {
 			res.Values, res.Err = in.ForGateway(gw)
 		} else {
-			res.Values, res.Err = in.ForHTTPRoute(gw, route)
+			res.Values, res.Err = in.ForRoute(gw, route)
 		}
 		contexts[name] = res
 	}

@@ -56,7 +56,7 @@ func BenchmarkMerge(b *testing.B) {
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				res, err := s.in.ForHTTPRoute(s.gateway, s.route)
+				res, err := s.in.ForRoute(s.gateway, s.route)
 				if err != nil || len(res.Provenance) < 200 {
 					b.Fatalf("err %v, %d leaves", err, len(res.Provenance))
 				}

@@ -129,7 +129,7 @@ func TestRefusedBlocks(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			in, gw, route := blockInputs(tt.level, "web", tt.half, tt.block)
-			res, err := in.ForHTTPRoute(gw, route)
+			res, err := in.ForRoute(gw, route)
 			var policyErr *values.PolicyError
 			if !errors.As(err, &policyErr) {
 				t.Fatalf("got %v, want a PolicyError", err)

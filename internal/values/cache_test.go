@@ -133,7 +133,7 @@ func BenchmarkSecondComputation(b *testing.B) {
 						s.in.GatewayConfigs[i].Generation = generation
 					}
 				}
-				if res, err := s.in.ForHTTPRoute(s.gateway, s.route); err != nil || len(res.Provenance) < 200 {
+				if res, err := s.in.ForRoute(s.gateway, s.route); err != nil || len(res.Provenance) < 200 {
 					b.Fatalf("err %v", err)
 				}
 			}

@@ -6,9 +6,10 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/routes"
 )
 
-// Inputs are the objects the values of a Gateway or HTTPRoute are computed from: the
+// Inputs are the objects the values of a Gateway or route are computed from: the
 // blueprint of the Gateway's class and every policy in view. Policies that do not apply
 // are ignored, so callers may pass all of them.
 type Inputs struct {
@@ -96,8 +97,8 @@ func (in Inputs) gatewayChain(gw *gatewayv1.Gateway) ([]layer, error) {
 // routeChain returns the levels a route adds to its Gateway's chain: for a route in
 // another namespace than the Gateway, its provider's GatewayClassConfigs (levels 9 and
 // 10), so that attaching elsewhere escapes none of them; then the tenant's levels 7 and 8.
-func (in Inputs) routeChain(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) []layer {
-	ns, class := route.Namespace, string(gw.Spec.GatewayClassName)
+func (in Inputs) routeChain(gw *gatewayv1.Gateway, route routes.Route) []layer {
+	ns, class := route.GetNamespace(), string(gw.Spec.GatewayClassName)
 	var providerNamespace, providerClass []policy
 	if ns != gw.Namespace {
 		for i := range in.GatewayClassConfigs {
@@ -129,7 +130,7 @@ func (in Inputs) routeChain(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) [
 		if ns != gw.Namespace && targets(gwc.Spec.TargetRefs, "", "Namespace", ns) {
 			routeNamespace = append(routeNamespace, p)
 		}
-		if targets(gwc.Spec.TargetRefs, gatewayv1.GroupName, "HTTPRoute", route.Name) {
+		if targets(gwc.Spec.TargetRefs, gatewayv1.GroupName, routes.KindOf(route), route.GetName()) {
 			routeItself = append(routeItself, p)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -130,10 +131,14 @@ func TestChainKeyNamesTheResult(t *testing.T) {
 			got.result, got.err = in.ForGateway(c.gateway)
 		} else {
 			name = c.route.Namespace + "/" + c.route.Name + " on " + name
-			got.result, got.err = in.ForHTTPRoute(c.gateway, c.route)
+			got.result, got.err = in.ForRoute(c.gateway, c.route)
 		}
 		got.context = name
-		key, err := in.ChainKey(c.gateway, c.route)
+		var route routes.Route // nil, not a nil *HTTPRoute, for the Gateway's own chain
+		if c.route != nil {
+			route = c.route
+		}
+		key, err := in.ChainKey(c.gateway, route)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

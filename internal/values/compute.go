@@ -7,9 +7,10 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/routes"
 )
 
-// Result is the outcome of the chain for one Gateway or HTTPRoute.
+// Result is the outcome of the chain for one Gateway or route.
 type Result struct {
 	// Values are the effective values, handed to templates as .Values.
 	Values map[string]any
@@ -33,15 +34,15 @@ func (in Inputs) ForGateway(gw *gatewayv1.Gateway) (*Result, error) {
 	return in.compute(layers, gw.Namespace)
 }
 
-// ForHTTPRoute computes the values of route attached to gw: the Gateway's chain, the
-// provider levels of the route's namespace (9 and 10) and the route's levels 7 and 8.
-// A Gateway owner's overrides therefore bind every route on it.
-func (in Inputs) ForHTTPRoute(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) (*Result, error) {
+// ForRoute computes the values of route, of any kind, attached to gw: the Gateway's
+// chain, the provider levels of the route's namespace (9 and 10) and the route's levels
+// 7 and 8. A Gateway owner's overrides therefore bind every route on it.
+func (in Inputs) ForRoute(gw *gatewayv1.Gateway, route routes.Route) (*Result, error) {
 	layers, err := in.chain(gw, route)
 	if err != nil {
 		return nil, err
 	}
-	return in.compute(layers, route.Namespace)
+	return in.compute(layers, route.GetNamespace())
 }
 
 // ChainKey names the chain of gw's values, or of route's on gw when route is not nil:
@@ -50,7 +51,7 @@ func (in Inputs) ForHTTPRoute(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute)
 // never the Gateway or route), so contexts with the same Inputs and the same key have
 // the same Result: a caller with many Gateways and few chains computes each chain once.
 // The error is the *ParametersRefError ForGateway would return.
-func (in Inputs) ChainKey(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) (string, error) {
+func (in Inputs) ChainKey(gw *gatewayv1.Gateway, route routes.Route) (string, error) {
 	layers, err := in.chain(gw, route)
 	if err != nil {
 		return "", err
@@ -74,7 +75,7 @@ func (in Inputs) ChainKey(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) (st
 }
 
 // chain returns the layers of gw's values, or of route's on gw when route is not nil.
-func (in Inputs) chain(gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) ([]layer, error) {
+func (in Inputs) chain(gw *gatewayv1.Gateway, route routes.Route) ([]layer, error) {
 	layers, err := in.gatewayChain(gw)
 	if err != nil || route == nil {
 		return layers, err

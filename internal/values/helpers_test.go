@@ -5,10 +5,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/gatewright/gatewright/internal/offline"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/values"
 )
 
@@ -84,10 +84,10 @@ func compute(t testing.TB, set *offline.Set, route string) (*values.Result, erro
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r *gatewayv1.HTTPRoute
+	var r routes.Route // nil, not a nil *HTTPRoute, for the Gateway's own values
 	if route != "" {
 		ns, name, _ := strings.Cut(route, "/")
-		if r, err = set.HTTPRoute(ns, name); err != nil {
+		if r, err = set.Route(routes.KindHTTPRoute, ns, name); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -96,7 +96,7 @@ func compute(t testing.TB, set *offline.Set, route string) (*values.Result, erro
 		t.Fatal(err)
 	}
 	if r != nil {
-		return snap.Values.ForHTTPRoute(gw, r)
+		return snap.Values.ForRoute(gw, r)
 	}
 	return snap.Values.ForGateway(gw)
 }

@@ -173,7 +173,7 @@ func TestLimits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			in, gw, route := blockInputs(tt.level, "web", tt.half, tt.raw)
-			res, err := in.ForHTTPRoute(gw, route)
+			res, err := in.ForRoute(gw, route)
 			if tt.want == "" {
 				if err != nil {
 					t.Fatal(err)

@@ -400,7 +400,7 @@ func cmpString(a, b string) int {
 
 func (s *scenario) compute(t *testing.T) *values.Result {
 	t.Helper()
-	res, err := s.in.ForHTTPRoute(s.gateway, s.route)
+	res, err := s.in.ForRoute(s.gateway, s.route)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,7 +83,7 @@ func computeGEP(t *testing.T, policies string) map[string]*values.Result {
 			if routeErr != nil {
 				t.Fatal(routeErr)
 			}
-			res, err = snap.Values.ForHTTPRoute(gw, route)
+			res, err = snap.Values.ForRoute(gw, route)
 		}
 		if err != nil {
 			t.Fatal(err)

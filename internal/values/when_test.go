@@ -174,7 +174,7 @@ func FuzzConditions(f *testing.F) {
 		}
 		in, gw, route := blockInputs(values.LevelGlobalClass, "limits", values.Override, string(raw))
 		in.Blueprint.Spec.Values = &gatewrightv1alpha1.DefaultsAndOverrides{Default: rawJSON(map[string]any{"a": 2, "b": []any{1, 2}, "s": "x", "zero": 0})}
-		res, err := in.ForHTTPRoute(gw, route)
+		res, err := in.ForRoute(gw, route)
 		var policyErr *values.PolicyError
 		switch {
 		case errors.As(err, &policyErr):

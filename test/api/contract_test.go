@@ -259,6 +259,14 @@ var _ = Describe("GatewayConfig", func() {
 		Expect(string(gwc.Spec.Default.Raw)).To(MatchJSON(`{"replicas": 3, "tags": {"team": null}}`))
 	})
 
+	It("accepts targets of every route kind", func(ctx SpecContext) {
+		for _, kind := range []string{"GRPCRoute", "TLSRoute", "TCPRoute", "UDPRoute"} {
+			manifest := strings.Replace(gatewayConfigYAML, "kind: HTTPRoute, name: shop", "kind: "+kind+", name: shop", 1)
+			Expect(manifest).NotTo(Equal(gatewayConfigYAML), "the replacement must change the manifest")
+			Expect(k8s.Create(ctx, objectIn(newNamespace(ctx), manifest))).To(Succeed(), kind)
+		}
+	})
+
 	It("accepts a config without targets, for use through a Gateway's infrastructure.parametersRef", func(ctx SpecContext) {
 		manifest := `
 apiVersion: gatewright.dev/v1alpha1
@@ -279,8 +287,8 @@ spec:
 		Entry("a default that is a string", "default: {replicas: 3, tags: {team: null}}", `default: "text"`,
 			`spec.default: Invalid value: "string": spec.default in body must be of type object`),
 		Entry("a target of kind Service", "kind: HTTPRoute, name: shop", `kind: Service, name: shop`,
-			`a GatewayConfig may target only a Gateway or an HTTPRoute (group gateway.networking.k8s.io) or a Namespace (group "")`),
+			`a GatewayConfig may target only a Gateway or a route (HTTPRoute, GRPCRoute, TLSRoute, TCPRoute, UDPRoute; group gateway.networking.k8s.io) or a Namespace (group "")`),
 		Entry("a provider kind (GatewayClass)", "kind: Gateway, name: web", `kind: GatewayClass, name: web`,
-			`a GatewayConfig may target only a Gateway or an HTTPRoute`),
+			`a GatewayConfig may target only a Gateway or a route`),
 	)
 })

@@ -64,11 +64,18 @@ const (
 // Labels Gatewright puts on every object it renders, besides Gateway API's
 // gateway.networking.k8s.io/gateway-name and gateway-class-name.
 const (
-	LabelManagedBy          = "app.kubernetes.io/managed-by"
-	ManagedByValue          = "gatewright"
-	LabelGatewayNamespace   = "gatewright.dev/gateway-namespace"
+	LabelManagedBy        = "app.kubernetes.io/managed-by"
+	ManagedByValue        = "gatewright"
+	LabelGatewayNamespace = "gatewright.dev/gateway-namespace"
+	// LabelHTTPRouteName and LabelHTTPRouteNamespace name the route an object was
+	// rendered for, of any kind: they are older than the other kinds' templates, and
+	// whatever tells a Gateway's objects from a route's reads them.
 	LabelHTTPRouteName      = "gatewright.dev/httproute-name"
 	LabelHTTPRouteNamespace = "gatewright.dev/httproute-namespace"
+	// LabelRouteKind is the kind of that route, absent for an HTTPRoute: so that the
+	// objects of a GRPCRoute and an HTTPRoute of the same name are told apart, and those
+	// rendered before it existed stay their HTTPRoute's.
+	LabelRouteKind = "gatewright.dev/route-kind"
 	// LabelTemplate names the resource template an object came from, so that live
 	// objects can be handed back to templates as .Resources.<template>.
 	LabelTemplate = "gatewright.dev/template"

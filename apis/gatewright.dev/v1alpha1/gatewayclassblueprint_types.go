@@ -70,7 +70,23 @@ type GatewayClassBlueprintSpec struct {
 	// HTTPRouteTemplate is rendered once for every pair of an HTTPRoute and a parent
 	// Gateway of a class using the blueprint.
 	// +optional
-	HTTPRouteTemplate *HTTPRouteTemplate `json:"httpRouteTemplate,omitempty"`
+	HTTPRouteTemplate *RouteTemplate `json:"httpRouteTemplate,omitempty"`
+
+	// GRPCRouteTemplate is HTTPRouteTemplate for GRPCRoutes.
+	// +optional
+	GRPCRouteTemplate *RouteTemplate `json:"grpcRouteTemplate,omitempty"`
+
+	// TLSRouteTemplate is HTTPRouteTemplate for TLSRoutes.
+	// +optional
+	TLSRouteTemplate *RouteTemplate `json:"tlsRouteTemplate,omitempty"`
+
+	// TCPRouteTemplate is HTTPRouteTemplate for TCPRoutes.
+	// +optional
+	TCPRouteTemplate *RouteTemplate `json:"tcpRouteTemplate,omitempty"`
+
+	// UDPRouteTemplate is HTTPRouteTemplate for UDPRoutes.
+	// +optional
+	UDPRouteTemplate *RouteTemplate `json:"udpRouteTemplate,omitempty"`
 
 	// Rollout says how a new revision reaches the Gateways; without it, in the default
 	// waves. Changing it makes no new revision.
@@ -83,6 +99,24 @@ type GatewayClassBlueprintSpec struct {
 	// to the cap, and the Linted condition says so.
 	// +optional
 	RenderLimits *RenderLimits `json:"renderLimits,omitempty"`
+}
+
+// RouteTemplateOf is the route template of routes of kind (HTTPRoute, GRPCRoute,
+// TLSRoute, TCPRoute or UDPRoute), nil when the blueprint has none.
+func (s *GatewayClassBlueprintSpec) RouteTemplateOf(kind string) *RouteTemplate {
+	switch kind {
+	case "HTTPRoute":
+		return s.HTTPRouteTemplate
+	case "GRPCRoute":
+		return s.GRPCRouteTemplate
+	case "TLSRoute":
+		return s.TLSRouteTemplate
+	case "TCPRoute":
+		return s.TCPRouteTemplate
+	case "UDPRoute":
+		return s.UDPRouteTemplate
+	}
+	return nil
 }
 
 // Serves is what a blueprint's data plane implements. Its defaults are applied where it
@@ -213,9 +247,10 @@ type GatewayTemplate struct {
 	Status *StatusTemplate `json:"status,omitempty"`
 }
 
-// HTTPRouteTemplate holds the templates rendered for each HTTPRoute and parent Gateway.
-type HTTPRouteTemplate struct {
-	// ResourceTemplates produce the objects behind the HTTPRoute.
+// RouteTemplate holds the templates rendered for each route of one kind and parent
+// Gateway.
+type RouteTemplate struct {
+	// ResourceTemplates produce the objects behind the route.
 	// +optional
 	// +listType=map
 	// +listMapKey=name

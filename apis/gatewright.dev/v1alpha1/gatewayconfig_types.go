@@ -5,9 +5,10 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
-// GatewayConfigSpec attaches tenant values to Gateways, HTTPRoutes or a Namespace.
+// GatewayConfigSpec attaches tenant values to Gateways, routes or a Namespace.
 type GatewayConfigSpec struct {
-	// TargetRefs names the Gateways, HTTPRoutes (group gateway.networking.k8s.io) or the
+	// TargetRefs names the Gateways, routes (HTTPRoute, GRPCRoute, TLSRoute, TCPRoute,
+	// UDPRoute; group gateway.networking.k8s.io) or the
 	// Namespace (group "", the config's own namespace) that get these values. It may be
 	// empty for a GatewayConfig that applies only through a Gateway's
 	// spec.infrastructure.parametersRef.
@@ -17,14 +18,14 @@ type GatewayConfigSpec struct {
 	// +listMapKey=kind
 	// +listMapKey=name
 	// +kubebuilder:validation:MaxItems=16
-	// +kubebuilder:validation:XValidation:rule="self.all(t, (t.group == 'gateway.networking.k8s.io' && (t.kind == 'Gateway' || t.kind == 'HTTPRoute')) || (t.group == '' && t.kind == 'Namespace'))",message="a GatewayConfig may target only a Gateway or an HTTPRoute (group gateway.networking.k8s.io) or a Namespace (group \"\")"
+	// +kubebuilder:validation:XValidation:rule="self.all(t, (t.group == 'gateway.networking.k8s.io' && t.kind in ['Gateway', 'HTTPRoute', 'GRPCRoute', 'TLSRoute', 'TCPRoute', 'UDPRoute']) || (t.group == '' && t.kind == 'Namespace'))",message="a GatewayConfig may target only a Gateway or a route (HTTPRoute, GRPCRoute, TLSRoute, TCPRoute, UDPRoute; group gateway.networking.k8s.io) or a Namespace (group \"\")"
 	TargetRefs []gatewayv1.LocalPolicyTargetReference `json:"targetRefs,omitempty"`
 
 	DefaultsAndOverrides `json:",inline"`
 }
 
 // GatewayConfig is a GEP-713 inherited policy written by the tenant. It applies to the
-// Gateways and HTTPRoutes of its own namespace, below everything the provider sets.
+// Gateways and routes of its own namespace, below everything the provider sets.
 //
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status

@@ -16,18 +16,18 @@ const FinalizerCleanup = "gatewright.dev/cleanup"
 // record (at most 64 KiB) still fit etcd's 1.5 MiB object limit: 1.34 MB.
 const MaxRenderedObjectsPerRendering = 2000
 
-// RenderingOwner names the Gateway, or the HTTPRoute on one parent Gateway, that a
+// RenderingOwner names the Gateway, or the route on one parent Gateway, that a
 // Rendering's objects were rendered for.
 type RenderingOwner struct {
-	// Kind is Gateway or HTTPRoute.
-	// +kubebuilder:validation:Enum=Gateway;HTTPRoute
+	// Kind is Gateway or the route's kind.
+	// +kubebuilder:validation:Enum=Gateway;HTTPRoute;GRPCRoute;TLSRoute;TCPRoute;UDPRoute
 	Kind string `json:"kind"`
-	// Name of the Gateway or HTTPRoute, in the Rendering's namespace.
+	// Name of the Gateway or route, in the Rendering's namespace.
 	Name string `json:"name"`
 	// UID of the owner the objects were last rendered for.
 	// +optional
 	UID types.UID `json:"uid,omitempty"`
-	// GatewayNamespace and GatewayName name the parent Gateway of an HTTPRoute's
+	// GatewayNamespace and GatewayName name the parent Gateway of a route's
 	// Rendering; for a Gateway they repeat the owner.
 	GatewayNamespace string `json:"gatewayNamespace"`
 	GatewayName      string `json:"gatewayName"`

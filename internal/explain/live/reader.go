@@ -14,6 +14,7 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/explain"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/snapshot"
 	"github.com/gatewright/gatewright/internal/translate"
 )
@@ -36,14 +37,15 @@ func (r Reader) Gateway(ctx context.Context, namespace, name string) (*explain.V
 	return exp, nil, err
 }
 
-// HTTPRoute explains the values of the HTTPRoute namespace/name on its parent Gateway
-// parent ([NAMESPACE/]NAME; empty for its only Gatewright parent). When the caller may
-// not read what they are computed from, it explains them from the route's Rendering,
-// and says so in the record source, which is nil otherwise.
-func (r Reader) HTTPRoute(ctx context.Context, namespace, name, parent string) (*explain.ValuesExplanation, *explain.RecordSource, error) {
-	exp, err := r.valuesOfHTTPRoute(ctx, namespace, name, parent)
+// Route explains the values of the route of kind (HTTPRoute, GRPCRoute, ...)
+// namespace/name on its parent Gateway parent ([NAMESPACE/]NAME; empty for its only
+// Gatewright parent). When the caller may not read what they are computed from, it
+// explains them from the route's Rendering, and says so in the record source, which is
+// nil otherwise.
+func (r Reader) Route(ctx context.Context, kind, namespace, name, parent string) (*explain.ValuesExplanation, *explain.RecordSource, error) {
+	exp, err := r.valuesOfRoute(ctx, kind, namespace, name, parent)
 	if apierrors.IsForbidden(err) {
-		return r.recordedHTTPRoute(ctx, namespace, name, parent, err)
+		return r.recordedRoute(ctx, kind, namespace, name, parent, err)
 	}
 	return exp, nil, err
 }
@@ -60,20 +62,20 @@ func (r Reader) valuesOfGateway(ctx context.Context, namespace, name string) (*e
 	return explain.NewValuesExplanation(&gw, nil, snap, snap.Valuing(&render.Cache{}, nil))
 }
 
-func (r Reader) valuesOfHTTPRoute(ctx context.Context, namespace, name, parent string) (*explain.ValuesExplanation, error) {
-	var route gatewayv1.HTTPRoute
-	if err := r.get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, &route); err != nil {
+func (r Reader) valuesOfRoute(ctx context.Context, kind, namespace, name, parent string) (*explain.ValuesExplanation, error) {
+	route := routes.New(kind)
+	if err := r.get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, route); err != nil {
 		return nil, err
 	}
-	gw, err := r.parentGateway(ctx, &route, parent)
+	gw, err := r.parentGateway(ctx, route, parent)
 	if err != nil {
 		return nil, err
 	}
-	snap, err := r.snapshot(ctx, gw, &route)
+	snap, err := r.snapshot(ctx, gw, route)
 	if err != nil {
 		return nil, err
 	}
-	return explain.NewValuesExplanation(gw, &route, snap, snap.Valuing(&render.Cache{}, &route))
+	return explain.NewValuesExplanation(gw, route, snap, snap.Valuing(&render.Cache{}, route))
 }
 
 // snapshot reads what the values of gw, or of route on it, are computed from, as the
@@ -82,7 +84,7 @@ func (r Reader) valuesOfHTTPRoute(ctx context.Context, namespace, name, parent s
 // (the caller then gets the values the Gateway's or route's record holds): values
 // computed without a policy, or with another revision than the one the Gateway runs,
 // would be wrong.
-func (r Reader) snapshot(ctx context.Context, gw *gatewayv1.Gateway, route *gatewayv1.HTTPRoute) (*translate.Gateway, error) {
+func (r Reader) snapshot(ctx context.Context, gw *gatewayv1.Gateway, route routes.Route) (*translate.Gateway, error) {
 	var class gatewayv1.GatewayClass
 	if err := r.get(ctx, client.ObjectKey{Name: string(gw.Spec.GatewayClassName)}, &class); err != nil {
 		return nil, err
@@ -105,14 +107,14 @@ func (r Reader) gatherer() *snapshot.Gatherer {
 
 // parentGateway is the route's parent Gateway of a Gatewright class: the one named by
 // parent, else the only one.
-func (r Reader) parentGateway(ctx context.Context, route *gatewayv1.HTTPRoute, parent string) (*gatewayv1.Gateway, error) {
+func (r Reader) parentGateway(ctx context.Context, route routes.Route, parent string) (*gatewayv1.Gateway, error) {
 	gateways, err := r.gatherer().ParentGateways(ctx, route)
 	if err != nil {
 		return nil, err
 	}
 	var candidates []*gatewayv1.Gateway
 	for _, gw := range gateways {
-		if parent != "" && client.ObjectKeyFromObject(gw) != explain.ParentKey(parent, route.Namespace) {
+		if parent != "" && client.ObjectKeyFromObject(gw) != explain.ParentKey(parent, route.GetNamespace()) {
 			continue
 		}
 		if ours, err := r.isGatewright(ctx, gw); err != nil {
@@ -125,15 +127,15 @@ func (r Reader) parentGateway(ctx context.Context, route *gatewayv1.HTTPRoute, p
 	case len(candidates) == 1:
 		return candidates[0], nil
 	case len(candidates) == 0 && parent != "":
-		return nil, fmt.Errorf("HTTPRoute %s/%s has no parentRef to a Gatewright Gateway %s", route.Namespace, route.Name, parent)
+		return nil, fmt.Errorf("%s has no parentRef to a Gatewright Gateway %s", routes.KeyOf(route), parent)
 	case len(candidates) == 0:
-		return nil, fmt.Errorf("HTTPRoute %s/%s has no parent Gateway of a Gatewright GatewayClass", route.Namespace, route.Name)
+		return nil, fmt.Errorf("%s has no parent Gateway of a Gatewright GatewayClass", routes.KeyOf(route))
 	}
 	names := make([]string, len(candidates))
 	for i, gw := range candidates {
 		names[i] = gw.Namespace + "/" + gw.Name
 	}
-	return nil, fmt.Errorf("HTTPRoute %s/%s has several Gatewright parents (%v): choose one with --gateway", route.Namespace, route.Name, names)
+	return nil, fmt.Errorf("%s has several Gatewright parents (%v): choose one with --gateway", routes.KeyOf(route), names)
 }
 
 func (r Reader) isGatewright(ctx context.Context, gw *gatewayv1.Gateway) (bool, error) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/explain"
+	"github.com/gatewright/gatewright/internal/routes"
 )
 
 // recordedGateway explains a Gateway from its Rendering, after forbidden kept the
@@ -29,15 +30,15 @@ func (r Reader) recordedGateway(ctx context.Context, namespace, name string, for
 	return exp, newRecordSource(namespace, rec, forbidden), nil
 }
 
-// recordedHTTPRoute explains a route from the Rendering of the route on its parent
+// recordedRoute explains a route of kind from the Rendering of the route on its parent
 // Gateway: the one parent names, else the only one recorded.
-func (r Reader) recordedHTTPRoute(ctx context.Context, namespace, name, parent string, forbidden error) (*explain.ValuesExplanation, *explain.RecordSource, error) {
-	var route gatewayv1.HTTPRoute
-	if err := r.get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, &route); err != nil {
+func (r Reader) recordedRoute(ctx context.Context, kind, namespace, name, parent string, forbidden error) (*explain.ValuesExplanation, *explain.RecordSource, error) {
+	route := routes.New(kind)
+	if err := r.get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, route); err != nil {
 		return nil, nil, forbidden
 	}
-	about := "HTTPRoute " + namespace + "/" + name
-	records, err := apply.New(r.Client, r.Client).LoadRouteRecords(ctx, &route)
+	about := kind + " " + namespace + "/" + name
+	records, err := apply.New(r.Client, r.Client).LoadRouteRecords(ctx, kind, route)
 	if err != nil {
 		return nil, nil, noRecord(forbidden, about, err)
 	}
@@ -52,12 +53,15 @@ func (r Reader) recordedHTTPRoute(ctx context.Context, namespace, name, parent s
 	case len(gateways) == 0:
 		// A route has values of its own, and so a record of them, only where its Gateway's
 		// blueprint renders something for routes.
-		return nil, nil, fmt.Errorf("%w; and no Rendering records the values of %s: a route has values of its own only when its Gateway's blueprint has an httpRouteTemplate (explain its Gateway otherwise)", forbidden, about)
+		return nil, nil, fmt.Errorf("%w; and no Rendering records the values of %s: a route has values of its own only when its Gateway's blueprint has route templates of its kind (explain its Gateway otherwise)", forbidden, about)
 	case len(gateways) > 1:
 		return nil, nil, fmt.Errorf("%w; the Renderings of %s record its values on several Gateways (%s): choose one with --gateway", forbidden, about, strings.Join(gateways, ", "))
 	}
 	rec := records[gateways[0]]
 	exp := explain.ValuesOfRecord(gateways[0], namespace+"/"+name, rec.Values)
+	if kind != routes.KindHTTPRoute {
+		exp.RouteKind = kind
+	}
 	exp.Revision = rec.Revision
 	return exp, newRecordSource(namespace, rec, forbidden), nil
 }
