@@ -3,7 +3,6 @@ package listeners
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -90,16 +89,10 @@ type SetVerdict struct {
 // port, or an accepted listener of an earlier attached ListenerSet (or earlier in the same one),
 // keeps it, and the later one is refused on its own status. So a tenant's ListenerSet
 // never takes a port or hostname from the Gateway or from an older ListenerSet.
-// ListenerSets whose listeners would take the Gateway past MaxGatewayListeners are
-// refused whole.
+// ListenerSets whose listeners would take the Gateway past MaxGatewayListeners, and
+// those past MaxGatewayListenerSets, are refused whole.
 func EvaluateSets(serves Serves, gw *gatewayv1.Gateway, own []Status, sets []Set) []SetVerdict {
-	ordered := slices.Clone(sets)
-	slices.SortStableFunc(ordered, func(a, b Set) int {
-		if c := a.CreationTimestamp.Compare(b.CreationTimestamp.Time); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Ref.String(), b.Ref.String())
-	})
+	ordered := InPrecedence(sets)
 	// taken are the listeners later ones may conflict with, by port.
 	taken := map[gatewayv1.PortNumber][]*gatewayv1.Listener{}
 	for i := range gw.Spec.Listeners {
@@ -112,6 +105,10 @@ func EvaluateSets(serves Serves, gw *gatewayv1.Gateway, own []Status, sets []Set
 	out := make([]SetVerdict, 0, len(ordered))
 	for i := range ordered {
 		set := &ordered[i]
+		if i >= MaxGatewayListenerSets {
+			out = append(out, pastSetBound(gw, set.Ref))
+			continue
+		}
 		v := SetVerdict{Ref: set.Ref}
 		if why := NotAllowed(serves, gw, set); why != "" {
 			v.Reason, v.Message = gatewayv1.ListenerSetReasonNotAllowed, why

@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"fmt"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -59,5 +60,43 @@ spec:
 	}
 	if len(checked) != 1 || checked[0] != "welcome/tls" {
 		t.Errorf("Secrets checked: %v, want welcome/tls only", checked)
+	}
+}
+
+func TestListenerSetsPastTheBoundAreNotRead(t *testing.T) {
+	gw := &gatewayv1.Gateway{}
+	gw.Namespace, gw.Name, gw.Spec.GatewayClassName = "infra", "web", "internet"
+	all := gatewayv1.NamespacesFromAll
+	gw.Spec.AllowedListeners = &gatewayv1.AllowedListeners{Namespaces: &gatewayv1.ListenerNamespaces{From: &all}}
+	withCertificate := func(name, secret string) gatewayv1.ListenerSet {
+		var ls gatewayv1.ListenerSet
+		if err := yaml.UnmarshalStrict([]byte(`
+metadata: {name: `+name+`, namespace: tenant}
+spec:
+  parentRef: {name: web, namespace: infra}
+  listeners: [{name: https, protocol: HTTPS, port: 443, tls: {certificateRefs: [{name: `+secret+`}]}}]`), &ls); err != nil {
+			t.Fatal(err)
+		}
+		return ls
+	}
+	var candidates []gatewayv1.ListenerSet
+	for i := range listeners.MaxGatewayListenerSets {
+		candidates = append(candidates, withCertificate(fmt.Sprintf("a-%05d", i), "tls"))
+	}
+	candidates = append(candidates, withCertificate("z-past", "past"))
+	checked := map[string]bool{}
+	g := &Gatherer{Reader: fake.NewClientBuilder().WithScheme(scheme.New()).Build(), SecretCheck: func(namespace, name string) (string, error) {
+		checked[namespace+"/"+name] = true
+		return "", nil
+	}}
+	verdicts, err := g.ListenerSets(t.Context(), gw, listeners.Serves{}.WithListenerSets(), nil, candidates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if past := verdicts[len(verdicts)-1]; past.Ref.Name != "z-past" || past.Accepted {
+		t.Errorf("the ListenerSet past the bound: %s accepted %v", past.Ref, past.Accepted)
+	}
+	if checked["tenant/past"] || !checked["tenant/tls"] {
+		t.Errorf("Secrets checked: %v, want tenant/tls only", checked)
 	}
 }
