@@ -257,4 +257,51 @@ spec:
 		Expect(k8s.Delete(ctx, &gatewayv1.ListenerSet{ObjectMeta: metav1.ObjectMeta{Namespace: tenant, Name: "shop"}})).To(Succeed())
 		Eventually(w.routeParents(ctx, tenant, "cart")).Should(BeEmpty())
 	})
+	It("takes back its verdict on a ListenerSet moved to another controller's Gateway, and says so when its Gateway is deleted", func(ctx SpecContext) {
+		w.classAndBlueprint(ctx, listenerSetBlueprint)
+		gatewayAllowing(ctx, "allowedListeners: {namespaces: {from: All}}")
+		tenant := newWorld(ctx).namespace
+		naming := func(gateway string) {
+			w.apply(ctx, `
+apiVersion: gateway.networking.k8s.io/v1
+kind: ListenerSet
+metadata: {name: moving, namespace: `+tenant+`}
+spec:
+  parentRef: {name: `+gateway+`, namespace: NAMESPACE}
+  listeners: [{name: extra, protocol: HTTP, port: 8080}]
+`)
+		}
+		naming("web")
+		Eventually(condition(ctx, tenant, "moving", "Accepted")).Should(HavePrefix("True/Accepted"))
+		Eventually(entries(ctx, tenant, "moving")).Should(HaveLen(1))
+
+		By("the ListenerSet naming a Gateway of another controller's class: back to Pending")
+		w.apply(ctx, `
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: CLASS-other}
+spec:
+  controllerName: example.com/other
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: elsewhere, namespace: NAMESPACE}
+spec:
+  gatewayClassName: CLASS-other
+  listeners: [{name: http, protocol: HTTP, port: 80}]
+`)
+		naming("elsewhere")
+		Eventually(condition(ctx, tenant, "moving", "Accepted")).Should(Equal("Unknown/Pending: Waiting for controller"))
+		Eventually(condition(ctx, tenant, "moving", "Programmed")).Should(Equal("Unknown/Pending: Waiting for controller"))
+		Eventually(entries(ctx, tenant, "moving")).Should(BeEmpty())
+		Eventually(attachedListenerSets(ctx)).Should(Equal("0"))
+
+		By("back on the Gateway of Gatewright's, which then is deleted")
+		naming("web")
+		Eventually(condition(ctx, tenant, "moving", "Accepted")).Should(HavePrefix("True/Accepted"))
+		Expect(k8s.Delete(ctx, w.getGateway(ctx, "web"))).To(Succeed())
+		Eventually(condition(ctx, tenant, "moving", "Accepted")).Should(Equal("False/ParentNotAccepted: its parent Gateway " + w.namespace + "/web does not exist"))
+		Eventually(condition(ctx, tenant, "moving", "Programmed")).Should(HavePrefix("False/ParentNotAccepted"))
+		Eventually(entries(ctx, tenant, "moving")).Should(BeEmpty())
+	})
 })

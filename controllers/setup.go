@@ -197,6 +197,11 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	if err := gateways.SetupWithManager(mgr); err != nil {
 		return err
 	}
+	if listenerSets {
+		if err := (&ListenerSetReconciler{Client: mgr.GetClient(), shard: shard}).SetupWithManager(mgr); err != nil {
+			return err
+		}
+	}
 	// Collectors that read the cache when scraped, while this instance leads.
 	for _, collector := range []*metrics.CacheCollector{
 		metrics.GatewayConditions(mgr.GetClient(), func(class *gatewayv1.GatewayClass) bool { return shard.ownership(class) == ownedHere }),
