@@ -17,6 +17,7 @@ import (
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/ctrlutil"
 	"github.com/gatewright/gatewright/internal/routes"
+	"github.com/gatewright/gatewright/internal/snapshot"
 	"github.com/gatewright/gatewright/internal/translate"
 )
 
@@ -134,21 +135,17 @@ func listenerSetRefNamespaces(obj client.Object) []string {
 }
 
 // routeParents are the Gateways a route names, and the ListenerSets it names, each as
-// listenerSetParentKey has it.
+// snapshot.ListenerSetRouteKey has it.
 func routeParents(obj client.Object) []string {
 	route := obj.(routes.Route)
 	out := keyStrings(attach.ParentGateways(route))
 	for _, ref := range routes.ParentRefs(route) {
-		if key, isListenerSet := attach.ParentListenerSet(route.GetNamespace(), ref); isListenerSet && !slices.Contains(out, listenerSetParentKey(key)) {
-			out = append(out, listenerSetParentKey(key))
+		if key, isListenerSet := attach.ParentListenerSet(route.GetNamespace(), ref); isListenerSet && !slices.Contains(out, snapshot.ListenerSetRouteKey(key)) {
+			out = append(out, snapshot.ListenerSetRouteKey(key))
 		}
 	}
 	return out
 }
-
-// listenerSetParentKey is how indexRouteParent names a ListenerSet a route names: apart
-// from the Gateways, whose keys have no ":".
-func listenerSetParentKey(key types.NamespacedName) string { return "ListenerSet:" + key.String() }
 
 // routesOnListenerSets lists the routes of kind that name one of sets in a parentRef,
 // once each.
@@ -157,7 +154,7 @@ func routesOnListenerSets(ctx context.Context, r client.Reader, kind string, set
 	var out []routes.Route
 	for _, ls := range sets {
 		list := routes.NewList(kind)
-		if err := r.List(ctx, list, client.MatchingFields{indexRouteParent: listenerSetParentKey(client.ObjectKeyFromObject(ls))}); err != nil {
+		if err := r.List(ctx, list, client.MatchingFields{indexRouteParent: snapshot.ListenerSetRouteKey(client.ObjectKeyFromObject(ls))}); err != nil {
 			return nil, err
 		}
 		for _, route := range routes.Items(list) {

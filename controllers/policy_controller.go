@@ -52,6 +52,9 @@ type PolicyReconciler struct {
 	// RouteKinds are the route kinds the API server serves (servedRouteKinds): a route
 	// of any of them may have values.
 	RouteKinds []string
+	// listenerSets: the API server serves ListenerSets, through which routes reach
+	// Gateways too (servesListenerSets).
+	listenerSets bool
 
 	shard shard
 	pace  judgementPace
@@ -89,7 +92,8 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	refused := values.CheckPolicy(values.Source{Kind: r.Kind, Namespace: obj.GetNamespace(), Name: obj.GetName()}, p.blocks)
 	targets, omitted := translate.CapAncestors(targets)
 	// One gatherer for every target: they often reach the same classes and namespaces.
-	g := &snapshot.Gatherer{Reader: r.Client, ControllerNamespace: r.ControllerNamespace, GatewayClassIndex: indexGatewayClassName, RouteParentIndex: indexRouteParent}
+	g := &snapshot.Gatherer{Reader: r.Client, ControllerNamespace: r.ControllerNamespace, GatewayClassIndex: indexGatewayClassName, RouteParentIndex: indexRouteParent,
+		ServesListenerSets: r.listenerSets, ListenerSetParentIndex: indexListenerSetParent}
 	ancestors := make([]gatewayv1.PolicyAncestorStatus, 0, len(targets))
 	writesAny := false
 	for _, target := range targets {

@@ -149,7 +149,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	for _, kind := range []string{gatewrightv1alpha1.KindGatewayClassConfig, gatewrightv1alpha1.KindGatewayConfig} {
 		if err := (&PolicyReconciler{
 			Client: mgr.GetClient(), ControllerNamespace: opts.ControllerNamespace, Blueprints: blueprints, Kind: kind, Recorder: recorder, shard: shard,
-			Workers: orDefault(opts.PolicyWorkers, DefaultPolicyWorkers), RouteKinds: routeKinds,
+			Workers: orDefault(opts.PolicyWorkers, DefaultPolicyWorkers), RouteKinds: routeKinds, listenerSets: listenerSets,
 		}).SetupWithManager(mgr); err != nil {
 			return err
 		}

@@ -51,7 +51,15 @@ func (g *Gatherer) contextsReached(ctx context.Context, namespace string, target
 		if err != nil {
 			return nil, err
 		}
-		a, err := g.attached(ctx, gw, g.contextServes(ctx, gw), candidates, nil, nil)
+		serves := g.contextServes(ctx, gw)
+		sets, err := g.attachedListenerSets(ctx, gw, serves)
+		if err != nil {
+			return nil, err
+		}
+		if candidates, err = g.routesOnListenerSets(ctx, sets, candidates); err != nil {
+			return nil, err
+		}
+		a, err := g.attached(ctx, gw, serves, candidates, nil, sets)
 		if err != nil {
 			return nil, err
 		}
@@ -174,10 +182,11 @@ type parentReads struct {
 	labels   map[string]map[string]string
 	gateways map[client.ObjectKey]*gatewayv1.Gateway // nil for one that is not there
 	serves   map[client.ObjectKey]listeners.Serves
+	sets     map[client.ObjectKey][]listenerSet // the attached ListenerSets of each Gateway
 }
 
 func (g *Gatherer) newParentReads() *parentReads {
-	return &parentReads{g: g, labels: map[string]map[string]string{}, gateways: map[client.ObjectKey]*gatewayv1.Gateway{}, serves: map[client.ObjectKey]listeners.Serves{}}
+	return &parentReads{g: g, labels: map[string]map[string]string{}, gateways: map[client.ObjectKey]*gatewayv1.Gateway{}, serves: map[client.ObjectKey]listeners.Serves{}, sets: map[client.ObjectKey][]listenerSet{}}
 }
 
 // contexts are route on each parent Gateway that include keeps and that at least one
@@ -193,27 +202,47 @@ func (p *parentReads) contexts(ctx context.Context, route routes.Route, include 
 	}
 	var out []Context
 	for _, ref := range routes.ParentRefs(route) {
-		key, isGateway := attach.ParentGateway(route, ref)
-		if !isGateway {
-			continue
-		}
-		gw, err := p.gateway(ctx, key)
+		gw, err := p.parent(ctx, route, ref, labels)
 		if err != nil {
 			return nil, err
 		}
 		if gw == nil || !include(gw) || slices.ContainsFunc(out, func(c Context) bool { return c.Gateway == gw }) {
 			continue
 		}
-		serves, ok := p.serves[key]
-		if !ok {
-			serves = p.g.contextServes(ctx, gw)
-			p.serves[key] = serves
-		}
-		if len(attach.Listeners(gw, serves, attach.RouteOf(route), labels)) > 0 {
-			out = append(out, Context{Gateway: gw, Route: route})
-		}
+		out = append(out, Context{Gateway: gw, Route: route})
 	}
 	return out, nil
+}
+
+// parent is the Gateway that ref, a parentRef of route, attaches it to, directly or
+// through one of the Gateway's ListenerSets; nil when it attaches it to none.
+func (p *parentReads) parent(ctx context.Context, route routes.Route, ref gatewayv1.ParentReference, labels map[string]string) (*gatewayv1.Gateway, error) {
+	if key, isListenerSet := attach.ParentListenerSet(route.GetNamespace(), ref); isListenerSet {
+		return p.listenerSetParent(ctx, route, ref, key, labels)
+	}
+	key, isGateway := attach.ParentGateway(route, ref)
+	if !isGateway {
+		return nil, nil
+	}
+	gw, err := p.gateway(ctx, key)
+	if err != nil || gw == nil {
+		return nil, err
+	}
+	if len(attach.Listeners(gw, p.servesOf(ctx, gw), attach.RouteOf(route), labels)) == 0 {
+		return nil, nil
+	}
+	return gw, nil
+}
+
+// servesOf is what gw's class serves, read once per Gateway.
+func (p *parentReads) servesOf(ctx context.Context, gw *gatewayv1.Gateway) listeners.Serves {
+	key := client.ObjectKeyFromObject(gw)
+	serves, ok := p.serves[key]
+	if !ok {
+		serves = p.g.contextServes(ctx, gw)
+		p.serves[key] = serves
+	}
+	return serves
 }
 
 func (p *parentReads) gateway(ctx context.Context, key client.ObjectKey) (*gatewayv1.Gateway, error) {

@@ -36,6 +36,12 @@ type Gatherer struct {
 	GatewayClassIndex string
 	RouteParentIndex  string
 	RefusedRouteIndex string
+	// ServesListenerSets says that Reader serves ListenerSets, through which routes reach a
+	// Gateway too; ListenerSetParentIndex, when set, names its index of them by the
+	// Gateway (namespace/name) their parentRef names. RouteParentIndex names a ListenerSet
+	// a route's parentRef names as ListenerSetRouteKey has it.
+	ServesListenerSets     bool
+	ListenerSetParentIndex string
 	// RouteLimits are the controller's bounds on the routes one Gateway takes.
 	RouteLimits routing.Limits
 	// AsRecorded reads what the controller decided of a Gateway's routes from its
