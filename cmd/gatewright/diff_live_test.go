@@ -42,7 +42,7 @@ kind: Role
 metadata: {name: gateways-reader, namespace: team-a}
 rules:
 - apiGroups: [gateway.networking.k8s.io]
-  resources: [gateways, httproutes, grpcroutes, tlsroutes, tcproutes, udproutes, referencegrants]
+  resources: [gateways, httproutes, grpcroutes, tlsroutes, tcproutes, udproutes, listenersets, referencegrants]
   verbs: [get, list]
 - apiGroups: [""]
   resources: [services]

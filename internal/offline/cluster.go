@@ -54,6 +54,9 @@ func FromCluster(ctx context.Context, r client.Reader, opts ClusterOptions) (*Se
 		func() error {
 			return listAll(ctx, &reader, "HTTPRoutes", &gatewayv1.HTTPRouteList{}, &s.HTTPRoutes, true)
 		},
+		func() error {
+			return listAll(ctx, &reader, "ListenerSets", &gatewayv1.ListenerSetList{}, &s.ListenerSets, true)
+		},
 		func() error { return reader.readOtherRoutes(ctx, s) },
 		func() error {
 			return listAll(ctx, &reader, "GatewayClassConfigs", &gatewrightv1alpha1.GatewayClassConfigList{}, &s.GatewayClassConfigs, true)

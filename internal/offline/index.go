@@ -20,6 +20,7 @@ type setIndex struct {
 
 	blueprints, classes, gateways, routes, classConfigs, configs kindIndex
 	namespaces, services, grants, secrets, revisions, renderings kindIndex
+	listenerSets                                                 kindIndex
 	routesByParent                                               map[client.ObjectKey][]int
 }
 
@@ -58,6 +59,7 @@ func (s *Set) sliceIDs() []sliceID {
 		idOf(s.Blueprints), idOf(s.GatewayClasses), idOf(s.Gateways), idOf(s.HTTPRoutes),
 		idOf(s.GatewayClassConfigs), idOf(s.GatewayConfigs), idOf(s.Namespaces),
 		idOf(s.Services), idOf(s.ReferenceGrants), idOf(s.Secrets), idOf(s.Revisions), idOf(s.Renderings),
+		idOf(s.ListenerSets),
 	}
 }
 
@@ -83,8 +85,9 @@ func (s *Set) indexed() *setIndex {
 		secrets:      indexKind(s.Secrets),
 		revisions:    indexKind(s.Revisions),
 		renderings:   indexKind(s.Renderings),
+		listenerSets: indexKind(s.ListenerSets),
 	}
-	idx.routesByParent = routesByParent(s.HTTPRoutes)
+	idx.routesByParent = routesByParent(s.HTTPRoutes, s.ListenerSets, idx.listenerSets)
 	s.index.idx = idx
 	return idx
 }
@@ -111,13 +114,21 @@ func indexKind[T any, P object[T]](items []T) kindIndex {
 }
 
 // routesByParent lists the positions of the routes naming each Gateway, each route once
-// per Gateway.
-func routesByParent(routes []gatewayv1.HTTPRoute) map[client.ObjectKey][]int {
+// per Gateway: by a parentRef naming the Gateway, or one naming a ListenerSet of
+// listenerSets (indexed by sets) that names it.
+func routesByParent(routes []gatewayv1.HTTPRoute, listenerSets []gatewayv1.ListenerSet, sets kindIndex) map[client.ObjectKey][]int {
 	out := map[client.ObjectKey][]int{}
 	for i := range routes {
 		seen := map[client.ObjectKey]bool{}
 		for _, ref := range routes[i].Spec.ParentRefs {
 			key, isGateway := attach.ParentGateway(&routes[i], ref)
+			if setKey, isListenerSet := attach.ParentListenerSet(routes[i].Namespace, ref); isListenerSet {
+				at, ok := sets.byKey[setKey]
+				if !ok {
+					continue
+				}
+				key, isGateway = attach.ListenerSetParent(&listenerSets[at])
+			}
 			if isGateway && !seen[key] {
 				seen[key] = true
 				out[key] = append(out[key], i)

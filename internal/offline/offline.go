@@ -31,6 +31,8 @@ type Set struct {
 	GatewayClasses []gatewayv1.GatewayClass
 	Gateways       []gatewayv1.Gateway
 	HTTPRoutes     []gatewayv1.HTTPRoute
+	// ListenerSets add listeners to the Gateways they name, which routes attach to.
+	ListenerSets []gatewayv1.ListenerSet
 	// OtherRoutes are the routes of the other standard kinds (GRPCRoute, TLSRoute,
 	// TCPRoute, UDPRoute), handed to gateway templates as the controller hands them.
 	OtherRoutes         []routes.Route
@@ -141,6 +143,8 @@ func (s *Set) add(obj *unstructured.Unstructured) error {
 		return appendAs(obj, &s.Gateways, true)
 	case group == gatewayv1.GroupName && obj.GetKind() == "HTTPRoute":
 		return appendAs(obj, &s.HTTPRoutes, true)
+	case group == gatewayv1.GroupName && obj.GetKind() == "ListenerSet":
+		return appendAs(obj, &s.ListenerSets, true)
 	case group == gatewayv1.GroupName && routes.IsKind(obj.GetKind()):
 		return s.addOtherRoute(obj)
 	case group == "" && obj.GetKind() == "Namespace":
@@ -285,7 +289,7 @@ func (s *Set) ForValues(controllerNamespace string, gw *gatewayv1.Gateway, route
 // the specs of the blueprints a change makes a new revision of (With).
 func (s *Set) gatherer(controllerNamespace string) *snapshot.Gatherer {
 	return &snapshot.Gatherer{Reader: s, ControllerNamespace: controllerNamespace, SecretCheck: s.secretCheck, ServiceExists: s.serviceExists,
-		Proposed: s.proposed, LiveWithoutRevisions: true}
+		Proposed: s.proposed, LiveWithoutRevisions: true, ServesListenerSets: true}
 }
 
 // gatewrightClass is gw's class, which must be in the set and Gatewright's.

@@ -60,6 +60,7 @@ func (s *Set) With(changed *Set, deletes []Ref, controllerNamespace string) (*Se
 		GatewayClasses:      overlay(s.GatewayClasses, changed.GatewayClasses),
 		Gateways:            overlay(s.Gateways, changed.Gateways),
 		HTTPRoutes:          overlay(s.HTTPRoutes, changed.HTTPRoutes),
+		ListenerSets:        overlay(s.ListenerSets, changed.ListenerSets),
 		OtherRoutes:         overlayRoutes(s.OtherRoutes, changed.OtherRoutes),
 		GatewayClassConfigs: overlay(s.GatewayClassConfigs, changed.GatewayClassConfigs),
 		GatewayConfigs:      overlay(s.GatewayConfigs, changed.GatewayConfigs),
@@ -95,7 +96,7 @@ func (s *Set) With(changed *Set, deletes []Ref, controllerNamespace string) (*Se
 
 // ObjectNamespaces lists the namespaces the set's namespaced objects are in, each once.
 func (s *Set) ObjectNamespaces() []string {
-	out := slices.Concat(namespacesOf(s.Gateways), namespacesOf(s.HTTPRoutes), namespacesOf(s.GatewayClassConfigs),
+	out := slices.Concat(namespacesOf(s.Gateways), namespacesOf(s.HTTPRoutes), namespacesOf(s.ListenerSets), namespacesOf(s.GatewayClassConfigs),
 		namespacesOf(s.GatewayConfigs), namespacesOf(s.Services), namespacesOf(s.Secrets), namespacesOf(s.ReferenceGrants))
 	for _, route := range s.OtherRoutes {
 		out = append(out, route.GetNamespace())
@@ -196,6 +197,7 @@ var kinds = []kind{
 	{"GatewayClass", false, func(s *Set, ns, n string) bool { return without(&s.GatewayClasses, ns, n) }},
 	{"Gateway", true, func(s *Set, ns, n string) bool { return without(&s.Gateways, ns, n) }},
 	{"HTTPRoute", true, func(s *Set, ns, n string) bool { return without(&s.HTTPRoutes, ns, n) }},
+	{"ListenerSet", true, func(s *Set, ns, n string) bool { return without(&s.ListenerSets, ns, n) }},
 	{"GRPCRoute", true, func(s *Set, ns, n string) bool { return withoutRoute(s, "GRPCRoute", ns, n) }},
 	{"TLSRoute", true, func(s *Set, ns, n string) bool { return withoutRoute(s, "TLSRoute", ns, n) }},
 	{"TCPRoute", true, func(s *Set, ns, n string) bool { return withoutRoute(s, "TCPRoute", ns, n) }},

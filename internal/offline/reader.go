@@ -35,6 +35,8 @@ func (s *Set) Get(_ context.Context, key client.ObjectKey, obj client.Object, _ 
 		return find(s.Gateways, idx.gateways, key, obj, "gateways")
 	case *gatewayv1.HTTPRoute:
 		return find(s.HTTPRoutes, idx.routes, key, obj, "httproutes")
+	case *gatewayv1.ListenerSet:
+		return find(s.ListenerSets, idx.listenerSets, key, obj, "listenersets")
 	case *corev1.Service:
 		return find(s.Services, idx.services, key, obj, "services")
 	case *corev1.Namespace:
@@ -65,6 +67,8 @@ func (s *Set) List(_ context.Context, list client.ObjectList, opts ...client.Lis
 		list.Items = inNamespace(s.GatewayConfigs, idx.configs, options.Namespace)
 	case *gatewayv1.HTTPRouteList:
 		list.Items = inNamespace(s.HTTPRoutes, idx.routes, options.Namespace)
+	case *gatewayv1.ListenerSetList:
+		list.Items = inNamespace(s.ListenerSets, idx.listenerSets, options.Namespace)
 	case *gatewayv1.GatewayList:
 		list.Items = inNamespace(s.Gateways, idx.gateways, options.Namespace)
 	case *gatewayv1.ReferenceGrantList:
@@ -75,8 +79,9 @@ func (s *Set) List(_ context.Context, list client.ObjectList, opts ...client.Lis
 	return nil
 }
 
-// routesNaming copies the HTTPRoutes whose parentRefs name gw: the only ones that may
-// attach to it, found without listing every route of the set.
+// routesNaming copies the HTTPRoutes whose parentRefs name gw, or a ListenerSet that
+// names gw: the only ones that may attach to it, found without listing every route of
+// the set.
 func (s *Set) routesNaming(gw *gatewayv1.Gateway) []gatewayv1.HTTPRoute {
 	positions := s.indexed().routesByParent[client.ObjectKeyFromObject(gw)]
 	out := make([]gatewayv1.HTTPRoute, len(positions))

@@ -3,6 +3,7 @@ package snapshot
 import (
 	"context"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -18,11 +19,25 @@ func ListenerSetRouteKey(key types.NamespacedName) string { return "ListenerSet:
 
 // attachedListenerSets are the ListenerSets attached to gw, of a class that serves what
 // serves says, with their verdicts, judged as the Gateway's reconciler judges them: a
-// route reaches gw through them as through gw's own listeners. None when Reader serves
-// no ListenerSets.
+// route reaches gw through them as through gw's own listeners.
 func (g *Gatherer) attachedListenerSets(ctx context.Context, gw *gatewayv1.Gateway, serves listeners.Serves) ([]listenerSet, error) {
 	if !g.ServesListenerSets || !serves.ListenerSets() {
 		return nil, nil
+	}
+	own, err := g.Listeners(ctx, gw, serves)
+	if err != nil {
+		return nil, err
+	}
+	sets, _, err := g.readListenerSets(ctx, gw, serves, own)
+	return attachedOnly(sets), err
+}
+
+// readListenerSets reads the ListenerSets naming gw as their parent and judges them, on
+// a class that serves what serves says, own being the verdicts of gw's own listeners; none
+// when Reader serves no ListenerSets or the class takes none.
+func (g *Gatherer) readListenerSets(ctx context.Context, gw *gatewayv1.Gateway, serves listeners.Serves, own []listeners.Status) ([]listenerSet, []listeners.SetVerdict, error) {
+	if !g.ServesListenerSets || !serves.ListenerSets() {
+		return nil, nil, nil
 	}
 	key := client.ObjectKeyFromObject(gw)
 	var list gatewayv1.ListenerSetList
@@ -30,8 +45,9 @@ func (g *Gatherer) attachedListenerSets(ctx context.Context, gw *gatewayv1.Gatew
 	if g.ListenerSetParentIndex != "" {
 		opts = append(opts, client.MatchingFields{g.ListenerSetParentIndex: key.String()})
 	}
-	if err := g.Reader.List(ctx, &list, opts...); err != nil {
-		return nil, g.reading(err, "the ListenerSets of Gateway %s", key)
+	// A cluster that serves no ListenerSets holds none.
+	if err := g.Reader.List(ctx, &list, opts...); err != nil && !meta.IsNoMatchError(err) {
+		return nil, nil, g.reading(err, "the ListenerSets of Gateway %s", key)
 	}
 	naming := list.Items[:0]
 	for _, ls := range list.Items {
@@ -39,25 +55,22 @@ func (g *Gatherer) attachedListenerSets(ctx context.Context, gw *gatewayv1.Gatew
 			naming = append(naming, ls)
 		}
 	}
-	own, err := g.Listeners(ctx, gw, serves)
-	if err != nil {
-		return nil, err
-	}
 	verdicts, err := g.ListenerSets(ctx, gw, serves, own, naming)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	byRef := make(map[listeners.SetRef]*gatewayv1.ListenerSet, len(naming))
-	for i := range naming {
-		byRef[listeners.SetRef{Namespace: naming[i].Namespace, Name: naming[i].Name}] = &naming[i]
-	}
+	return setsOf(naming, verdicts), verdicts, nil
+}
+
+// attachedOnly are those of sets attached to their Gateway.
+func attachedOnly(sets []listenerSet) []listenerSet {
 	var out []listenerSet
-	for _, v := range verdicts {
-		if v.Accepted {
-			out = append(out, listenerSet{item: byRef[v.Ref], verdict: v})
+	for _, set := range sets {
+		if set.verdict.Accepted {
+			out = append(out, set)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // routesOnListenerSets adds to candidates the HTTPRoutes whose parentRefs name one of

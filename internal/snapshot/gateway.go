@@ -50,7 +50,7 @@ func (g *Gatherer) Gateway(ctx context.Context, gw *gatewayv1.Gateway, class *ga
 	if err != nil {
 		return nil, err
 	}
-	snap.Listeners, snap.Routes, snap.OtherRoutes, snap.Attached = routed.Listeners, routed.Routes, routed.OtherRoutes, routed.Attached
+	snap.Listeners, snap.ListenerSets, snap.Routes, snap.OtherRoutes, snap.Attached = routed.Listeners, routed.ListenerSets, routed.Routes, routed.OtherRoutes, routed.Attached
 	snap.RouteListeners, snap.RouteBackends, snap.RouteLimits = routed.RouteListeners, routed.RouteBackends, routed.RouteLimits
 	return snap, g.decided(ctx, snap)
 }
@@ -73,11 +73,21 @@ func (g *Gatherer) routeTable(ctx context.Context, gw *gatewayv1.Gateway, class 
 			return nil, err
 		}
 	}
-	snap, err := g.attachedWithBackends(ctx, gw, class, serves, candidates, o.others, o.sets)
+	sets, setVerdicts := o.sets, []listeners.SetVerdict(nil)
+	if !o.haveSets {
+		var err error
+		if sets, setVerdicts, err = g.readListenerSets(ctx, gw, serves, judged); err != nil {
+			return nil, err
+		}
+		if candidates, err = g.routesOnListenerSets(ctx, attachedOnly(sets), candidates); err != nil {
+			return nil, err
+		}
+	}
+	snap, err := g.attachedWithBackends(ctx, gw, class, serves, candidates, o.others, sets)
 	if err != nil {
 		return nil, g.reading(err, "Gateway %s/%s", gw.Namespace, gw.Name)
 	}
-	snap.Listeners, snap.RouteLimits = judged, g.RouteLimits
+	snap.Listeners, snap.ListenerSets, snap.RouteLimits = judged, setVerdicts, g.RouteLimits
 	return snap, nil
 }
 

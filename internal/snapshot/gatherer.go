@@ -89,6 +89,7 @@ type options struct {
 	judged     []listeners.Status
 	haveJudged bool
 	sets       []listenerSet
+	haveSets   bool
 	assigned   func(blueprint string) int64
 	routeTable bool
 	valuesOnly bool
@@ -131,18 +132,26 @@ type listenerSet struct {
 
 // OnListenerSets attaches routes to the listeners of the Gateway's ListenerSets too:
 // items are those naming it as their parent, verdicts what the rules say of them
-// (Gatherer.ListenerSets). A route attaches there through a parentRef naming an attached
+// (Gatherer.ListenerSets). Without it, a Gatherer that ServesListenerSets reads and
+// judges them itself. A route attaches there through a parentRef naming an attached
 // one, and its listeners there are named by listeners.SetRef.Key.
 func OnListenerSets(items []gatewayv1.ListenerSet, verdicts []listeners.SetVerdict) Option {
-	return func(o *options) {
-		for _, v := range verdicts {
-			for i := range items {
-				if items[i].Namespace == v.Ref.Namespace && items[i].Name == v.Ref.Name {
-					o.sets = append(o.sets, listenerSet{item: &items[i], verdict: v})
-				}
-			}
+	return func(o *options) { o.sets, o.haveSets = setsOf(items, verdicts), true }
+}
+
+// setsOf pairs each verdict with its ListenerSet among items.
+func setsOf(items []gatewayv1.ListenerSet, verdicts []listeners.SetVerdict) []listenerSet {
+	byRef := make(map[listeners.SetRef]*gatewayv1.ListenerSet, len(items))
+	for i := range items {
+		byRef[listeners.SetRef{Namespace: items[i].Namespace, Name: items[i].Name}] = &items[i]
+	}
+	out := make([]listenerSet, 0, len(verdicts))
+	for _, v := range verdicts {
+		if item := byRef[v.Ref]; item != nil {
+			out = append(out, listenerSet{item: item, verdict: v})
 		}
 	}
+	return out
 }
 
 // Assigned takes the revision a rollout assigned the Gateway, of a blueprint, from the

@@ -36,7 +36,7 @@ func (r Reader) Policy(ctx context.Context, kind, namespace, name string) (Place
 	reach := targetReach{
 		targets: &snapshot.Gatherer{Reader: rightsReader{client: r.Client, home: namespace, refusals: targetReads, denied: denied}},
 		contexts: &snapshot.Gatherer{Reader: rightsReader{client: r.Client, home: namespace, refusals: policyReads, denied: denied},
-			ControllerNamespace: r.ControllerNamespace, Rights: &snapshot.Rights{Refused: denied.Add}},
+			ControllerNamespace: r.ControllerNamespace, Rights: &snapshot.Rights{Refused: denied.Add}, ServesListenerSets: true},
 		blueprints: &render.Cache{},
 	}
 	pl, err := explain.Place(source, targets, blocks, func(target gatewayv1.LocalPolicyTargetReference) (explain.Reached, error) {

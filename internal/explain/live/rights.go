@@ -51,7 +51,7 @@ func targetReads(string) refusal { return notShown }
 // values are computed from is notComputed.
 func policyReads(kind string) refusal {
 	switch kind {
-	case "Gateway", "HTTPRoute", "Namespace":
+	case "Gateway", "HTTPRoute", "ListenerSet", "Namespace":
 		return notShown
 	case gatewrightv1alpha1.KindRendering, gatewrightv1alpha1.KindGatewayClassBlueprintRevision:
 		return standsIn
