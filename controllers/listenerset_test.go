@@ -274,6 +274,7 @@ spec:
 		naming("web")
 		Eventually(condition(ctx, tenant, "moving", "Accepted")).Should(HavePrefix("True/Accepted"))
 		Eventually(entries(ctx, tenant, "moving")).Should(HaveLen(1))
+		Eventually(attachedListenerSets(ctx)).Should(Equal("1"))
 
 		By("the ListenerSet naming a Gateway of another controller's class: back to Pending")
 		w.apply(ctx, `
@@ -303,5 +304,42 @@ spec:
 		Eventually(condition(ctx, tenant, "moving", "Accepted")).Should(Equal("False/ParentNotAccepted: its parent Gateway " + w.namespace + "/web does not exist"))
 		Eventually(condition(ctx, tenant, "moving", "Programmed")).Should(HavePrefix("False/ParentNotAccepted"))
 		Eventually(entries(ctx, tenant, "moving")).Should(BeEmpty())
+	})
+	It("counts a route on a ListenerSet as reaching its Gateway for the policies of the route's namespace", func(ctx SpecContext) {
+		w.classAndBlueprint(ctx, listenerSetBlueprint+`httpRouteTemplate:
+  resourceTemplates:
+  - name: color
+    template: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: {{ .HTTPRoute.metadata.name }}-color}
+      data: {color: {{ .Values.color | default "none" | quote }}}
+`)
+		gatewayAllowing(ctx, "allowedListeners: {namespaces: {from: All}}")
+		tenant := newWorld(ctx)
+		listenerSet(ctx, tenant.namespace, "shop", `- {name: shop, protocol: HTTP, port: 80, hostname: shop.example.com}`)
+		Eventually(condition(ctx, tenant.namespace, "shop", "Accepted")).Should(HavePrefix("True/Accepted"))
+		tenant.apply(ctx, `
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: cart, namespace: NAMESPACE}
+spec:
+  parentRefs: [{group: gateway.networking.k8s.io, kind: ListenerSet, name: shop}]
+  rules: [{}]
+`)
+		Eventually(w.routeParents(ctx, tenant.namespace, "cart")).Should(Equal([]string{"shop: True/Accepted: "}))
+		tenant.apply(ctx, gatewayConfig("on-route", "HTTPRoute", "cart", "default: {color: blue}"))
+		tenant.apply(ctx, `
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayConfig
+metadata: {name: on-namespace, namespace: NAMESPACE}
+spec:
+  targetRefs: [{group: "", kind: Namespace, name: NAMESPACE}]
+  default: {color: blue}
+`)
+		Eventually(tenant.enforced(ctx, "on-route")).Should(HavePrefix("True/Enforced: in effect on every Gateway and route it reaches"))
+		// The route's own policy beats its namespace's, there as on any route: both reach it.
+		Eventually(tenant.enforced(ctx, "on-namespace")).Should(Equal("False/Overridden: every value is overridden by GatewayConfig " + tenant.namespace + "/on-route"))
+		Eventually(tenant.configMap(ctx, "cart-color")).Should(WithTransform(configMapData("color"), Equal("blue")))
 	})
 })
