@@ -341,5 +341,9 @@ spec:
 		// The route's own policy beats its namespace's, there as on any route: both reach it.
 		Eventually(tenant.enforced(ctx, "on-namespace")).Should(Equal("False/Overridden: every value is overridden by GatewayConfig " + tenant.namespace + "/on-route"))
 		Eventually(tenant.configMap(ctx, "cart-color")).Should(WithTransform(configMapData("color"), Equal("blue")))
+
+		By("the ListenerSet no longer taking the route: its policy reaches nothing")
+		listenerSet(ctx, tenant.namespace, "shop", `- {name: shop, protocol: HTTP, port: 80, hostname: shop.example.com, allowedRoutes: {namespaces: {from: Selector, selector: {matchLabels: {nobody: here}}}}}`)
+		Eventually(tenant.enforced(ctx, "on-route")).Should(Equal("False/Pending: no Gateway or route of Gatewright takes values from this target yet"))
 	})
 })

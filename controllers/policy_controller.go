@@ -204,6 +204,9 @@ func (r *PolicyReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	for _, kind := range r.RouteKinds {
 		b = b.Watches(routes.New(kind), r.coalesced(r.policiesNearRoute), ctrlutil.SpecChanged)
 	}
+	if r.listenerSets {
+		b = b.Watches(&gatewayv1.ListenerSet{}, r.coalesced(r.policiesNearListenerSet), ctrlutil.SpecChanged)
+	}
 	return b.
 		For(r.newObject(), ctrlutil.SpecChanged).
 		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, r.coalesced(r.policiesNear), ctrlutil.SpecChanged).
@@ -266,12 +269,24 @@ func (r *PolicyReconciler) coalesced(fn handler.MapFunc) handler.EventHandler {
 }
 
 // policiesNearRoute: a route's values take part in the judgement of the policies of its
-// own namespace, of its parent Gateways' namespaces and of the controller namespace.
+// own namespace, of its parent Gateways' namespaces (its ListenerSets' Gateways too) and
+// of the controller namespace.
 func (r *PolicyReconciler) policiesNearRoute(ctx context.Context, obj client.Object) []reconcile.Request {
 	route := obj.(routes.Route) // watched for the route kinds only
 	namespaces := map[string]bool{route.GetNamespace(): true, r.ControllerNamespace: true}
 	for _, key := range attach.ParentGateways(route) {
 		namespaces[key.Namespace] = true
+	}
+	// A route on a ListenerSet reaches the Gateway the ListenerSet names.
+	for _, ref := range routes.ParentRefs(route) {
+		if key, isListenerSet := attach.ParentListenerSet(route.GetNamespace(), ref); isListenerSet && r.listenerSets {
+			ls := &gatewayv1.ListenerSet{}
+			if r.Get(ctx, key, ls) == nil {
+				if parent, isGateway := attach.ListenerSetParent(ls); isGateway {
+					namespaces[parent.Namespace] = true
+				}
+			}
+		}
 	}
 	var requests []reconcile.Request
 	for ns := range namespaces {
@@ -288,6 +303,16 @@ func (r *PolicyReconciler) policiesNear(ctx context.Context, obj client.Object) 
 		return append(r.policies(ctx, client.InNamespace(ns)), r.policies(ctx, client.InNamespace(r.ControllerNamespace))...)
 	}
 	return r.policies(ctx)
+}
+
+// policiesNearListenerSet are the policies near a ListenerSet and near the Gateway it
+// names: the routes on it reach that Gateway while it is attached.
+func (r *PolicyReconciler) policiesNearListenerSet(ctx context.Context, obj client.Object) []reconcile.Request {
+	out := r.policiesNear(ctx, obj)
+	if key, isGateway := attach.ListenerSetParent(obj.(*gatewayv1.ListenerSet)); isGateway && key.Namespace != obj.GetNamespace() && key.Namespace != r.ControllerNamespace {
+		out = append(out, r.policies(ctx, client.InNamespace(key.Namespace))...)
+	}
+	return out
 }
 
 // ridingPolicies are the policies that may ride a blueprint's rollouts: the
