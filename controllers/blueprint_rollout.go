@@ -19,6 +19,7 @@ import (
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/conditions"
 	"github.com/gatewright/gatewright/internal/rollout"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/snapshot"
 )
 
@@ -121,7 +122,7 @@ func (r *BlueprintReconciler) members(ctx context.Context, bp string, cfg rollou
 		if rec.TenantInputsSince != nil {
 			m.InputsSince = rec.TenantInputsSince.Time
 		}
-		routes, err := r.routesNaming(ctx, gw)
+		httpRoutes, others, err := r.routesNaming(ctx, gw)
 		if err != nil {
 			return nil, err
 		}
@@ -130,9 +131,9 @@ func (r *BlueprintReconciler) members(ctx context.Context, bp string, cfg rollou
 			if err := r.List(ctx, &configs, client.InNamespace(gw.Namespace), client.UnsafeDisableDeepCopy); err != nil {
 				return nil, err
 			}
-			m.InputsUnrendered = rec.TenantInputs != rollout.TenantInputs(gw, configs.Items, routes)
+			m.InputsUnrendered = rec.TenantInputs != rollout.TenantInputs(gw, configs.Items, httpRoutes, others)
 		}
-		health := rollout.Healthy(gw, ownRoutes(gw, routes), rec, max(m.Target, stable))
+		health := rollout.Healthy(gw, ownRoutes(gw, httpRoutes, others), rec, max(m.Target, stable))
 		m.Healthy, m.Reason, m.HealthySince, m.TenantOnly = health.OK, health.Reason, health.Since, health.TenantOnly
 		if cfg.OrderLabel != "" {
 			if m.NamespaceLabels, err = (&snapshot.Gatherer{Reader: r.Client}).NamespaceLabels(ctx, gw.Namespace); err != nil {
@@ -155,21 +156,40 @@ func gatewayRecords(renderings []gatewrightv1alpha1.Rendering) map[client.Object
 	return records
 }
 
-// routesNaming are the HTTPRoutes whose parentRefs name gw, of every namespace,
-// uncopied from the cache: they are only read.
-func (r *BlueprintReconciler) routesNaming(ctx context.Context, gw *gatewayv1.Gateway) ([]gatewayv1.HTTPRoute, error) {
-	var list gatewayv1.HTTPRouteList
-	err := r.List(ctx, &list, client.MatchingFields{indexRouteParent: client.ObjectKeyFromObject(gw).String()}, client.UnsafeDisableDeepCopy)
-	return list.Items, err
+// routesNaming are the routes whose parentRefs name gw, of every namespace, the
+// HTTPRoutes and those of the other kinds the API server serves, uncopied from the cache:
+// they are only read.
+func (r *BlueprintReconciler) routesNaming(ctx context.Context, gw *gatewayv1.Gateway) ([]gatewayv1.HTTPRoute, []routes.Route, error) {
+	httpRoutes, err := httpRoutesOf(ctx, r.Client, gw)
+	if err != nil {
+		return nil, nil, err
+	}
+	var others []routes.Route
+	for _, kind := range r.routeKinds {
+		if kind == routes.KindHTTPRoute {
+			continue
+		}
+		named, err := routesOf(ctx, r.Client, kind, gw)
+		if err != nil {
+			return nil, nil, err
+		}
+		others = append(others, named...)
+	}
+	return httpRoutes, others, nil
 }
 
-// ownRoutes are, of routes (those whose parentRefs name gw), the ones of gw's namespace,
-// the only ones that gate it (rollout.Healthy).
-func ownRoutes(gw *gatewayv1.Gateway, routes []gatewayv1.HTTPRoute) []*gatewayv1.HTTPRoute {
-	var own []*gatewayv1.HTTPRoute
-	for i := range routes {
-		if routes[i].Namespace == gw.Namespace {
-			own = append(own, &routes[i])
+// ownRoutes are, of the routes whose parentRefs name gw, the ones of gw's namespace, the
+// only ones that gate it (rollout.Healthy).
+func ownRoutes(gw *gatewayv1.Gateway, httpRoutes []gatewayv1.HTTPRoute, others []routes.Route) []routes.Route {
+	var own []routes.Route
+	for i := range httpRoutes {
+		if httpRoutes[i].Namespace == gw.Namespace {
+			own = append(own, &httpRoutes[i])
+		}
+	}
+	for _, route := range others {
+		if route.GetNamespace() == gw.Namespace {
+			own = append(own, route)
 		}
 	}
 	return own

@@ -390,6 +390,6 @@ func (r *GatewayReconciler) gather(ctx context.Context, g *snapshot.Gatherer, gw
 	if err != nil {
 		return nil, err
 	}
-	rec.TenantInputs = rollout.TenantInputs(gw, snap.Values.GatewayConfigs, candidates)
+	rec.TenantInputs = rollout.TenantInputs(gw, snap.Values.GatewayConfigs, candidates, others)
 	return snap, nil
 }

@@ -93,7 +93,7 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	targets, omitted := translate.CapAncestors(targets)
 	// One gatherer for every target: they often reach the same classes and namespaces.
 	g := &snapshot.Gatherer{Reader: r.Client, ControllerNamespace: r.ControllerNamespace, GatewayClassIndex: indexGatewayClassName, RouteParentIndex: indexRouteParent,
-		ServesListenerSets: r.listenerSets, ListenerSetParentIndex: indexListenerSetParent}
+		ServesListenerSets: r.listenerSets, ListenerSetParentIndex: indexListenerSetParent, OtherRouteKinds: otherRouteKinds(r.RouteKinds)}
 	ancestors := make([]gatewayv1.PolicyAncestorStatus, 0, len(targets))
 	writesAny := false
 	for _, target := range targets {

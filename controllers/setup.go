@@ -11,6 +11,7 @@ package controllers
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -265,6 +266,11 @@ func servedRouteKinds(mapper meta.RESTMapper) ([]string, error) {
 		}
 	}
 	return kinds, nil
+}
+
+// otherRouteKinds are, of kinds, those besides HTTPRoute.
+func otherRouteKinds(kinds []string) []string {
+	return slices.DeleteFunc(slices.Clone(kinds), func(kind string) bool { return kind == routes.KindHTTPRoute })
 }
 
 // servesListenerSets tells whether the API server serves ListenerSets: a cluster whose

@@ -13,6 +13,7 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/routes"
 )
 
 // maxReason bounds Healthy's reason, in bytes, so a failure message built from it stays
@@ -37,11 +38,11 @@ type Health struct {
 // Healthy says whether gw is healthy on revision target, by the Gateway API's own
 // conditions: the Gateway Accepted and Programmed at its generation (Programmed covers
 // every rendered object being ready), each listener Accepted, Programmed and ResolvedRefs,
-// each of routes (the HTTPRoutes attached to gw) Accepted and ResolvedRefs in Gatewright's
+// each of routes (those of every kind attached to gw) Accepted and ResolvedRefs in Gatewright's
 // status for gw, and rendering (the Gateway's part 0) recording target. Since is the
 // latest of the first render of target and the last turn to True of each of those
 // conditions but ResolvedRefs, which only the tenant's references turn.
-func Healthy(gw *gatewayv1.Gateway, routes []*gatewayv1.HTTPRoute, rendering *gatewrightv1alpha1.Rendering, target int64) Health {
+func Healthy(gw *gatewayv1.Gateway, routes []routes.Route, rendering *gatewrightv1alpha1.Rendering, target int64) Health {
 	j := &judgement{}
 	j.gateway(gw, rendering, target)
 	if j.revision == "" {
@@ -189,13 +190,14 @@ func certificateRefsFail(conditions []metav1.Condition) bool {
 // tenant's wave with a route of its own. Nor does a parent the listeners refuse, a
 // verdict no revision changes. A route whose backends do not resolve fails in its
 // tenant's control (its Services, its ReferenceGrants).
-func (j *judgement) routes(gw *gatewayv1.Gateway, routes []*gatewayv1.HTTPRoute) {
-	for _, route := range routes {
-		if route.Namespace != gw.Namespace {
+func (j *judgement) routes(gw *gatewayv1.Gateway, attached []routes.Route) {
+	for _, route := range attached {
+		if route.GetNamespace() != gw.Namespace {
 			continue
 		}
+		name := routes.KeyOf(route).String()
 		seen := false
-		for _, parent := range route.Status.Parents {
+		for _, parent := range routes.Status(route).Parents {
 			if !gatewrightv1alpha1.IsGatewright(parent.ControllerName) || !attach.RefersTo(route, parent.ParentRef, gw) {
 				continue
 			}
@@ -204,15 +206,15 @@ func (j *judgement) routes(gw *gatewayv1.Gateway, routes []*gatewayv1.HTTPRoute)
 				continue
 			}
 			if why := notTrue(parent.Conditions, string(gatewayv1.RouteConditionAccepted), 0, &j.latest); why != "" {
-				j.revision = fmt.Sprintf("HTTPRoute %s/%s %s", route.Namespace, route.Name, why)
+				j.revision = name + " " + why
 				return
 			}
 			if why := notTrue(parent.Conditions, string(gatewayv1.RouteConditionResolvedRefs), 0, nil); why != "" {
-				j.tenantCaused(fmt.Sprintf("HTTPRoute %s/%s %s", route.Namespace, route.Name, why))
+				j.tenantCaused(name + " " + why)
 			}
 		}
 		if !seen {
-			j.revision = fmt.Sprintf("HTTPRoute %s/%s has no status for this Gateway yet", route.Namespace, route.Name)
+			j.revision = name + " has no status for this Gateway yet"
 			return
 		}
 	}

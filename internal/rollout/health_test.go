@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/routes"
 )
 
 const healthyGateway = `
@@ -161,7 +162,7 @@ func TestHealthy(t *testing.T) {
 			if c.spoil != nil {
 				rendering = c.spoil(gw, route, rendering)
 			}
-			h := Healthy(gw, []*gatewayv1.HTTPRoute{route}, rendering, 2)
+			h := Healthy(gw, []routes.Route{route}, rendering, 2)
 			if h.OK != (c.want == "") || h.Reason != c.want || h.TenantOnly != c.tenantOnly {
 				t.Errorf("Healthy = %v, %q, tenant only %v; want %q, tenant only %v", h.OK, h.Reason, h.TenantOnly, c.want, c.tenantOnly)
 			}
@@ -211,10 +212,21 @@ func TestHealthySinceIsTheLatestRecordedTurn(t *testing.T) {
 			gw.Status.Conditions[0].LastTransitionTime = at(10)
 			rendering := &gatewrightv1alpha1.Rendering{Revision: 2}
 			c.spoil(gw, route, rendering)
-			h := Healthy(gw, []*gatewayv1.HTTPRoute{route}, rendering, 2)
+			h := Healthy(gw, []routes.Route{route}, rendering, 2)
 			if !h.OK || !h.Since.Equal(c.want.Time) {
 				t.Errorf("Healthy = %v since %s, want since %s", h.OK, h.Since, c.want.Time)
 			}
 		})
+	}
+}
+
+func TestHealthyJudgesRoutesOfEveryKind(t *testing.T) {
+	gw := decode[gatewayv1.Gateway](t, healthyGateway)
+	httpRoute := decode[gatewayv1.HTTPRoute](t, healthyRoute)
+	grpcRoute := decode[gatewayv1.GRPCRoute](t, strings.Replace(healthyRoute, "name: cart", "name: rpc", 1))
+	setCondition(grpcRoute.Status.Parents[2].Conditions, "Accepted", metav1.ConditionFalse, "UnsupportedValue", "filter not supported")
+	h := Healthy(gw, []routes.Route{httpRoute, grpcRoute}, &gatewrightv1alpha1.Rendering{Revision: 2}, 2)
+	if want := "GRPCRoute shop/rpc Accepted is False (UnsupportedValue): filter not supported"; h.OK || h.Reason != want || h.TenantOnly {
+		t.Errorf("Healthy = %v, %q, tenant only %v; want %q", h.OK, h.Reason, h.TenantOnly, want)
 	}
 }

@@ -11,29 +11,41 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/routes"
 )
 
 // TenantInputs is a fingerprint of what gw's tenants control and its render reads: gw
 // itself (UID and generation: a Gateway recreated, edited or moved to another class),
 // the GatewayConfigs among configs that may apply to it or to routes (UID and
-// generation), and routes, the HTTPRoutes that name gw (UID, generation, labels and
-// annotations, which templates may read). The Gateway reconciler records it with each
+// generation), and the routes that name gw, httpRoutes and those of the other kinds
+// (UID, generation, labels and annotations, which templates may read). The Gateway reconciler records it with each
 // render (Rendering.TenantInputs); the rollout computes it again from the live objects.
 // A Gateway whose fingerprint differs from the one it rendered the revision with was
 // changed by its tenants: its failure is not the revision's. Status writes change none
 // of it, so a fleet settling does not look like tenants' edits.
-func TenantInputs(gw *gatewayv1.Gateway, configs []gatewrightv1alpha1.GatewayConfig, routes []gatewayv1.HTTPRoute) string {
+func TenantInputs(gw *gatewayv1.Gateway, configs []gatewrightv1alpha1.GatewayConfig, httpRoutes []gatewayv1.HTTPRoute, others []routes.Route) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "gateway %s %d\n", gw.UID, gw.Generation)
-	ownRoutes := map[string]bool{}
-	var lines []string
-	for i := range routes {
-		route := &routes[i]
-		if route.Namespace == gw.Namespace {
-			ownRoutes[route.Name] = true
+	ownRoutes := map[routes.Key]bool{}
+	lines := make([]string, 0, len(httpRoutes)+len(others))
+	see := func(route routes.Route) {
+		key := routes.KeyOf(route)
+		if key.Namespace == gw.Namespace {
+			ownRoutes[key] = true
 		}
-		lines = append(lines, fmt.Sprintf("route %s/%s %s %d %s %s", route.Namespace, route.Name, route.UID, route.Generation,
-			sortedPairs(route.Labels), sortedPairs(route.Annotations)))
+		// An HTTPRoute's line names no kind: records of before other kinds keep matching.
+		kind := ""
+		if key.Kind != routes.KindHTTPRoute {
+			kind = key.Kind + " "
+		}
+		lines = append(lines, fmt.Sprintf("route %s%s/%s %s %d %s %s", kind, key.Namespace, key.Name, route.GetUID(), route.GetGeneration(),
+			sortedPairs(route.GetLabels()), sortedPairs(route.GetAnnotations())))
+	}
+	for i := range httpRoutes {
+		see(&httpRoutes[i])
+	}
+	for _, route := range others {
+		see(route)
 	}
 	for i := range configs {
 		config := &configs[i]
@@ -49,9 +61,9 @@ func TenantInputs(gw *gatewayv1.Gateway, configs []gatewrightv1alpha1.GatewayCon
 }
 
 // configMayApply says whether config, of gw's namespace, may bring values to gw or to
-// one of its routes of that namespace (ownRoutes, by name): it targets gw, the
-// namespace or such a route, or gw's infrastructure.parametersRef names it.
-func configMayApply(config *gatewrightv1alpha1.GatewayConfig, gw *gatewayv1.Gateway, ownRoutes map[string]bool) bool {
+// one of its routes of that namespace (ownRoutes): it targets gw, the namespace or such
+// a route, or gw's infrastructure.parametersRef names it.
+func configMayApply(config *gatewrightv1alpha1.GatewayConfig, gw *gatewayv1.Gateway, ownRoutes map[routes.Key]bool) bool {
 	if gatewrightv1alpha1.NamesGatewayConfig(gw, config.Name) {
 		return true
 	}
@@ -63,8 +75,8 @@ func configMayApply(config *gatewrightv1alpha1.GatewayConfig, gw *gatewayv1.Gate
 			if string(target.Name) == gw.Name {
 				return true
 			}
-		case "HTTPRoute":
-			if ownRoutes[string(target.Name)] {
+		default:
+			if ownRoutes[routes.Key{Kind: string(target.Kind), Namespace: gw.Namespace, Name: string(target.Name)}] {
 				return true
 			}
 		}

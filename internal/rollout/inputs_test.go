@@ -2,12 +2,14 @@ package rollout
 
 import (
 	"slices"
+	"strconv"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/routes"
 )
 
 const inputsGateway = `
@@ -100,11 +102,39 @@ func TestTenantInputs(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			gw := decode[gatewayv1.Gateway](t, inputsGateway)
 			configs, routes := inputsConfigs(t), inputsRoutes(t)
-			before := TenantInputs(gw, configs, routes)
+			before := TenantInputs(gw, configs, routes, nil)
 			c.change(gw, &configs, &routes)
-			if after := TenantInputs(gw, configs, routes); (after != before) != c.changed {
+			if after := TenantInputs(gw, configs, routes, nil); (after != before) != c.changed {
 				t.Errorf("fingerprint changed %v, want %v", after != before, c.changed)
 			}
 		})
+	}
+}
+
+func TestTenantInputsOfRoutesOfOtherKinds(t *testing.T) {
+	gw := decode[gatewayv1.Gateway](t, inputsGateway)
+	configs, httpRoutes := inputsConfigs(t), inputsRoutes(t)
+	grpc := func(generation int64) []routes.Route {
+		return []routes.Route{decode[gatewayv1.GRPCRoute](t, `{metadata: {namespace: shop, name: rpc, uid: g-1, generation: 1}}`),
+			decode[gatewayv1.TCPRoute](t, `{metadata: {namespace: shop, name: db, uid: t-1, generation: `+strconv.FormatInt(generation, 10)+`}}`)}
+	}
+	without := TenantInputs(gw, configs, httpRoutes, nil)
+	with := TenantInputs(gw, configs, httpRoutes, grpc(1))
+	if with == without {
+		t.Error("routes of other kinds attached change nothing")
+	}
+	if TenantInputs(gw, configs, httpRoutes, grpc(2)) == with {
+		t.Error("an edit of a TCPRoute changes nothing")
+	}
+	// An HTTPRoute named as a route of another kind is another route.
+	asHTTP := []gatewayv1.HTTPRoute{*decode[gatewayv1.HTTPRoute](t, `{metadata: {namespace: shop, name: rpc, uid: g-1, generation: 1}}`)}
+	if TenantInputs(gw, configs, asHTTP, nil) == TenantInputs(gw, configs, nil, grpc(1)[:1]) {
+		t.Error("an HTTPRoute and a GRPCRoute of the same name, UID and generation have the same fingerprint")
+	}
+	forRPC := *decode[gatewrightv1alpha1.GatewayConfig](t, `{metadata: {namespace: shop, name: for-rpc, uid: c-9, generation: 1}, spec: {targetRefs: [{group: gateway.networking.k8s.io, kind: GRPCRoute, name: rpc}]}}`)
+	before := TenantInputs(gw, append(configs, forRPC), httpRoutes, grpc(1))
+	forRPC.Generation++
+	if TenantInputs(gw, append(configs, forRPC), httpRoutes, grpc(1)) == before {
+		t.Error("an edit of a GatewayConfig that targets one of its GRPCRoutes changes nothing")
 	}
 }

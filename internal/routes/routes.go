@@ -25,6 +25,10 @@ const (
 // Kinds are the standard route kinds, in the order Gatewright lists them.
 var Kinds = []string{KindHTTPRoute, KindGRPCRoute, KindTLSRoute, KindTCPRoute, KindUDPRoute}
 
+// OtherKinds are the standard route kinds besides HTTPRoute, which Gatewright has served
+// longest and keeps apart where thousands of routes make a difference.
+var OtherKinds = Kinds[1:]
+
 // Route is a route of one of the standard kinds: *gatewayv1.HTTPRoute, GRPCRoute,
 // TLSRoute, TCPRoute or UDPRoute.
 type Route interface {

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -44,6 +45,7 @@ func (g *Gatherer) contextsReached(ctx context.Context, namespace string, target
 	}
 	var out []Context
 	var all *gatewayv1.HTTPRouteList
+	allOthers := map[string][]routes.Route{}
 	for i := range gateways {
 		gw := &gateways[i]
 		out = append(out, Context{Gateway: gw})
@@ -59,12 +61,19 @@ func (g *Gatherer) contextsReached(ctx context.Context, namespace string, target
 		if candidates, err = g.routesOnListenerSets(ctx, sets, candidates); err != nil {
 			return nil, err
 		}
-		a, err := g.attached(ctx, gw, serves, candidates, nil, sets)
+		others, err := g.otherRoutesNaming(ctx, gw, sets, allOthers)
+		if err != nil {
+			return nil, err
+		}
+		a, err := g.attached(ctx, gw, serves, candidates, others, sets)
 		if err != nil {
 			return nil, err
 		}
 		for j := range a.routes {
 			out = append(out, Context{Gateway: gw, Route: &a.routes[j]})
+		}
+		for _, route := range a.others {
+			out = append(out, Context{Gateway: gw, Route: route})
 		}
 	}
 	if target.Kind == "Namespace" || (target.Kind == "GatewayClass" && namespace != g.ControllerNamespace) {
@@ -95,6 +104,50 @@ func (g *Gatherer) routesNaming(ctx context.Context, gw *gatewayv1.Gateway, all 
 		}
 	}
 	return (*all).Items, nil
+}
+
+// otherRoutesNaming lists the routes of OtherRouteKinds that may attach to gw: those
+// whose parentRefs name it or one of sets, through RouteParentIndex; without it every
+// one of each kind, listed once into all for every Gateway of the pass.
+func (g *Gatherer) otherRoutesNaming(ctx context.Context, gw *gatewayv1.Gateway, sets []listenerSet, all map[string][]routes.Route) ([]routes.Route, error) {
+	var out []routes.Route
+	for _, kind := range g.OtherRouteKinds {
+		if g.RouteParentIndex == "" {
+			items, listed := all[kind]
+			if !listed {
+				list := routes.NewList(kind)
+				if err := g.Reader.List(ctx, list); err != nil && !meta.IsNoMatchError(err) {
+					return nil, err
+				}
+				items = routes.Items(list)
+				all[kind] = items
+			}
+			out = append(out, items...)
+			continue
+		}
+		keys := []string{client.ObjectKeyFromObject(gw).String()}
+		for _, set := range sets {
+			keys = append(keys, ListenerSetRouteKey(client.ObjectKeyFromObject(set.item)))
+		}
+		seen := map[types.NamespacedName]bool{}
+		for _, key := range keys {
+			list := routes.NewList(kind)
+			// The cache's own routes, not copied: a judgement only reads them.
+			if err := g.Reader.List(ctx, list, client.MatchingFields{g.RouteParentIndex: key}, client.UnsafeDisableDeepCopy); err != nil {
+				if meta.IsNoMatchError(err) {
+					break
+				}
+				return nil, err
+			}
+			for _, route := range routes.Items(list) {
+				if name := client.ObjectKeyFromObject(route); !seen[name] {
+					seen[name] = true
+					out = append(out, route)
+				}
+			}
+		}
+	}
+	return out, nil
 }
 
 // gatewaysReached lists, sorted, the Gateways whose values the target can reach.
@@ -156,20 +209,26 @@ func (g *Gatherer) routeContexts(ctx context.Context, kind, namespace, name stri
 // routesOnGatewaysElsewhere are the routes of namespace on parent Gateways of other
 // namespaces, which only route-level policies of namespace reach there.
 func (g *Gatherer) routesOnGatewaysElsewhere(ctx context.Context, namespace string) ([]Context, error) {
-	var routes gatewayv1.HTTPRouteList
-	// The cache's own routes, not copied: a judgement only reads them.
-	if err := g.Reader.List(ctx, &routes, client.InNamespace(namespace), client.UnsafeDisableDeepCopy); err != nil {
-		return nil, err
-	}
-	sort.Slice(routes.Items, func(i, j int) bool { return routes.Items[i].Name < routes.Items[j].Name })
 	reads := g.newParentReads()
 	var out []Context
-	for i := range routes.Items {
-		contexts, err := reads.contexts(ctx, &routes.Items[i], func(gw *gatewayv1.Gateway) bool { return gw.Namespace != namespace })
-		if err != nil {
+	for _, kind := range append([]string{routes.KindHTTPRoute}, g.OtherRouteKinds...) {
+		list := routes.NewList(kind)
+		// The cache's own routes, not copied: a judgement only reads them.
+		if err := g.Reader.List(ctx, list, client.InNamespace(namespace), client.UnsafeDisableDeepCopy); err != nil {
+			if meta.IsNoMatchError(err) {
+				continue
+			}
 			return nil, err
 		}
-		out = append(out, contexts...)
+		items := routes.Items(list)
+		sort.Slice(items, func(i, j int) bool { return items[i].GetName() < items[j].GetName() })
+		for _, route := range items {
+			contexts, err := reads.contexts(ctx, route, func(gw *gatewayv1.Gateway) bool { return gw.Namespace != namespace })
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, contexts...)
+		}
 	}
 	return out, nil
 }

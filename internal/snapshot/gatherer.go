@@ -42,6 +42,10 @@ type Gatherer struct {
 	// a route's parentRef names as ListenerSetRouteKey has it.
 	ServesListenerSets     bool
 	ListenerSetParentIndex string
+	// OtherRouteKinds are the route kinds besides HTTPRoute whose routes a policy's
+	// contexts include (contextsReached): those Reader serves. A kind the API server does
+	// not serve has no routes.
+	OtherRouteKinds []string
 	// RouteLimits are the controller's bounds on the routes one Gateway takes.
 	RouteLimits routing.Limits
 	// AsRecorded reads what the controller decided of a Gateway's routes from its

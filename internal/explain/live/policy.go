@@ -10,6 +10,7 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/explain"
 	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/snapshot"
 	"github.com/gatewright/gatewright/internal/values"
 )
@@ -36,7 +37,7 @@ func (r Reader) Policy(ctx context.Context, kind, namespace, name string) (Place
 	reach := targetReach{
 		targets: &snapshot.Gatherer{Reader: rightsReader{client: r.Client, home: namespace, refusals: targetReads, denied: denied}},
 		contexts: &snapshot.Gatherer{Reader: rightsReader{client: r.Client, home: namespace, refusals: policyReads, denied: denied},
-			ControllerNamespace: r.ControllerNamespace, Rights: &snapshot.Rights{Refused: denied.Add}, ServesListenerSets: true},
+			ControllerNamespace: r.ControllerNamespace, Rights: &snapshot.Rights{Refused: denied.Add}, ServesListenerSets: true, OtherRouteKinds: routes.OtherKinds},
 		blueprints: &render.Cache{},
 	}
 	pl, err := explain.Place(source, targets, blocks, func(target gatewayv1.LocalPolicyTargetReference) (explain.Reached, error) {

@@ -8,10 +8,10 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/explain"
+	"github.com/gatewright/gatewright/internal/routes"
 )
 
 // rightsReader reads with the caller's rights and notes what they do not reach: a
@@ -50,10 +50,10 @@ func targetReads(string) refusal { return notShown }
 // the policy reaches is notShown, which revision a Gateway runs standsIn, and what
 // values are computed from is notComputed.
 func policyReads(kind string) refusal {
-	switch kind {
-	case "Gateway", "HTTPRoute", "ListenerSet", "Namespace":
+	switch {
+	case kind == "Gateway" || kind == "ListenerSet" || kind == "Namespace" || routes.IsKind(kind):
 		return notShown
-	case gatewrightv1alpha1.KindRendering, gatewrightv1alpha1.KindGatewayClassBlueprintRevision:
+	case kind == gatewrightv1alpha1.KindRendering || kind == gatewrightv1alpha1.KindGatewayClassBlueprintRevision:
 		return standsIn
 	}
 	return notComputed
@@ -108,7 +108,7 @@ func (r rightsReader) List(ctx context.Context, list client.ObjectList, opts ...
 		// namespace; routes always, which matter only for a Gateway that takes them from
 		// other namespaces.
 		scope := explain.Always
-		if _, routes := list.(*gatewayv1.HTTPRouteList); routes {
+		if routes.IsKind(kind) {
 			scope = explain.IfTakesOtherNamespaces
 		}
 		r.denied.AddIf(scope, kinds+" outside namespace "+r.home, meaning.consequence())
