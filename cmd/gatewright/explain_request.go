@@ -162,7 +162,8 @@ func (o explainRequestOptions) fromCluster(ctx context.Context, req routing.Requ
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	g := &snapshot.Gatherer{Reader: k8s, AsRecorded: true, Rights: &snapshot.Rights{}}
+	// A cluster that serves no ListenerSets reads none (readListenerSets).
+	g := &snapshot.Gatherer{Reader: k8s, AsRecorded: true, Rights: &snapshot.Rights{}, ServesListenerSets: true}
 	var gw *gatewayv1.Gateway
 	if o.gateway != "" {
 		gw = &gatewayv1.Gateway{}

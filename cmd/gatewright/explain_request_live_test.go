@@ -26,7 +26,7 @@ func TestExplainRequestLive(t *testing.T) {
 	for _, ns := range []string{"gatewright-system", "team-a"} {
 		namespaces += "apiVersion: v1\nkind: Namespace\nmetadata: {name: " + ns + "}\n---\n"
 	}
-	_, admin, kubeconfigFor := tenantCluster(t, namespaces+tenantAccess+"\n---\n"+string(world))
+	_, admin, kubeconfigFor := tenantCluster(t, namespaces+tenantAccess+"\n---\n"+string(world)+listenerSetWorld)
 	gw := &gatewayv1.Gateway{}
 	if err := admin.Get(t.Context(), client.ObjectKey{Namespace: "team-a", Name: "web"}, gw); err != nil {
 		t.Fatal(err)
@@ -53,6 +53,8 @@ func TestExplainRequestLive(t *testing.T) {
 		{name: "a tenant is answered with what it may read, its listener judged by the Gateway's status", kubeconfig: kubeconfigFor("team-a-owner"),
 			args: []string{"https://shop.example.com/", "-n", "team-a"}, status: 200,
 			inStderr: "note: may not list Gateways in every namespace: looked in namespace team-a only"},
+		{name: "a request to a ListenerSet's listener meets the route on the ListenerSet", kubeconfig: kubeconfigFor(""),
+			args: []string{"http://extra.example.com:8080/", "--gateway", "team-a/shared"}, status: 200},
 		{name: "a user who may not read the Gateway is told so, exit 2", kubeconfig: kubeconfigFor("nobody"),
 			args: []string{"http://shop.example.com/", "--gateway", "team-a/web"}, exit: 2,
 			inStderr: `reading Gateway team-a/web: gateways.gateway.networking.k8s.io "web" is forbidden`},
@@ -94,3 +96,45 @@ func TestExplainRequestLive(t *testing.T) {
 		})
 	}
 }
+
+// listenerSetWorld adds a class whose blueprint takes ListenerSets, its Gateway
+// team-a/shared, which takes those of its namespace, a ListenerSet with a listener on
+// port 8080, and a route on that ListenerSet.
+const listenerSetWorld = `
+---
+apiVersion: gatewright.dev/v1alpha1
+kind: GatewayClassBlueprint
+metadata: {name: sets}
+spec:
+  serves: {features: [Gateway, HTTPRoute, ListenerSet]}
+  gatewayTemplate: {}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: shared}
+spec:
+  controllerName: gatewright.dev/gateway-controller
+  parametersRef: {group: gatewright.dev, kind: GatewayClassBlueprint, name: sets}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: shared, namespace: team-a}
+spec:
+  gatewayClassName: shared
+  allowedListeners: {namespaces: {from: Same}}
+  listeners: [{name: http, protocol: HTTP, port: 80}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: ListenerSet
+metadata: {name: extra, namespace: team-a}
+spec:
+  parentRef: {name: shared}
+  listeners: [{name: extra, protocol: HTTP, port: 8080, hostname: extra.example.com}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: extra, namespace: team-a}
+spec:
+  parentRefs: [{group: gateway.networking.k8s.io, kind: ListenerSet, name: extra}]
+  rules: [{backendRefs: [{name: shop-v1, port: 8080}]}]
+`

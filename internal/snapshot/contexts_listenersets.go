@@ -3,6 +3,7 @@ package snapshot
 import (
 	"context"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -37,6 +38,9 @@ func (p *parentReads) listenerSetParent(ctx context.Context, route routes.Route,
 	}
 	ls := &gatewayv1.ListenerSet{}
 	if err := p.g.Reader.Get(ctx, key, ls); err != nil {
+		if meta.IsNoMatchError(err) {
+			return nil, nil // a cluster that serves no ListenerSets holds none
+		}
 		return nil, client.IgnoreNotFound(err)
 	}
 	gwKey, isGateway := attach.ListenerSetParent(ls)
