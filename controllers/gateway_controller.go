@@ -134,11 +134,11 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	start, first := time.Now(), !rec.Exists()
 	applied, err := r.Applier.ApplyRecorded(ctx, rec, out.Objects, keepWaiting(out.Waiting))
 	countApply(metrics.KindGateway, start, applied, err)
-	recordChanges(r.Recorder, gw, rec, first, applied)
 	if staleRecord(err) {
 		status.unchanged()
 		return ctrl.Result{}, err // retried by ctrlutil.RetryingConflicts; the status keeps its last verdict
 	}
+	recordChanges(r.Recorder, gw, rec, first, applied)
 	retry := r.contested.wait(req, refusedNames(err))
 	if err != nil {
 		r.Recorder.Event(gw, "Warning", "ApplyFailed", err.Error())

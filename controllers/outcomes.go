@@ -58,10 +58,11 @@ func renderStopped(err error) bool {
 // (rec.NewInputs): that edit was of a blueprint or a policy, shared by many owners, and
 // one event per owner would cost the API server a write per Gateway of the fleet for
 // one edit. The edited object says it instead (the blueprint's rollout events, the
-// policy's Enforced condition), and each owner's Rendering records the revision and the
+// policy's Programmed condition), and each owner's Rendering records the revision and the
 // values it now runs, and since when. applied is nil when the apply failed (the
 // ApplyFailed event says so); a round whose last record write failed still tells its
-// changes.
+// changes, but not one whose record was stale (staleRecord): what it read of its inputs
+// may predate the edit that brought them, and its retry applies again.
 func recordChanges(recorder record.EventRecorder, obj runtime.Object, rec *apply.Record, first bool, applied *apply.Result) {
 	if applied == nil || first || rec.NewInputs() {
 		return

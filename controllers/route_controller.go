@@ -351,10 +351,10 @@ func (r *RouteReconciler) programParent(ctx context.Context, g *snapshot.Gathere
 		rec.RouteRefused = "" // its templates took it: the Gateway serves it
 		applied, err = r.Applier.ApplyRecorded(ctx, rec, out.Objects, keepWaiting(out.Waiting))
 		countApply(r.metricsKind(), start, applied, err)
-		recordChanges(r.Recorder, route, rec, first, applied)
 		if staleRecord(err) {
 			return statuses, false, err // retried by ctrlutil.RetryingConflicts; the status keeps its last verdict
 		}
+		recordChanges(r.Recorder, route, rec, first, applied)
 		if err == nil {
 			again := len(applied.Changed) > 0 && res.Blueprint.RouteObjectsMayChange(r.Kind, out)
 			return statuses, again, r.watches.ensure(ctx, out.Objects)
