@@ -11,6 +11,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -345,6 +346,9 @@ func (r *GatewayReconciler) gather(ctx context.Context, g *snapshot.Gatherer, gw
 	if err != nil {
 		return nil, err
 	}
+	// The tenants' fingerprint counts the routes that name gw, as the rollout lists them.
+	naming := candidates
+	var othersNaming []routes.Route
 	// Routes attach through the Gateway's attached ListenerSets too.
 	attached := sets.attached()
 	if len(attached) > 0 {
@@ -352,10 +356,12 @@ func (r *GatewayReconciler) gather(ctx context.Context, g *snapshot.Gatherer, gw
 		if err != nil {
 			return nil, err
 		}
+		have := make(map[types.NamespacedName]bool, len(candidates))
+		for i := range candidates {
+			have[client.ObjectKeyFromObject(&candidates[i])] = true
+		}
 		for _, route := range onSets {
-			if !slices.ContainsFunc(candidates, func(c gatewayv1.HTTPRoute) bool {
-				return c.Namespace == route.GetNamespace() && c.Name == route.GetName()
-			}) {
+			if !have[client.ObjectKeyFromObject(route)] {
 				candidates = append(candidates, *route.(*gatewayv1.HTTPRoute))
 			}
 		}
@@ -369,6 +375,7 @@ func (r *GatewayReconciler) gather(ctx context.Context, g *snapshot.Gatherer, gw
 		if err != nil {
 			return nil, err
 		}
+		othersNaming = append(othersNaming, named...)
 		onSets, err := routesOnListenerSets(ctx, r.Client, kind, attached)
 		if err != nil {
 			return nil, err
@@ -390,6 +397,6 @@ func (r *GatewayReconciler) gather(ctx context.Context, g *snapshot.Gatherer, gw
 	if err != nil {
 		return nil, err
 	}
-	rec.TenantInputs = rollout.TenantInputs(gw, snap.Values.GatewayConfigs, candidates, others)
+	rec.TenantInputs = rollout.TenantInputs(gw, snap.Values.GatewayConfigs, naming, othersNaming)
 	return snap, nil
 }
