@@ -62,7 +62,7 @@ func pathRank(t string) int {
 func routeAges(routes []*RouteInput) map[ObjectRef]metav1.Time {
 	out := make(map[ObjectRef]metav1.Time, len(routes))
 	for _, r := range routes {
-		out[routeRef(r.Route)] = r.Route.CreationTimestamp
+		out[routeRef(r.Route)] = r.Route.GetCreationTimestamp()
 	}
 	return out
 }
