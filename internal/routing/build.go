@@ -126,7 +126,7 @@ func verdictOf(statuses []listeners.Status, name gatewayv1.SectionName) *listene
 }
 
 // listener is the table's listener l with the routes attached to it.
-func listener(l *gatewayv1.Listener, verdict *listeners.Status, routes []*RouteInput) Listener {
+func listener(l *gatewayv1.Listener, verdict *listeners.Status, attached []*RouteInput) Listener {
 	out := Listener{Name: string(l.Name), Port: int32(l.Port), Protocol: string(l.Protocol),
 		Certificates: []ObjectRef{}, Hosts: []Host{}, Valid: verdict != nil && verdict.IsValid()}
 	if l.Hostname != nil {
@@ -150,11 +150,11 @@ func listener(l *gatewayv1.Listener, verdict *listeners.Status, routes []*RouteI
 	}
 	switch l.Protocol {
 	case gatewayv1.HTTPProtocolType, gatewayv1.HTTPSProtocolType:
-		out.Hosts = httpHosts(out.Hostname, routes)
+		out.Hosts = httpHosts(out.Hostname, attached)
 	case gatewayv1.TLSProtocolType:
-		out.Hosts = tlsHosts(out.Hostname, routes)
+		out.Hosts = tlsHosts(out.Hostname, attached)
 	case gatewayv1.TCPProtocolType, gatewayv1.UDPProtocolType:
-		out.Routes = l4Routes(l.Protocol, routes)
+		out.Routes = l4Routes(l.Protocol, attached)
 	}
 	return out
 }
@@ -223,8 +223,8 @@ func routeRef(r routes.Route) ObjectRef {
 }
 
 // matchName is a match's name in the table: namespace/name/rule/R/match/M for an
-// HTTPRoute's, as before other kinds were in the table, and the kind in lower case
-// first for another kind's, so that routes of two kinds sharing a name do not collide.
+// HTTPRoute's; another kind's has its kind in lower case first, so that routes of two
+// kinds sharing a name do not collide.
 func matchName(ref ObjectRef, rule, match int) string {
 	name := fmt.Sprintf("%s/%s/rule/%d/match/%d", ref.Namespace, ref.Name, rule, match)
 	if ref.Kind != routes.KindHTTPRoute {

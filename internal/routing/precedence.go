@@ -59,9 +59,9 @@ func pathRank(t string) int {
 	return 2
 }
 
-func routeAges(routes []*RouteInput) map[ObjectRef]metav1.Time {
-	out := make(map[ObjectRef]metav1.Time, len(routes))
-	for _, r := range routes {
+func routeAges(attached []*RouteInput) map[ObjectRef]metav1.Time {
+	out := make(map[ObjectRef]metav1.Time, len(attached))
+	for _, r := range attached {
 		out[routeRef(r.Route)] = r.Route.GetCreationTimestamp()
 	}
 	return out

@@ -64,7 +64,7 @@ type ObjectRef struct {
 	Name      string `json:"name"`
 }
 
-// Match is one match of one rule of a route, with the rule's filters, backends and
+// Match is one match of one rule of an HTTPRoute, with the rule's filters, backends and
 // timeouts: what the Gateway does with a request the match takes.
 type Match struct {
 	Route ObjectRef `json:"route"`
@@ -104,7 +104,7 @@ type ValueMatch struct {
 	Value string `json:"value"`
 }
 
-// Backend is one backendRef of a rule.
+// Backend is one backendRef of a rule, of a route of any kind.
 type Backend struct {
 	Group     string `json:"group"`
 	Kind      string `json:"kind"`
