@@ -102,8 +102,11 @@ func (g *Gatherer) attachedWithBackends(ctx context.Context, gw *gatewayv1.Gatew
 	snap.RouteBackends = make(map[routes.Key][]attach.BackendRef, len(a.routes)+len(a.others))
 	resolve := func(route routes.Route) error {
 		backends, err := g.BackendRefs(ctx, route)
+		if err != nil {
+			return err
+		}
 		snap.RouteBackends[routes.KeyOf(route)] = backends.BackendRefs
-		return err
+		return nil
 	}
 	for i := range a.routes {
 		if err := resolve(&a.routes[i]); err != nil {
