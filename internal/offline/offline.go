@@ -255,7 +255,7 @@ func (s *Set) RouteTable(gw *gatewayv1.Gateway) (*routing.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	snap, err := s.gatherer("").Gateway(context.Background(), gw, class, snapshot.Among(s.routesNaming(gw)), snapshot.RouteTableOnly())
+	snap, err := s.gatherer("").Gateway(context.Background(), gw, class, snapshot.Among(s.routesNaming(gw)), snapshot.AmongOthers(s.OtherRoutes), snapshot.RouteTableOnly())
 	if err != nil {
 		return nil, fmt.Errorf("Gateway %s/%s: %w", gw.Namespace, gw.Name, err)
 	}

@@ -47,6 +47,9 @@ func tableListenerData(l *routing.Listener) map[string]any {
 		"valid":        l.Valid,
 		"hosts":        listOf(l.Hosts, hostData),
 	}
+	if len(l.Routes) > 0 {
+		out["routes"] = listOf(l.Routes, l4RouteData)
+	}
 	if l.ListenerSet != nil {
 		out["listenerSet"] = refData(l.ListenerSet)
 	}
@@ -54,7 +57,14 @@ func tableListenerData(l *routing.Listener) map[string]any {
 }
 
 func hostData(h *routing.Host) map[string]any {
-	return map[string]any{"hostname": h.Hostname, "matches": listOf(h.Matches, matchData)}
+	out := map[string]any{"hostname": h.Hostname, "matches": listOf(h.Matches, matchData)}
+	if len(h.GRPCMatches) > 0 {
+		out["grpcMatches"] = listOf(h.GRPCMatches, grpcMatchData)
+	}
+	if len(h.TLSRoutes) > 0 {
+		out["tlsRoutes"] = listOf(h.TLSRoutes, l4RouteData)
+	}
+	return out
 }
 
 func refData(r *routing.ObjectRef) map[string]any {
@@ -73,7 +83,7 @@ func matchData(m *routing.Match) map[string]any {
 		"headers":     listOf(m.Headers, valueMatchData),
 		"queryParams": listOf(m.QueryParams, valueMatchData),
 		"filters":     filtersData(m.Filters),
-		"backends":    listOf(m.Backends, backendData),
+		"backends":    listOf(m.Backends, httpBackendData),
 	}
 	if m.Timeouts != nil {
 		out["timeouts"] = converted(m.Timeouts)
@@ -83,6 +93,24 @@ func matchData(m *routing.Match) map[string]any {
 
 func valueMatchData(v *routing.ValueMatch) map[string]any {
 	return map[string]any{"type": v.Type, "name": v.Name, "value": v.Value}
+}
+
+func grpcMatchData(m *routing.GRPCMatch) map[string]any {
+	return map[string]any{
+		"route":    refData(&m.Route),
+		"rule":     int64(m.Rule),
+		"ruleName": m.RuleName,
+		"match":    int64(m.Match),
+		"name":     m.Name,
+		"method":   map[string]any{"type": m.Method.Type, "service": m.Method.Service, "method": m.Method.Method},
+		"headers":  listOf(m.Headers, valueMatchData),
+		"filters":  filtersData(m.Filters),
+		"backends": listOf(m.Backends, grpcBackendData),
+	}
+}
+
+func l4RouteData(r *routing.L4Route) map[string]any {
+	return map[string]any{"route": refData(&r.Route), "backends": listOf(r.Backends, backendData)}
 }
 
 func backendData(b *routing.Backend) map[string]any {
@@ -95,8 +123,19 @@ func backendData(b *routing.Backend) map[string]any {
 		"weight":    int64(b.Weight),
 		"resolved":  b.Resolved,
 		"reason":    b.Reason,
-		"filters":   filtersData(b.Filters),
 	}
+}
+
+func httpBackendData(b *routing.HTTPBackend) map[string]any {
+	out := backendData(&b.Backend)
+	out["filters"] = filtersData(b.Filters)
+	return out
+}
+
+func grpcBackendData(b *routing.GRPCBackend) map[string]any {
+	out := backendData(&b.Backend)
+	out["filters"] = filtersData(b.Filters)
+	return out
 }
 
 func verdictData(v *routing.RouteVerdict) map[string]any {
@@ -116,7 +155,7 @@ func verdictData(v *routing.RouteVerdict) map[string]any {
 	return out
 }
 
-func filtersData(filters []gatewayv1.HTTPRouteFilter) any {
+func filtersData[F gatewayv1.HTTPRouteFilter | gatewayv1.GRPCRouteFilter](filters []F) any {
 	if filters == nil {
 		return nil
 	}

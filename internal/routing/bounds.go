@@ -78,19 +78,15 @@ func (c *Cutoff) Refuses(route routes.Route) bool {
 	return c != nil && admissionOrder(admissionKeyOf(route), c.key()) >= 0
 }
 
-// Admit applies limits (their unset bounds the defaults) to a Gateway's HTTPRoutes
-// (those of its route table) and its routes of the other kinds together, in one order:
-// it refuses the HTTPRoutes past them, and returns the cutoff, nil when every route
-// fits. The caller leaves the other routes the cutoff Refuses out of what it serves.
-func Admit(httpRoutes []RouteInput, others []routes.Route, limits Limits) *Cutoff {
+// Admit applies limits (their unset bounds the defaults) to a Gateway's routes of every
+// kind together, in one order: it refuses the routes past them, and returns the cutoff,
+// nil when every route fits.
+func Admit(in []RouteInput, limits Limits) *Cutoff {
 	limits = limits.orDefault()
-	order := make([]candidate, 0, len(httpRoutes)+len(others))
-	for i := range httpRoutes {
-		r := &httpRoutes[i]
+	order := make([]candidate, 0, len(in))
+	for i := range in {
+		r := &in[i]
 		order = append(order, candidate{key: admissionKeyOf(r.Route), route: r.Route, weight: tableEntries(r)})
-	}
-	for _, r := range others {
-		order = append(order, candidate{key: admissionKeyOf(r), route: r, weight: otherEntries(r)})
 	}
 	slices.SortFunc(order, func(a, b candidate) int { return admissionOrder(a.key, b.key) })
 	var cutoff *Cutoff
@@ -110,7 +106,7 @@ func Admit(httpRoutes []RouteInput, others []routes.Route, limits Limits) *Cutof
 		}
 		total, entries = total+size, entries+r.weight
 	}
-	cutoff.Refuse(httpRoutes)
+	cutoff.Refuse(in)
 	return cutoff
 }
 
@@ -193,20 +189,25 @@ func compareNamespacedNames(namespaceA, nameA, namespaceB, nameB string) int {
 	return by
 }
 
-// tableEntries is at most how many entries r's matches take in the table: each match
-// (a rule without matches has one) once for every listener r attaches to and every
-// hostname it names.
+// tableEntries is at most how many entries r's matches take in the table: an
+// HTTPRoute's matches (a rule without matches has one) once for every listener it
+// attaches to and every hostname it names; a route of another kind weighs as it did
+// before the table held it (otherEntries), so that no route served then is refused now.
 func tableEntries(r *RouteInput) int {
+	route, ok := r.Route.(*gatewayv1.HTTPRoute)
+	if !ok {
+		return otherEntries(r.Route)
+	}
 	matches := 0
-	for _, rule := range r.Route.Spec.Rules {
+	for _, rule := range route.Spec.Rules {
 		matches += max(1, len(rule.Matches))
 	}
-	return matches * max(1, len(r.Route.Spec.Hostnames)) * max(1, len(r.Listeners))
+	return matches * max(1, len(route.Spec.Hostnames)) * max(1, len(r.Listeners))
 }
 
-// otherEntries is what a route of another kind weighs against the entries bound: its
-// matches (a rule without matches, every TLS, TCP and UDP rule, one) once for every
-// hostname it names. Those routes are not in the table, and templates see each once.
+// otherEntries is what a route of a kind other than HTTPRoute weighs against the
+// entries bound: its matches (a rule without matches, every TLS, TCP and UDP rule, one)
+// once for every hostname it names.
 func otherEntries(route routes.Route) int {
 	matches := 0
 	if grpc, ok := route.(*gatewayv1.GRPCRoute); ok {

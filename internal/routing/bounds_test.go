@@ -19,7 +19,7 @@ func TestTheNewestRoutesPastTheCountAreRefused(t *testing.T) {
 		r := route(t, fmt.Sprintf("team-%d", i%10), fmt.Sprintf("r%05d", i), DefaultLimits.Routes+2-i, `{rules: [{}]}`)
 		routes = append(routes, RouteInput{Route: r, Listeners: []gatewayv1.SectionName{"http"}})
 	}
-	cutoff := Admit(routes, nil, Limits{})
+	cutoff := Admit(routes, Limits{})
 	if cutoff == nil || cutoff.Name != fmt.Sprintf("r%05d", DefaultLimits.Routes) {
 		t.Fatalf("cutoff %+v, want at route r%05d", cutoff, DefaultLimits.Routes)
 	}
@@ -32,7 +32,7 @@ func TestTheNewestRoutesPastTheCountAreRefused(t *testing.T) {
 	if !strings.Contains(cutoff.Message, "its 10000 oldest routes") || routes[DefaultLimits.Routes].Refusal.Reason != ReasonRouteLimit {
 		t.Errorf("refusal %+v, want %s counting the routes served", routes[DefaultLimits.Routes].Refusal, ReasonRouteLimit)
 	}
-	if cutoff := Admit(routes[:5], nil, Limits{Routes: 3}); cutoff == nil || cutoff.Name != "r00003" {
+	if cutoff := Admit(routes[:5], Limits{Routes: 3}); cutoff == nil || cutoff.Name != "r00003" {
 		t.Errorf("an operator's bound of 3: cutoff %+v, want at route r00003", cutoff)
 	}
 }
@@ -50,7 +50,7 @@ func TestTheNewestRoutesPastTheSizeAreRefusedAndTheLargestOrdinaryGatewayFits(t 
 	for i := range 40 {
 		big = append(big, RouteInput{Route: route(t, "big", fmt.Sprintf("r%02d", i), 100-i, spec), Listeners: []gatewayv1.SectionName{"http"}})
 	}
-	cutoff := Admit(big, nil, Limits{})
+	cutoff := Admit(big, Limits{})
 	if cutoff == nil || big[0].Refusal != nil || big[39].Refusal == nil || !strings.Contains(cutoff.Message, "bound of 33554432 bytes") {
 		t.Fatalf("40 routes of 1 MiB: cutoff %+v; want the oldest served, the newest refused past 32 MiB", cutoff)
 	}
@@ -66,7 +66,7 @@ func TestTheNewestRoutesPastTheSizeAreRefusedAndTheLargestOrdinaryGatewayFits(t 
 		wide = append(wide, fmt.Sprintf(`{path: {value: /m%d}, headers: [{name: x-a, value: b}]}`, i))
 	}
 	ordinary.Routes = append(ordinary.Routes, RouteInput{Route: route(t, "big", "wide", 0, `{rules: [{matches: [`+strings.Join(wide, ",")+`]}]}`), Listeners: []gatewayv1.SectionName{"http"}})
-	if cutoff := Admit(ordinary.Routes, nil, Limits{}); cutoff != nil {
+	if cutoff := Admit(ordinary.Routes, Limits{}); cutoff != nil {
 		t.Errorf("5,000 ordinary routes and one of 128 matches: cutoff %+v, want none", cutoff)
 	}
 }
@@ -91,7 +91,7 @@ func TestTheNewestRoutesPastTheTableEntriesAreRefused(t *testing.T) {
 	for i := range 20 { // 16,384 entries each
 		routes = append(routes, RouteInput{Route: route(t, "wide", fmt.Sprintf("r%02d", i), 100-i, spec), Listeners: listeners})
 	}
-	cutoff := Admit(routes, nil, Limits{})
+	cutoff := Admit(routes, Limits{})
 	if cutoff == nil || cutoff.Name != "r15" || routes[14].Refusal != nil || routes[15].Refusal == nil ||
 		!strings.Contains(cutoff.Message, "the next, of 16384 (matches × hostnames × listeners), would pass its bound of 250000 entries") {
 		t.Fatalf("cutoff %+v; want the 16th route refused, 15 served (245,760 entries)", cutoff)
@@ -118,10 +118,11 @@ func TestRoutesOfEveryKindShareTheBoundsInOneOrder(t *testing.T) {
 	}
 	// A GRPCRoute named as the oldest HTTPRoute, created in the same second.
 	grpc := &gatewayv1.GRPCRoute{Spec: gatewayv1.GRPCRouteSpec{Rules: []gatewayv1.GRPCRouteRule{{}}}}
-	grpc.Namespace, grpc.Name, grpc.CreationTimestamp = "team-a", "web", http[0].Route.CreationTimestamp
+	grpc.Namespace, grpc.Name, grpc.CreationTimestamp = "team-a", "web", http[0].Route.GetCreationTimestamp()
 	others = append(others, grpc)
 
-	cutoff := Admit(http, others, Limits{Routes: 12})
+	http = append(http, inputsOf(others)...)
+	cutoff := Admit(http, Limits{Routes: 12})
 	if cutoff == nil || cutoff.Kind != routes.KindTCPRoute || cutoff.Name != "t10" {
 		t.Fatalf("cutoff %+v, want at TCPRoute t10: 12 routes fit, 2 of them HTTPRoutes and the GRPCRoute", cutoff)
 	}
@@ -149,7 +150,7 @@ func TestRoutesOfEveryKindShareTheBoundsInOneOrder(t *testing.T) {
 		tls.Namespace, tls.Name, tls.CreationTimestamp = "team-b", fmt.Sprintf("tls%03d", i), at(i)
 		big = append(big, tls)
 	}
-	if cutoff := Admit(nil, big, Limits{Bytes: 512 << 10}); cutoff == nil || cutoff.Kind != routes.KindTLSRoute || !strings.Contains(cutoff.Message, "bound of 524288 bytes") {
+	if cutoff := Admit(inputsOf(big), Limits{Bytes: 512 << 10}); cutoff == nil || cutoff.Kind != routes.KindTLSRoute || !strings.Contains(cutoff.Message, "bound of 524288 bytes") {
 		t.Errorf("TLSRoutes of 3 KiB each past 512 KiB: cutoff %+v, want the newest refused by bytes", cutoff)
 	}
 }
@@ -176,12 +177,21 @@ func TestTheLargestOrdinaryGatewayOfEveryKindFits(t *testing.T) {
 	g := &gatewayv1.GRPCRoute{Spec: gatewayv1.GRPCRouteSpec{Rules: []gatewayv1.GRPCRouteRule{{Matches: wide}, {Matches: wide}}}}
 	g.Namespace, g.Name = "big", "wide"
 	others = append(others, g)
-	if cutoff := Admit(http, others, Limits{}); cutoff != nil {
+	if cutoff := Admit(append(http, inputsOf(others)...), Limits{}); cutoff != nil {
 		t.Errorf("2,500 HTTPRoutes, 2,500 GRPCRoutes and one of 128 matches: cutoff %+v, want none", cutoff)
 	}
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// inputsOf are routes of any kind as the table's input, attached to no listener.
+func inputsOf(in []routes.Route) []RouteInput {
+	out := make([]RouteInput, len(in))
+	for i, r := range in {
+		out[i] = RouteInput{Route: r}
+	}
+	return out
+}
 
 // Ties order by "{namespace}/{name}" as a whole string, which the comparison that builds
 // no strings must agree with, also where one namespace is a prefix of another.

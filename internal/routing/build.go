@@ -10,6 +10,7 @@ import (
 
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/listeners"
+	"github.com/gatewright/gatewright/internal/routes"
 )
 
 // Input is what a Gateway's table is built from.
@@ -17,7 +18,7 @@ type Input struct {
 	Gateway *gatewayv1.Gateway
 	// Listeners are the listener verdicts of the Gateway (internal/listeners).
 	Listeners []listeners.Status
-	// Routes are the routes attached to the Gateway.
+	// Routes are the routes of every standard kind attached to the Gateway.
 	Routes []RouteInput
 	// ListenerSets are the verdicts of the ListenerSets naming the Gateway as their
 	// parent (listeners.EvaluateSets): the listeners of those attached follow the
@@ -27,9 +28,9 @@ type Input struct {
 	ListenerSets []listeners.SetVerdict
 }
 
-// RouteInput is one route attached to the Gateway.
+// RouteInput is one route attached to the Gateway, of any standard kind.
 type RouteInput struct {
-	Route *gatewayv1.HTTPRoute
+	Route routes.Route
 	// Listeners are the listeners the route attaches to (internal/attach), those of a
 	// ListenerSet by listeners.SetRef.Key.
 	Listeners []gatewayv1.SectionName
@@ -69,6 +70,9 @@ func Build(in Input) *Table {
 		t.Routes = append(t.Routes, v)
 	}
 	slices.SortFunc(t.Routes, func(a, b RouteVerdict) int {
+		if c := cmp.Compare(slices.Index(routes.Kinds, a.Kind), slices.Index(routes.Kinds, b.Kind)); c != 0 {
+			return c
+		}
 		return strings.Compare(a.Namespace+"/"+a.Name, b.Namespace+"/"+b.Name)
 	})
 	for i := range in.Gateway.Spec.Listeners {
@@ -122,7 +126,7 @@ func verdictOf(statuses []listeners.Status, name gatewayv1.SectionName) *listene
 }
 
 // listener is the table's listener l with the routes attached to it.
-func listener(l *gatewayv1.Listener, verdict *listeners.Status, routes []*RouteInput) Listener {
+func listener(l *gatewayv1.Listener, verdict *listeners.Status, attached []*RouteInput) Listener {
 	out := Listener{Name: string(l.Name), Port: int32(l.Port), Protocol: string(l.Protocol),
 		Certificates: []ObjectRef{}, Hosts: []Host{}, Valid: verdict != nil && verdict.IsValid()}
 	if l.Hostname != nil {
@@ -141,32 +145,58 @@ func listener(l *gatewayv1.Listener, verdict *listeners.Status, routes []*RouteI
 			}
 		}
 	}
-	if !out.Valid || !routesHTTP(l.Protocol) {
+	if !out.Valid {
 		return out
 	}
-	ages := routeAges(routes)
-	// The listener's own hostname is always a host, matched or not: a request for it
-	// that no route takes is answered here (404), not by another listener's host.
-	own := cmp.Or(out.Hostname, "*")
-	hosts := map[string][]Match{own: {}}
-	for _, r := range routes {
-		matches := routeMatches(r)
-		for _, hostname := range effectiveHostnames(out.Hostname, r.Route.Spec.Hostnames) {
-			hosts[hostname] = append(hosts[hostname], matches...)
-		}
+	switch l.Protocol {
+	case gatewayv1.HTTPProtocolType, gatewayv1.HTTPSProtocolType:
+		out.Hosts = httpHosts(out.Hostname, attached)
+	case gatewayv1.TLSProtocolType:
+		out.Hosts = tlsHosts(out.Hostname, attached)
+	case gatewayv1.TCPProtocolType, gatewayv1.UDPProtocolType:
+		out.Routes = l4Routes(l.Protocol, attached)
 	}
-	for hostname, matches := range hosts {
-		slices.SortFunc(matches, precedence(ages))
-		out.Hosts = append(out.Hosts, Host{Hostname: hostname, Matches: matches})
-	}
-	slices.SortFunc(out.Hosts, func(a, b Host) int { return compareHostnames(a.Hostname, b.Hostname) })
 	return out
 }
 
-// routesHTTP tells whether a listener of protocol routes HTTP requests, by hosts: TLS,
-// TCP and UDP listeners a class may serve have none.
-func routesHTTP(protocol gatewayv1.ProtocolType) bool {
-	return protocol == gatewayv1.HTTPProtocolType || protocol == gatewayv1.HTTPSProtocolType
+// httpHosts are the hosts of an HTTP or HTTPS listener of hostname: the HTTPRoutes'
+// and GRPCRoutes' matches by effective hostname, each kind in its precedence order.
+func httpHosts(hostname string, attached []*RouteInput) []Host {
+	ages := routeAges(attached)
+	// The listener's own hostname is always a host, matched or not: a request for it
+	// that no route takes is answered here (404), not by another listener's host.
+	own := cmp.Or(hostname, "*")
+	hosts := map[string]*Host{own: {Hostname: own, Matches: []Match{}}}
+	host := func(name string) *Host {
+		if hosts[name] == nil {
+			hosts[name] = &Host{Hostname: name, Matches: []Match{}}
+		}
+		return hosts[name]
+	}
+	for _, r := range attached {
+		switch route := r.Route.(type) {
+		case *gatewayv1.HTTPRoute:
+			matches := routeMatches(r, route)
+			for _, name := range effectiveHostnames(hostname, route.Spec.Hostnames) {
+				h := host(name)
+				h.Matches = append(h.Matches, matches...)
+			}
+		case *gatewayv1.GRPCRoute:
+			matches := grpcMatches(r, route)
+			for _, name := range effectiveHostnames(hostname, route.Spec.Hostnames) {
+				h := host(name)
+				h.GRPCMatches = append(h.GRPCMatches, matches...)
+			}
+		}
+	}
+	out := make([]Host, 0, len(hosts))
+	for _, h := range hosts {
+		slices.SortFunc(h.Matches, precedence(ages))
+		slices.SortFunc(h.GRPCMatches, grpcPrecedence(ages))
+		out = append(out, *h)
+	}
+	slices.SortFunc(out, func(a, b Host) int { return compareHostnames(a.Hostname, b.Hostname) })
+	return out
 }
 
 // effectiveHostnames are the names under which a route serves on a listener: the
@@ -188,25 +218,41 @@ func effectiveHostnames(listener string, route []gatewayv1.Hostname) []string {
 	return out
 }
 
-func routeRef(r *gatewayv1.HTTPRoute) ObjectRef {
-	return ObjectRef{Kind: "HTTPRoute", Namespace: r.Namespace, Name: r.Name}
+func routeRef(r routes.Route) ObjectRef {
+	return ObjectRef{Kind: routes.KindOf(r), Namespace: r.GetNamespace(), Name: r.GetName()}
 }
 
-// routeMatches are the matches of every rule of r, in rule and match order.
-func routeMatches(r *RouteInput) []Match {
-	ref := routeRef(r.Route)
+// matchName is a match's name in the table: namespace/name/rule/R/match/M for an
+// HTTPRoute's; another kind's has its kind in lower case first, so that routes of two
+// kinds sharing a name do not collide.
+func matchName(ref ObjectRef, rule, match int) string {
+	name := fmt.Sprintf("%s/%s/rule/%d/match/%d", ref.Namespace, ref.Name, rule, match)
+	if ref.Kind != routes.KindHTTPRoute {
+		name = strings.ToLower(ref.Kind) + "/" + name
+	}
+	return name
+}
+
+// routeMatches are the matches of every rule of route, r's HTTPRoute, in rule and
+// match order.
+func routeMatches(r *RouteInput, route *gatewayv1.HTTPRoute) []Match {
+	ref := routeRef(route)
 	backends := backendsByRule(r)
 	var out []Match
-	for i := range r.Route.Spec.Rules {
-		rule := &r.Route.Spec.Rules[i]
+	for i := range route.Spec.Rules {
+		rule := &route.Spec.Rules[i]
 		filters := normalizeFilters(rule.Filters)
+		httpBackends := make([]HTTPBackend, len(rule.BackendRefs))
+		for k := range rule.BackendRefs {
+			httpBackends[k] = HTTPBackend{Backend: backends[i][k], Filters: normalizeFilters(rule.BackendRefs[k].Filters)}
+		}
 		matches := rule.Matches
 		if len(matches) == 0 {
 			matches = []gatewayv1.HTTPRouteMatch{{}}
 		}
 		for j := range matches {
-			m := Match{Route: ref, Rule: i, Match: j, Name: fmt.Sprintf("%s/%s/rule/%d/match/%d", ref.Namespace, ref.Name, i, j),
-				Filters: filters, Backends: backends[i], Timeouts: rule.Timeouts}
+			m := Match{Route: ref, Rule: i, Match: j, Name: matchName(ref, i, j),
+				Filters: filters, Backends: httpBackends, Timeouts: rule.Timeouts}
 			if rule.Name != nil {
 				m.RuleName = string(*rule.Name)
 			}
@@ -217,17 +263,18 @@ func routeMatches(r *RouteInput) []Match {
 	return out
 }
 
-// backendsByRule are the backends of each rule of r, their resolution taken from
-// r.BackendRefs in order.
+// backendsByRule are the backends of each rule of r, of any kind, their resolution
+// taken from r.BackendRefs in order.
 func backendsByRule(r *RouteInput) [][]Backend {
-	out := make([][]Backend, len(r.Route.Spec.Rules))
+	rules := routes.BackendRefs(r.Route)
+	out := make([][]Backend, len(rules))
 	next := 0
-	for i := range r.Route.Spec.Rules {
+	for i, refs := range rules {
 		out[i] = []Backend{}
-		for _, ref := range r.Route.Spec.Rules[i].BackendRefs {
+		for _, ref := range refs {
 			key, _ := attach.BackendService(r.Route, ref.BackendObjectReference)
 			b := Backend{Group: "", Kind: "Service", Namespace: key.Namespace, Name: key.Name, Weight: 1,
-				Reason: string(gatewayv1.RouteReasonBackendNotFound), Filters: normalizeFilters(ref.Filters)}
+				Reason: string(gatewayv1.RouteReasonBackendNotFound)}
 			if ref.Group != nil {
 				b.Group = string(*ref.Group)
 			}

@@ -231,10 +231,10 @@ func TestBackendsCarryWeightsResolutionAndNormalizedFilters(t *testing.T) {
 			first = m
 		}
 	}
-	want := []Backend{
-		{Kind: "Service", Namespace: "a", Name: "one", Port: 80, Weight: 1, Resolved: true, Reason: "ResolvedRefs", Filters: []gatewayv1.HTTPRouteFilter{}},
-		{Kind: "Service", Namespace: "a", Name: "two", Port: 8080, Weight: 3, Reason: "BackendNotFound", Filters: []gatewayv1.HTTPRouteFilter{}},
-		{Kind: "Service", Namespace: "b", Name: "other", Port: 80, Weight: 0, Reason: "RefNotPermitted", Filters: []gatewayv1.HTTPRouteFilter{}},
+	want := []HTTPBackend{
+		{Backend{Kind: "Service", Namespace: "a", Name: "one", Port: 80, Weight: 1, Resolved: true, Reason: "ResolvedRefs"}, []gatewayv1.HTTPRouteFilter{}},
+		{Backend{Kind: "Service", Namespace: "a", Name: "two", Port: 8080, Weight: 3, Reason: "BackendNotFound"}, []gatewayv1.HTTPRouteFilter{}},
+		{Backend{Kind: "Service", Namespace: "b", Name: "other", Port: 80, Weight: 0, Reason: "RefNotPermitted"}, []gatewayv1.HTTPRouteFilter{}},
 	}
 	if fmt.Sprint(first.Backends) != fmt.Sprint(want) {
 		t.Errorf("backends %v, want %v", first.Backends, want)

@@ -59,10 +59,10 @@ func pathRank(t string) int {
 	return 2
 }
 
-func routeAges(routes []*RouteInput) map[ObjectRef]metav1.Time {
-	out := make(map[ObjectRef]metav1.Time, len(routes))
-	for _, r := range routes {
-		out[routeRef(r.Route)] = r.Route.CreationTimestamp
+func routeAges(attached []*RouteInput) map[ObjectRef]metav1.Time {
+	out := make(map[ObjectRef]metav1.Time, len(attached))
+	for _, r := range attached {
+		out[routeRef(r.Route)] = r.Route.GetCreationTimestamp()
 	}
 	return out
 }

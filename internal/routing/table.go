@@ -4,14 +4,15 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
-// Table is what a Gateway serves: each listener with the routes attached to it, by
-// effective hostname, their matches in the order the Gateway API says they are tried,
-// and every route's verdict. Templates get it as .RouteTable (its JSON form: the field
+// Table is what a Gateway serves: each listener with the routes of every standard kind
+// attached to it (HTTP and gRPC matches and TLS routes by effective hostname, in the
+// order the Gateway API says they are tried; TCP and UDP routes by listener), and every
+// route's verdict. Templates get it as .RouteTable (its JSON form: the field
 // names below in lower camel case), and `gatewright explain request` answers from it.
 type Table struct {
 	Listeners []Listener `json:"listeners"`
-	// Routes are the routes the table was built from, by namespace/name, each with its
-	// verdict: a route that is not accepted has no match in any listener.
+	// Routes are the routes the table was built from, by kind, then namespace/name, each
+	// with its verdict: a route that is not accepted is in no listener.
 	Routes []RouteVerdict `json:"routes"`
 }
 
@@ -27,24 +28,33 @@ type Listener struct {
 	// Certificates are the certificateRefs that resolve, as namespace and name.
 	Certificates []ObjectRef `json:"certificates"`
 	// Valid is whether the listener can be programmed (accepted, every reference
-	// resolved); a listener that is not valid serves nothing and has no hosts, nor has
-	// one of a protocol other than HTTP and HTTPS (TLS, TCP or UDP, which a class may
-	// serve).
+	// resolved); a listener that is not valid serves nothing: it has no hosts and no
+	// routes.
 	Valid bool `json:"valid"`
-	// Hosts are the effective hostnames of the routes on the listener: exact names
-	// first, then wildcards from the most labels to the fewest, "*" last.
+	// Hosts are the effective hostnames of the routes on an HTTP, HTTPS or TLS
+	// listener: exact names first, then wildcards from the most labels to the fewest,
+	// "*" last.
 	Hosts []Host `json:"hosts"`
+	// Routes are the TCPRoutes or UDPRoutes on a TCP or UDP listener, oldest first,
+	// then by namespace/name: they match by port alone, so they have no hosts.
+	Routes []L4Route `json:"routes,omitempty"`
 	// ListenerSet names the ListenerSet the listener came from; unset for one of the
 	// Gateway's own. Names are unique only within a Gateway or a ListenerSet.
 	ListenerSet *ObjectRef `json:"listenerSet,omitempty"`
 }
 
 // Host is one effective hostname of a listener (listener hostname ∩ route hostname, or
-// "*" when neither says) and the matches that serve it, in precedence order: the first
-// that matches a request takes it.
+// "*" when neither says) and what serves it, in precedence order: the first that
+// matches a request or connection takes it.
 type Host struct {
 	Hostname string  `json:"hostname"`
 	Matches  []Match `json:"matches"`
+	// GRPCMatches are the GRPCRoutes' matches on an HTTP or HTTPS listener, apart from
+	// Matches: the API orders them by rules of their own and forbids merging the two.
+	GRPCMatches []GRPCMatch `json:"grpcMatches,omitempty"`
+	// TLSRoutes are the TLSRoutes serving the hostname (SNI) on a TLS listener, oldest
+	// first, then by namespace/name: the first takes the connection.
+	TLSRoutes []L4Route `json:"tlsRoutes,omitempty"`
 }
 
 // ObjectRef names an object.
@@ -54,7 +64,7 @@ type ObjectRef struct {
 	Name      string `json:"name"`
 }
 
-// Match is one match of one rule of a route, with the rule's filters, backends and
+// Match is one match of one rule of an HTTPRoute, with the rule's filters, backends and
 // timeouts: what the Gateway does with a request the match takes.
 type Match struct {
 	Route ObjectRef `json:"route"`
@@ -74,7 +84,7 @@ type Match struct {
 	// Filters are the rule's filters in order, with defaults filled in.
 	Filters []gatewayv1.HTTPRouteFilter `json:"filters"`
 	// Backends are the rule's backendRefs in order.
-	Backends []Backend                    `json:"backends"`
+	Backends []HTTPBackend                `json:"backends"`
 	Timeouts *gatewayv1.HTTPRouteTimeouts `json:"timeouts,omitempty"`
 }
 
@@ -94,7 +104,7 @@ type ValueMatch struct {
 	Value string `json:"value"`
 }
 
-// Backend is one backendRef of a rule.
+// Backend is one backendRef of a rule, of a route of any kind.
 type Backend struct {
 	Group     string `json:"group"`
 	Kind      string `json:"kind"`
@@ -109,6 +119,11 @@ type Backend struct {
 	// ResolvedRefs reason for it (ResolvedRefs when it resolves).
 	Resolved bool   `json:"resolved"`
 	Reason   string `json:"reason"`
+}
+
+// HTTPBackend is one backendRef of an HTTPRoute rule.
+type HTTPBackend struct {
+	Backend `json:",inline"`
 	// Filters are the backendRef's own filters, applied to what it receives.
 	Filters []gatewayv1.HTTPRouteFilter `json:"filters"`
 }

@@ -19,8 +19,8 @@ type attachment struct {
 	// namespace/name; others those of the other kinds, by kind then namespace/name.
 	routes []gatewayv1.HTTPRoute
 	others []routes.Route
-	// listeners are the listeners each of routes attaches to, by namespace/name.
-	listeners map[types.NamespacedName][]gatewayv1.SectionName
+	// listeners are the listeners each of routes and others attaches to.
+	listeners map[routes.Key][]gatewayv1.SectionName
 	// counts are how many routes, of every kind, attach to each listener.
 	counts map[gatewayv1.SectionName]int32
 }
@@ -30,7 +30,7 @@ type attachment struct {
 // A route attaches to the listeners of sets, the Gateway's ListenerSets, through its
 // parentRefs naming them; those listeners are named by listeners.SetRef.Key.
 func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves listeners.Serves, candidates []gatewayv1.HTTPRoute, others []routes.Route, sets []listenerSet) (attachment, error) {
-	a := attachment{listeners: map[types.NamespacedName][]gatewayv1.SectionName{}, counts: map[gatewayv1.SectionName]int32{}}
+	a := attachment{listeners: map[routes.Key][]gatewayv1.SectionName{}, counts: map[gatewayv1.SectionName]int32{}}
 	setOf := make(map[types.NamespacedName]*listenerSet, len(sets))
 	for i := range sets {
 		setOf[types.NamespacedName{Namespace: sets[i].item.Namespace, Name: sets[i].item.Name}] = &sets[i]
@@ -81,7 +81,7 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 		}
 		if len(taken) > 0 {
 			a.routes = append(a.routes, *route)
-			a.listeners[types.NamespacedName{Namespace: route.Namespace, Name: route.Name}] = taken
+			a.listeners[routes.KeyOf(route)] = taken
 		}
 	}
 	for _, route := range others {
@@ -91,6 +91,7 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 		}
 		if len(taken) > 0 {
 			a.others = append(a.others, route)
+			a.listeners[routes.KeyOf(route)] = taken
 		}
 	}
 	sort.Slice(a.routes, func(i, j int) bool {

@@ -3,7 +3,6 @@ package snapshot
 import (
 	"context"
 
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -100,14 +99,24 @@ func (g *Gatherer) attachedWithBackends(ctx context.Context, gw *gatewayv1.Gatew
 	}
 	snap := &translate.Gateway{Gateway: gw, Class: class}
 	snap.Routes, snap.OtherRoutes, snap.Attached, snap.RouteListeners = a.routes, a.others, a.counts, a.listeners
-	snap.RouteBackends = make(map[types.NamespacedName][]attach.BackendRef, len(a.routes))
-	for i := range a.routes {
-		route := &a.routes[i]
+	snap.RouteBackends = make(map[routes.Key][]attach.BackendRef, len(a.routes)+len(a.others))
+	resolve := func(route routes.Route) error {
 		backends, err := g.BackendRefs(ctx, route)
 		if err != nil {
+			return err
+		}
+		snap.RouteBackends[routes.KeyOf(route)] = backends.BackendRefs
+		return nil
+	}
+	for i := range a.routes {
+		if err := resolve(&a.routes[i]); err != nil {
 			return nil, err
 		}
-		snap.RouteBackends[client.ObjectKeyFromObject(route)] = backends.BackendRefs
+	}
+	for _, route := range a.others {
+		if err := resolve(route); err != nil {
+			return nil, err
+		}
 	}
 	return snap, nil
 }
@@ -162,7 +171,7 @@ func (g *Gatherer) Routes(ctx context.Context, snap *translate.Gateway) ([]trans
 		if err := addPolicies(route); err != nil {
 			return nil, err
 		}
-		out = append(out, translate.Route{Route: route, BackendRefs: snap.RouteBackends[client.ObjectKeyFromObject(route)]})
+		out = append(out, translate.Route{Route: route, BackendRefs: snap.RouteBackends[routes.KeyOf(route)]})
 	}
 	for _, route := range snap.OtherRoutes {
 		if snap.Values.Blueprint.Spec.RouteTemplateOf(routes.KindOf(route)) == nil {
@@ -171,11 +180,7 @@ func (g *Gatherer) Routes(ctx context.Context, snap *translate.Gateway) ([]trans
 		if err := addPolicies(route); err != nil {
 			return nil, err
 		}
-		backends, err := g.BackendRefs(ctx, route)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, translate.Route{Route: route, BackendRefs: backends.BackendRefs})
+		out = append(out, translate.Route{Route: route, BackendRefs: snap.RouteBackends[routes.KeyOf(route)]})
 	}
 	return out, nil
 }

@@ -115,8 +115,7 @@ func Among(candidates []gatewayv1.HTTPRoute) Option {
 
 // AmongOthers gathers the routes of the other kinds (GRPCRoute, TLSRoute, TCPRoute,
 // UDPRoute) attached to the Gateway among candidates, those that may name it as the
-// caller's index finds them. Without it, only HTTPRoutes are gathered: the commands
-// read no other kind yet.
+// caller's index finds them. Without it, only HTTPRoutes are gathered.
 func AmongOthers(candidates []routes.Route) Option {
 	return func(o *options) { o.others = candidates }
 }

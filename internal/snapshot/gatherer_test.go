@@ -99,7 +99,7 @@ func TestGatewayResolvesBackendRefsAndListeners(t *testing.T) {
 	}
 	resolved := map[string]bool{}
 	for key, refs := range snap.RouteBackends {
-		resolved[key.String()] = refs[0].Resolved()
+		resolved[key.Namespace+"/"+key.Name] = refs[0].Resolved()
 	}
 	if want := map[string]bool{"team-a/shop": true, "team-b/cart": false}; !reflect.DeepEqual(resolved, want) {
 		t.Errorf("backendRefs resolved: %v, want %v (the Service of team-b/cart does not exist)", resolved, want)

@@ -6,11 +6,11 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/listeners"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/routing"
 )
 
@@ -22,11 +22,11 @@ func TestRouteTableTakesTheRecordedCutoffOverLimits(t *testing.T) {
 	gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "infra", Name: "web"}, Spec: gatewayv1.GatewaySpec{Listeners: []gatewayv1.Listener{listener}}}
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	snap := func() *Gateway {
-		g := &Gateway{Gateway: gw, Listeners: listeners.Evaluate(listeners.Serves{}, gw.Spec.Listeners, nil), RouteListeners: map[types.NamespacedName][]gatewayv1.SectionName{}}
+		g := &Gateway{Gateway: gw, Listeners: listeners.Evaluate(listeners.Serves{}, gw.Spec.Listeners, nil), RouteListeners: map[routes.Key][]gatewayv1.SectionName{}}
 		for i, name := range []string{"old", "mid", "new"} {
 			r := gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: name, CreationTimestamp: metav1.NewTime(base.Add(time.Duration(i) * time.Minute))}}
 			g.Routes = append(g.Routes, r)
-			g.RouteListeners[types.NamespacedName{Namespace: "a", Name: name}] = []gatewayv1.SectionName{"http"}
+			g.RouteListeners[routes.Key{Kind: routes.KindHTTPRoute, Namespace: "a", Name: name}] = []gatewayv1.SectionName{"http"}
 		}
 		return g
 	}

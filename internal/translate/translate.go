@@ -5,7 +5,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
@@ -41,11 +40,11 @@ type Gateway struct {
 	// UDPRoute) attached to at least one listener, by kind, then namespace/name; Attached
 	// counts them too.
 	OtherRoutes []routes.Route
-	// RouteListeners and RouteBackends are, by namespace/name, the listeners each of
-	// Routes attaches to and its backendRefs as they resolved: what the route table is
-	// built from besides the routes.
-	RouteListeners map[types.NamespacedName][]gatewayv1.SectionName
-	RouteBackends  map[types.NamespacedName][]attach.BackendRef
+	// RouteListeners and RouteBackends are, by kind, namespace and name, the listeners
+	// each of Routes and OtherRoutes attaches to and its backendRefs as they resolved:
+	// what the route table is built from besides the routes.
+	RouteListeners map[routes.Key][]gatewayv1.SectionName
+	RouteBackends  map[routes.Key][]attach.BackendRef
 	// RouteLimits bound the routes the Gateway takes; unset bounds are the defaults.
 	RouteLimits routing.Limits
 	// CutoffRecorded says that RecordedCutoff, as the Gateway's record holds it, decides
@@ -180,26 +179,32 @@ func (g *Gateway) TranslateRoute(p Parser, route Route, live Live) *Result {
 	return res
 }
 
-// RouteTable is the Gateway's route table: its listeners with the HTTPRoutes attached
-// to them, as the Gateway API's routing rules order them, the newest routes past a
-// Gateway-wide bound left out; and where its routes of every kind went past it, nil
-// when all fit.
+// RouteTable is the Gateway's route table: its listeners with the routes of every kind
+// attached to them, as the Gateway API's routing rules order them, the newest routes
+// past a Gateway-wide bound left out; and where its routes went past it, nil when all
+// fit.
 func (g *Gateway) RouteTable() (*routing.Table, *routing.Cutoff) {
-	in := routing.Input{Gateway: g.Gateway, Listeners: g.Listeners, ListenerSets: g.ListenerSets, Routes: make([]routing.RouteInput, len(g.Routes))}
-	for i := range g.Routes {
-		route := &g.Routes[i]
-		key := types.NamespacedName{Namespace: route.Namespace, Name: route.Name}
-		in.Routes[i] = routing.RouteInput{Route: route, Listeners: g.RouteListeners[key], BackendRefs: g.RouteBackends[key]}
-		if message, refused := g.RefusedRoutes[routes.KeyOf(route)]; refused {
-			in.Routes[i].Refusal = &routing.Refusal{Reason: string(gatewayv1.RouteReasonUnsupportedValue), Message: message}
+	in := routing.Input{Gateway: g.Gateway, Listeners: g.Listeners, ListenerSets: g.ListenerSets, Routes: make([]routing.RouteInput, 0, len(g.Routes)+len(g.OtherRoutes))}
+	add := func(route routes.Route) {
+		key := routes.KeyOf(route)
+		r := routing.RouteInput{Route: route, Listeners: g.RouteListeners[key], BackendRefs: g.RouteBackends[key]}
+		if message, refused := g.RefusedRoutes[key]; refused {
+			r.Refusal = &routing.Refusal{Reason: string(gatewayv1.RouteReasonUnsupportedValue), Message: message}
 		}
+		in.Routes = append(in.Routes, r)
+	}
+	for i := range g.Routes {
+		add(&g.Routes[i])
+	}
+	for _, route := range g.OtherRoutes {
+		add(route)
 	}
 	var cutoff *routing.Cutoff
 	if g.CutoffRecorded {
 		cutoff = cutoffOf(g.RecordedCutoff)
 		cutoff.Refuse(in.Routes)
 	} else {
-		cutoff = routing.Admit(in.Routes, g.OtherRoutes, g.RouteLimits)
+		cutoff = routing.Admit(in.Routes, g.RouteLimits)
 	}
 	return routing.Build(in), cutoff
 }
