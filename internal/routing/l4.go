@@ -22,6 +22,7 @@ type L4Route struct {
 // route serves is no host: a TLS listener refuses its connections.
 func tlsHosts(hostname string, attached []*RouteInput) []Host {
 	out := []Host{}
+	at := map[string]int{}
 	for _, r := range oldestFirst(attached) {
 		route, ok := r.Route.(*gatewayv1.TLSRoute)
 		if !ok {
@@ -29,10 +30,11 @@ func tlsHosts(hostname string, attached []*RouteInput) []Host {
 		}
 		l4 := l4Route(r)
 		for _, name := range effectiveHostnames(hostname, route.Spec.Hostnames) {
-			i := slices.IndexFunc(out, func(h Host) bool { return h.Hostname == name })
-			if i < 0 {
+			i, seen := at[name]
+			if !seen {
+				i = len(out)
+				at[name] = i
 				out = append(out, Host{Hostname: name, Matches: []Match{}})
-				i = len(out) - 1
 			}
 			out[i].TLSRoutes = append(out[i].TLSRoutes, l4)
 		}
