@@ -1,0 +1,92 @@
+package controllers
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/listeners"
+	"github.com/gatewright/gatewright/internal/routes"
+	"github.com/gatewright/gatewright/internal/routing"
+	"github.com/gatewright/gatewright/internal/snapshot"
+)
+
+// kindConflict is why parent's route table refuses route for sharing a hostname on a
+// listener with an older route of the other kind of HTTPRoute and GRPCRoute, nil when it
+// does not: the route's status says it as the table does, since the Gateway's record
+// keeps no word of it. Only a class serving both kinds pays for the reads; judge gives
+// the Gateway's ListenerSets, judged once per parent.
+func (r *RouteReconciler) kindConflict(ctx context.Context, g *snapshot.Gatherer, route routes.Route, parent routeParent, serves listeners.Serves, cutoff *gatewrightv1alpha1.RouteCutoff, judge func() ([]gatewayv1.ListenerSet, []listeners.SetVerdict, error)) (*routing.Refusal, error) {
+	if r.otherConflictingKind() == "" || !serves.RouteKind(routes.KindHTTPRoute) || !serves.RouteKind(routes.KindGRPCRoute) {
+		return nil, nil
+	}
+	var items []gatewayv1.ListenerSet
+	var verdicts []listeners.SetVerdict
+	if r.listenerSets {
+		var err error
+		if items, verdicts, err = judge(); err != nil {
+			return nil, err
+		}
+	}
+	return g.KindConflict(ctx, parent.gateway, serves, route, items, verdicts, cutoff)
+}
+
+// otherConflictingKind is the kind whose routes may refuse this reconciler's for a
+// shared hostname (HTTPRoute for GRPCRoute, and back), when the API server serves both;
+// empty otherwise.
+func (r *RouteReconciler) otherConflictingKind() string {
+	if !r.kindConflicts {
+		return ""
+	}
+	switch r.Kind {
+	case routes.KindHTTPRoute:
+		return routes.KindGRPCRoute
+	case routes.KindGRPCRoute:
+		return routes.KindHTTPRoute
+	}
+	return ""
+}
+
+// routesBesideOtherKind maps a route of the other conflicting kind, as it was and as it
+// is, to this reconciler's routes on the Gateways it names, directly or through their
+// ListenerSets: its coming, going or new hostnames may refuse them, or accept them again.
+func (r *RouteReconciler) routesBesideOtherKind(ctx context.Context, obj client.Object) []reconcile.Request {
+	route, ok := obj.(routes.Route)
+	if !ok {
+		return nil
+	}
+	seen := map[types.NamespacedName]bool{}
+	var requests []reconcile.Request
+	add := func(gw types.NamespacedName) {
+		if seen[gw] {
+			return
+		}
+		seen[gw] = true
+		parent := &gatewayv1.Gateway{}
+		parent.Namespace, parent.Name = gw.Namespace, gw.Name
+		requests = append(requests, r.routesOfGateway(ctx, parent)...)
+	}
+	for _, ref := range routes.ParentRefs(route) {
+		if key, isGateway := attach.ParentGateway(route, ref); isGateway {
+			add(key)
+			continue
+		}
+		key, isListenerSet := attach.ParentListenerSet(route.GetNamespace(), ref)
+		if !isListenerSet || !r.listenerSets {
+			continue
+		}
+		ls := &gatewayv1.ListenerSet{}
+		if err := r.Get(ctx, key, ls); err != nil {
+			continue // gone: no Gateway of it to wake
+		}
+		if gw, isGateway := attach.ListenerSetParent(ls); isGateway {
+			add(gw)
+		}
+	}
+	return requests
+}
