@@ -477,7 +477,8 @@ func (r *RouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		b = b.Watches(&gatewayv1.ListenerSet{}, ctrlutil.MapTo(r.routesOfListenerSet))
 	}
 	if other := r.otherConflictingKind(); other != "" {
-		b = b.Watches(routes.New(other), ctrlutil.MapTo(r.routesBesideOtherKind), ctrlutil.SpecChanged)
+		b = b.Watches(routes.New(other), ctrlutil.MapTo(r.routesBesideOtherKind), ctrlutil.SpecChanged).
+			Watches(&gatewrightv1alpha1.Rendering{}, ctrlutil.MapTo(r.routesOfRecordsGateway), otherKindRefusedChanged(other))
 	}
 	// A route's templates render with its values, which policies set, and their objects
 	// count in its namespace's bytes.

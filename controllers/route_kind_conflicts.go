@@ -4,7 +4,10 @@ import (
 	"context"
 
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -89,4 +92,32 @@ func (r *RouteReconciler) routesBesideOtherKind(ctx context.Context, obj client.
 		}
 	}
 	return requests
+}
+
+// otherKindRefusedChanged passes the records of routes of kind, part 0, whose own
+// templates came to refuse them or no longer do: a route so refused takes no part in
+// the conflicts, so its routes of the other kind may be refused or accepted again.
+func otherKindRefusedChanged(kind string) builder.Predicates {
+	refused := func(obj client.Object) bool {
+		rec, ok := obj.(*gatewrightv1alpha1.Rendering)
+		return ok && rec.Part == 0 && rec.Owner.Kind == kind && rec.RouteRefused != ""
+	}
+	return builder.WithPredicates(predicate.Funcs{
+		CreateFunc:  func(e event.CreateEvent) bool { return refused(e.Object) },
+		DeleteFunc:  func(e event.DeleteEvent) bool { return refused(e.Object) },
+		GenericFunc: func(event.GenericEvent) bool { return false },
+		UpdateFunc:  func(e event.UpdateEvent) bool { return refused(e.ObjectOld) != refused(e.ObjectNew) },
+	})
+}
+
+// routesOfRecordsGateway maps a route's record to this reconciler's routes on the
+// Gateway it was rendered for.
+func (r *RouteReconciler) routesOfRecordsGateway(ctx context.Context, obj client.Object) []reconcile.Request {
+	rec, ok := obj.(*gatewrightv1alpha1.Rendering)
+	if !ok || rec.Owner.GatewayName == "" {
+		return nil
+	}
+	gw := &gatewayv1.Gateway{}
+	gw.Namespace, gw.Name = rec.Owner.GatewayNamespace, rec.Owner.GatewayName
+	return r.routesOfGateway(ctx, gw)
 }
