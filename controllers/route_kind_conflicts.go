@@ -57,14 +57,16 @@ func (r *RouteReconciler) otherConflictingKind() string {
 
 // routesBesideOtherKind maps a route of the other conflicting kind, as it was and as it
 // is, to this reconciler's routes on the Gateways it names, directly or through their
-// ListenerSets: its coming, going or new hostnames may refuse them, or accept them again.
+// ListenerSets, whose hostnames may meet its own: its coming, going or new hostnames may
+// refuse them, or accept them again. A GRPCRoute's edit wakes the few HTTPRoutes of its
+// hostnames, not every one of a Gateway of thousands.
 func (r *RouteReconciler) routesBesideOtherKind(ctx context.Context, obj client.Object) []reconcile.Request {
 	route, ok := obj.(routes.Route)
 	if !ok {
 		return nil
 	}
 	seen := map[types.NamespacedName]bool{}
-	var requests []reconcile.Request
+	var near []routes.Route
 	add := func(gw types.NamespacedName) {
 		if seen[gw] {
 			return
@@ -72,7 +74,15 @@ func (r *RouteReconciler) routesBesideOtherKind(ctx context.Context, obj client.
 		seen[gw] = true
 		parent := &gatewayv1.Gateway{}
 		parent.Namespace, parent.Name = gw.Namespace, gw.Name
-		requests = append(requests, r.routesOfGateway(ctx, parent)...)
+		named, err := r.routesNamingGateway(ctx, parent)
+		if err != nil {
+			return
+		}
+		for _, candidate := range named {
+			if routing.HostnamesMayMeet(routes.Hostnames(candidate), routes.Hostnames(route)) {
+				near = append(near, candidate)
+			}
+		}
 	}
 	for _, ref := range routes.ParentRefs(route) {
 		if key, isGateway := attach.ParentGateway(route, ref); isGateway {
@@ -91,7 +101,7 @@ func (r *RouteReconciler) routesBesideOtherKind(ctx context.Context, obj client.
 			add(gw)
 		}
 	}
-	return requests
+	return requestsForRoutes(near)
 }
 
 // otherKindRefusedChanged passes the records of routes of kind, part 0, whose own

@@ -124,6 +124,13 @@ func (c *contender) loses(others []contender) *Refusal {
 	return nil
 }
 
+// HostnamesMayMeet tells whether routes of hostnames a and b may share one on some
+// listener: a route without hostnames takes the listener's, which may be any name.
+func HostnamesMayMeet(a, b []gatewayv1.Hostname) bool {
+	_, ok := sharedHostname(effectiveHostnames("", a), effectiveHostnames("", b))
+	return ok
+}
+
 // sharedHostname is a hostname both a and b, effective hostnames, serve: the more
 // specific of the first pair that intersects.
 func sharedHostname(a, b []string) (string, bool) {

@@ -154,3 +154,21 @@ func TestOneGRPCRouteAmongManyHTTPRoutesIsJudgedOnce(t *testing.T) {
 		}
 	}
 }
+
+func TestHostnamesMayMeetUnlessBothNameDisjointOnes(t *testing.T) {
+	names := func(s ...gatewayv1.Hostname) []gatewayv1.Hostname { return s }
+	for _, tc := range []struct {
+		a, b []gatewayv1.Hostname
+		want bool
+	}{
+		{names("api.example"), names("api.example"), true},
+		{names("*.example"), names("api.example"), true},
+		{nil, names("api.example"), true},
+		{names("www.example"), names("api.example"), false},
+		{names("*.shop.example"), names("*.cart.example"), false},
+	} {
+		if got := HostnamesMayMeet(tc.a, tc.b); got != tc.want {
+			t.Errorf("HostnamesMayMeet(%v, %v) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
