@@ -323,10 +323,11 @@ func (r *RouteReconciler) programParent(ctx context.Context, g *snapshot.Gathere
 		}
 		return statuses, false, r.Applier.DeleteRecord(ctx, rec)
 	}
-	if conflict, err := r.kindConflict(ctx, g, route, parent, serves, cutoff, judge); err != nil || conflict != nil {
-		if err != nil {
-			return nil, false, err
-		}
+	conflict, err := r.kindConflict(ctx, g, route, parent, serves, cutoff, judge)
+	if err != nil {
+		return nil, false, err
+	}
+	if conflict != nil {
 		// Left out of the Gateway's configuration for an older route of the other kind
 		// sharing a hostname: refused here as its table refuses it, and its own objects go.
 		for i := range statuses {
