@@ -6,6 +6,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gatewright/gatewright/internal/routes"
@@ -59,6 +60,19 @@ spec:
 		Consistently(w.routeParentsOf(ctx, routes.KindHTTPRoute, "web"), "2s").Should(ConsistOf(HavePrefix("edge: True/Accepted: ")))
 		Eventually(w.configMap(ctx, "edge-routes")).Should(And(
 			WithTransform(configMapData("http"), Equal("web ")), WithTransform(configMapData("grpc"), Equal(""))))
+
+		By("the HTTPRoute taking another hostname, then the shared one again: the GRPCRoute follows")
+		hostnames := func(name gatewayv1.Hostname) {
+			web := &gatewayv1.HTTPRoute{}
+			Expect(k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "web"}, web)).To(Succeed())
+			web.Spec.Hostnames = []gatewayv1.Hostname{name}
+			Expect(k8s.Update(ctx, web)).To(Succeed())
+		}
+		hostnames("www.example.com")
+		Eventually(w.routeParentsOf(ctx, routes.KindGRPCRoute, "rpc")).Should(ConsistOf(HavePrefix("edge: True/Accepted: ")))
+		hostnames("*.example.com")
+		Eventually(w.routeParentsOf(ctx, routes.KindGRPCRoute, "rpc")).Should(ConsistOf(
+			HavePrefix("edge: False/HostnameConflict: HTTPRoute " + w.namespace + "/web, older, serves hostname api.example.com on listener http too")))
 
 		By("the HTTPRoute leaving: the GRPCRoute is accepted and served")
 		Expect(k8s.Delete(ctx, &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: w.namespace, Name: "web"}})).To(Succeed())
