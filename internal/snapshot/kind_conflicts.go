@@ -3,11 +3,9 @@ package snapshot
 import (
 	"context"
 
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
-	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/routing"
@@ -43,7 +41,11 @@ func (g *Gatherer) KindConflict(ctx context.Context, gw *gatewayv1.Gateway, serv
 	if err != nil {
 		return nil, err
 	}
-	refused, err := g.refusedByTemplates(ctx, gw, a.others)
+	namespaces := make([]string, len(a.others))
+	for i, r := range a.others {
+		namespaces[i] = r.GetNamespace()
+	}
+	refused, err := g.refusedByTemplates(ctx, gw, namespaces)
 	if err != nil {
 		return nil, err
 	}
@@ -63,22 +65,4 @@ func (g *Gatherer) KindConflict(ctx context.Context, gw *gatewayv1.Gateway, serv
 		}
 	}
 	return nil, nil
-}
-
-// refusedByTemplates are the routes on gw that their own templates refused, as their
-// records say, through RefusedRouteIndex; without it, from the records of the namespaces
-// of among.
-func (g *Gatherer) refusedByTemplates(ctx context.Context, gw *gatewayv1.Gateway, among []routes.Route) (map[routes.Key]string, error) {
-	if g.RefusedRouteIndex == "" {
-		namespaces := make([]string, len(among))
-		for i, r := range among {
-			namespaces[i] = r.GetNamespace()
-		}
-		return g.refusedRoutes(ctx, gw, namespaces)
-	}
-	var list gatewrightv1alpha1.RenderingList
-	if err := g.Reader.List(ctx, &list, client.MatchingFields{g.RefusedRouteIndex: gw.Namespace + "/" + gw.Name}); err != nil {
-		return nil, err
-	}
-	return apply.RefusedRoutes(list.Items, gw), nil
 }
