@@ -69,18 +69,13 @@ func RefuseKindConflicts(in []RouteInput, hostnames map[gatewayv1.SectionName]st
 	}
 	prepare(httpRoutes, hostnames)
 	prepare(grpcRoutes, hostnames)
-	refusals := map[*RouteInput]*Refusal{}
+	// The contenders were taken above: a refusal set here takes no one out of the judging.
 	for _, pair := range [][2][]contender{{httpRoutes, grpcRoutes}, {grpcRoutes, httpRoutes}} {
 		for i := range pair[0] {
 			if refusal := pair[0][i].loses(pair[1]); refusal != nil {
-				refusals[pair[0][i].route] = refusal
+				pair[0][i].route.Refusal = refusal
 			}
 		}
-	}
-	// Set once all are judged: a refusal set earlier would take a route out of the
-	// judging of the others.
-	for r, refusal := range refusals {
-		r.Refusal = refusal
 	}
 }
 
