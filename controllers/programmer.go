@@ -72,11 +72,11 @@ func (p *programmer) setUp(mgr ctrl.Manager, b *builder.Builder, r reconcile.Rec
 
 // gatherer gathers a reconcile's snapshots through the cache: the Secrets of
 // certificateRefs and the Services of backendRefs from their own caches, and the routes
-// their templates refused from their index.
+// their templates refused and the routes naming a Gateway from their indexes.
 func (p *programmer) gatherer(ctx context.Context) *snapshot.Gatherer {
 	return &snapshot.Gatherer{
 		Reader: p.Client, ControllerNamespace: p.ControllerNamespace,
 		SecretCheck: p.certificates.check(ctx), ServiceExists: serviceExists(ctx, p.services),
-		RefusedRouteIndex: indexRenderingRefusedRoute,
+		RefusedRouteIndex: indexRenderingRefusedRoute, RouteParentIndex: indexRouteParent,
 	}
 }

@@ -42,6 +42,9 @@ type RouteReconciler struct {
 	Kind string
 	// listenerSets: the API server serves ListenerSets (servesListenerSets).
 	listenerSets bool
+	// kindConflicts: the API server serves both HTTPRoutes and GRPCRoutes, of which the
+	// newer of two sharing a hostname on a listener is refused (route_kind_conflicts.go).
+	kindConflicts bool
 }
 
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes,verbs=get;list;watch;update;patch
@@ -320,6 +323,20 @@ func (r *RouteReconciler) programParent(ctx context.Context, g *snapshot.Gathere
 		}
 		return statuses, false, r.Applier.DeleteRecord(ctx, rec)
 	}
+	conflict, err := r.kindConflict(ctx, g, route, parent, serves, cutoff, judge)
+	if err != nil {
+		return nil, false, err
+	}
+	if conflict != nil {
+		// Left out of the Gateway's configuration for an older route of the other kind
+		// sharing a hostname: refused here as its table refuses it, and its own objects go.
+		for i := range statuses {
+			if meta.IsStatusConditionTrue(statuses[i].Conditions, string(gatewayv1.RouteConditionAccepted)) {
+				setRouteCondition(&statuses[i], route, gatewayv1.RouteConditionAccepted, false, gatewayv1.RouteConditionReason(conflict.Reason), conflict.Message)
+			}
+		}
+		return statuses, false, r.Applier.DeleteRecord(ctx, rec)
+	}
 	snap, res, err := r.translate(ctx, g, translate.Route{Route: route, BackendRefs: backends.BackendRefs}, parent, rec)
 	if err == nil {
 		err = r.record(rec, parent, snap, res)
@@ -459,6 +476,10 @@ func (r *RouteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	b := ctrl.NewControllerManagedBy(mgr)
 	if r.listenerSets {
 		b = b.Watches(&gatewayv1.ListenerSet{}, ctrlutil.MapTo(r.routesOfListenerSet))
+	}
+	if other := r.otherConflictingKind(); other != "" {
+		b = b.Watches(routes.New(other), ctrlutil.MapTo(r.routesBesideOtherKind), ctrlutil.SpecChanged).
+			Watches(&gatewrightv1alpha1.Rendering{}, ctrlutil.MapTo(r.routesOfRecordsGateway), otherKindRefusedChanged(other))
 	}
 	// A route's templates render with its values, which policies set, and their objects
 	// count in its namespace's bytes.

@@ -287,12 +287,14 @@ kind: HTTPRoute
 metadata: {name: shop, namespace: NAMESPACE}
 spec:
   parentRefs: [{name: edge, sectionName: http}]
+  hostnames: [shop.example.com]
 ---
 apiVersion: gateway.networking.k8s.io/v1
 kind: GRPCRoute
 metadata: {name: shop, namespace: NAMESPACE}
 spec:
   parentRefs: [{name: edge, sectionName: http}]
+  hostnames: [grpc.shop.example.com]
   rules: [{backendRefs: [{name: greeter, port: 50051}]}]
 ---
 apiVersion: gateway.networking.k8s.io/v1

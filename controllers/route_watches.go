@@ -55,22 +55,26 @@ func listenerVerdicts(gw *gatewayv1.Gateway) []string {
 // routesOfGateway: the routes that name the Gateway, and those that name one of its
 // ListenerSets, whose status follows the Gateway's as much.
 func (r *RouteReconciler) routesOfGateway(ctx context.Context, obj client.Object) []reconcile.Request {
-	named, err := routesOf(ctx, r.Client, r.Kind, obj)
+	named, err := r.routesNamingGateway(ctx, obj)
 	if err != nil {
 		return nil
 	}
-	if r.listenerSets {
-		sets, err := listenerSetsOf(ctx, r.Client, obj)
-		if err != nil {
-			return nil
-		}
-		onSets, err := routesOnListenerSets(ctx, r.Client, r.Kind, pointersTo(sets))
-		if err != nil {
-			return nil
-		}
-		named = append(named, onSets...)
-	}
 	return requestsForRoutes(named)
+}
+
+// routesNamingGateway are the routes that name the Gateway, and those that name one of
+// its ListenerSets.
+func (r *RouteReconciler) routesNamingGateway(ctx context.Context, gw client.Object) ([]routes.Route, error) {
+	named, err := routesOf(ctx, r.Client, r.Kind, gw)
+	if err != nil || !r.listenerSets {
+		return named, err
+	}
+	sets, err := listenerSetsOf(ctx, r.Client, gw)
+	if err != nil {
+		return nil, err
+	}
+	onSets, err := routesOnListenerSets(ctx, r.Client, r.Kind, pointersTo(sets))
+	return append(named, onSets...), err
 }
 
 // routesOfListenerSet: the routes that name the ListenerSet, whose status its verdict

@@ -187,7 +187,8 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		namespaceBytes: namespaceBytes,
 	}
 	for _, kind := range routeKinds {
-		reconciler := &RouteReconciler{programmer: programming, Kind: kind, listenerSets: listenerSets}
+		reconciler := &RouteReconciler{programmer: programming, Kind: kind, listenerSets: listenerSets,
+			kindConflicts: slices.Contains(routeKinds, routes.KindHTTPRoute) && slices.Contains(routeKinds, routes.KindGRPCRoute)}
 		reconciler.Workers = orDefault(opts.RouteWorkers, DefaultRouteWorkers)
 		if err := reconciler.SetupWithManager(mgr); err != nil {
 			return err

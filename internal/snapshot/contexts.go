@@ -112,38 +112,50 @@ func (g *Gatherer) routesNaming(ctx context.Context, gw *gatewayv1.Gateway, all 
 func (g *Gatherer) otherRoutesNaming(ctx context.Context, gw *gatewayv1.Gateway, sets []listenerSet, all map[string][]routes.Route) ([]routes.Route, error) {
 	var out []routes.Route
 	for _, kind := range g.OtherRouteKinds {
-		if g.RouteParentIndex == "" {
-			items, listed := all[kind]
-			if !listed {
-				list := routes.NewList(kind)
-				if err := g.Reader.List(ctx, list); err != nil && !meta.IsNoMatchError(err) {
-					return nil, err
-				}
-				items = routes.Items(list)
-				all[kind] = items
-			}
-			out = append(out, items...)
-			continue
+		named, err := g.kindNaming(ctx, kind, gw, sets, all)
+		if err != nil {
+			return nil, err
 		}
-		keys := []string{client.ObjectKeyFromObject(gw).String()}
-		for _, set := range sets {
-			keys = append(keys, ListenerSetRouteKey(client.ObjectKeyFromObject(set.item)))
-		}
-		seen := map[types.NamespacedName]bool{}
-		for _, key := range keys {
+		out = append(out, named...)
+	}
+	return out, nil
+}
+
+// kindNaming lists the routes of kind that may attach to gw: those whose parentRefs
+// name it or one of sets, through RouteParentIndex; without it every one of kind, listed
+// once into all. A kind the API server does not serve has none.
+func (g *Gatherer) kindNaming(ctx context.Context, kind string, gw *gatewayv1.Gateway, sets []listenerSet, all map[string][]routes.Route) ([]routes.Route, error) {
+	if g.RouteParentIndex == "" {
+		items, listed := all[kind]
+		if !listed {
 			list := routes.NewList(kind)
-			// The cache's own routes, not copied: a judgement only reads them.
-			if err := g.Reader.List(ctx, list, client.MatchingFields{g.RouteParentIndex: key}, client.UnsafeDisableDeepCopy); err != nil {
-				if meta.IsNoMatchError(err) {
-					break
-				}
+			if err := g.Reader.List(ctx, list); err != nil && !meta.IsNoMatchError(err) {
 				return nil, err
 			}
-			for _, route := range routes.Items(list) {
-				if name := client.ObjectKeyFromObject(route); !seen[name] {
-					seen[name] = true
-					out = append(out, route)
-				}
+			items = routes.Items(list)
+			all[kind] = items
+		}
+		return items, nil
+	}
+	keys := []string{client.ObjectKeyFromObject(gw).String()}
+	for _, set := range sets {
+		keys = append(keys, ListenerSetRouteKey(client.ObjectKeyFromObject(set.item)))
+	}
+	var out []routes.Route
+	seen := map[types.NamespacedName]bool{}
+	for _, key := range keys {
+		list := routes.NewList(kind)
+		// The cache's own routes, not copied: a judgement only reads them.
+		if err := g.Reader.List(ctx, list, client.MatchingFields{g.RouteParentIndex: key}, client.UnsafeDisableDeepCopy); err != nil {
+			if meta.IsNoMatchError(err) {
+				break
+			}
+			return nil, err
+		}
+		for _, route := range routes.Items(list) {
+			if name := client.ObjectKeyFromObject(route); !seen[name] {
+				seen[name] = true
+				out = append(out, route)
 			}
 		}
 	}

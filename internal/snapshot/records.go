@@ -19,16 +19,9 @@ import (
 // AsRecorded, which routes past a bound it left out (the Gateway's record says so).
 func (g *Gatherer) decided(ctx context.Context, snap *translate.Gateway) error {
 	gw := snap.Gateway
-	switch {
-	case g.RefusedRouteIndex != "":
-		var refused gatewrightv1alpha1.RenderingList
-		if err := g.Reader.List(ctx, &refused, client.MatchingFields{g.RefusedRouteIndex: gw.Namespace + "/" + gw.Name}); err != nil {
-			return err
-		}
-		snap.RefusedRoutes = apply.RefusedRoutes(refused.Items, gw)
-	case g.AsRecorded:
+	if g.RefusedRouteIndex != "" || g.AsRecorded {
 		var err error
-		if snap.RefusedRoutes, err = g.refusedRoutes(ctx, gw, routeNamespaces(snap)); err != nil {
+		if snap.RefusedRoutes, err = g.refusedByTemplates(ctx, gw, routeNamespaces(snap)); err != nil {
 			return err
 		}
 	}
@@ -53,6 +46,20 @@ func routeNamespaces(snap *translate.Gateway) []string {
 		out = append(out, route.GetNamespace())
 	}
 	return out
+}
+
+// refusedByTemplates are the routes on gw that their own templates refused, as their
+// records say: through RefusedRouteIndex, else from the records of namespaces, those of
+// the routes in question (refusedRoutes).
+func (g *Gatherer) refusedByTemplates(ctx context.Context, gw *gatewayv1.Gateway, namespaces []string) (map[routes.Key]string, error) {
+	if g.RefusedRouteIndex == "" {
+		return g.refusedRoutes(ctx, gw, namespaces)
+	}
+	var list gatewrightv1alpha1.RenderingList
+	if err := g.Reader.List(ctx, &list, client.MatchingFields{g.RefusedRouteIndex: gw.Namespace + "/" + gw.Name}); err != nil {
+		return nil, err
+	}
+	return apply.RefusedRoutes(list.Items, gw), nil
 }
 
 // refusedRoutes are the routes in namespaces that their own templates refused on gw, as

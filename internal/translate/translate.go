@@ -156,8 +156,9 @@ func (g *Gateway) Translate(p Parser, live Live) *Result {
 	res.Input = g.renderInput(res.Blueprint, res.Values, live, "")
 	res.Table, res.Cutoff = g.RouteTable()
 	res.Input.RouteTable = res.Table
-	res.Input.HTTPRoutes = g.acceptedRoutes(res.Cutoff)
-	res.Input.OtherRoutes = g.acceptedOthers(res.Cutoff)
+	refused := refusedIn(res.Table)
+	res.Input.HTTPRoutes = g.acceptedRoutes(refused)
+	res.Input.OtherRoutes = g.acceptedOthers(refused)
 	res.Input.ListenerSets = g.ListenerSets
 	start := time.Now()
 	res.Output, res.Err = res.Blueprint.Gateway(res.Input)
@@ -181,8 +182,9 @@ func (g *Gateway) TranslateRoute(p Parser, route Route, live Live) *Result {
 
 // RouteTable is the Gateway's route table: its listeners with the routes of every kind
 // attached to them, as the Gateway API's routing rules order them, the newest routes
-// past a Gateway-wide bound left out; and where its routes went past it, nil when all
-// fit.
+// past a Gateway-wide bound left out, and so the newer of an HTTPRoute and a GRPCRoute
+// sharing a hostname on a listener; and where its routes went past the bound, nil when
+// all fit.
 func (g *Gateway) RouteTable() (*routing.Table, *routing.Cutoff) {
 	in := routing.Input{Gateway: g.Gateway, Listeners: g.Listeners, ListenerSets: g.ListenerSets, Routes: make([]routing.RouteInput, 0, len(g.Routes)+len(g.OtherRoutes))}
 	add := func(route routes.Route) {
@@ -206,36 +208,50 @@ func (g *Gateway) RouteTable() (*routing.Table, *routing.Cutoff) {
 	} else {
 		cutoff = routing.Admit(in.Routes, g.RouteLimits)
 	}
+	routing.RefuseKindConflicts(in.Routes, routing.ListenerHostnames(in))
 	return routing.Build(in), cutoff
 }
 
-// acceptedRoutes are the Gateway's routes but those the cutoff leaves out or their own
-// templates refused: what its templates see as .HTTPRoutes, as the route table holds
-// them.
-func (g *Gateway) acceptedRoutes(cutoff *routing.Cutoff) []gatewayv1.HTTPRoute {
-	if cutoff == nil && len(g.RefusedRoutes) == 0 {
+// refusedIn are the routes table refuses, whatever refused them (their own templates,
+// a Gateway-wide bound, an older route of the other kind); nil when it refuses none.
+func refusedIn(table *routing.Table) map[routes.Key]bool {
+	var out map[routes.Key]bool
+	for _, v := range table.Routes {
+		if !v.Accepted {
+			if out == nil {
+				out = map[routes.Key]bool{}
+			}
+			out[routes.Key{Kind: v.Kind, Namespace: v.Namespace, Name: v.Name}] = true
+		}
+	}
+	return out
+}
+
+// acceptedRoutes are the Gateway's routes but those refused (refusedIn): what its
+// templates see as .HTTPRoutes, as the route table holds them.
+func (g *Gateway) acceptedRoutes(refused map[routes.Key]bool) []gatewayv1.HTTPRoute {
+	if len(refused) == 0 {
 		return g.Routes
 	}
 	var out []gatewayv1.HTTPRoute
 	for i := range g.Routes {
-		route := &g.Routes[i]
-		if _, refused := g.RefusedRoutes[routes.KeyOf(route)]; !refused && !cutoff.Refuses(route) {
+		if route := &g.Routes[i]; !refused[routes.KeyOf(route)] {
 			out = append(out, *route)
 		}
 	}
 	return out
 }
 
-// acceptedOthers are the Gateway's routes of the other kinds but those the cutoff
-// leaves out or their own templates refused: what its templates see as .GRPCRoutes,
-// .TLSRoutes, .TCPRoutes and .UDPRoutes.
-func (g *Gateway) acceptedOthers(cutoff *routing.Cutoff) []routes.Route {
-	if cutoff == nil && len(g.RefusedRoutes) == 0 {
+// acceptedOthers are the Gateway's routes of the other kinds but those refused
+// (refusedIn): what its templates see as .GRPCRoutes, .TLSRoutes, .TCPRoutes and
+// .UDPRoutes.
+func (g *Gateway) acceptedOthers(refused map[routes.Key]bool) []routes.Route {
+	if len(refused) == 0 {
 		return g.OtherRoutes
 	}
 	var out []routes.Route
 	for _, route := range g.OtherRoutes {
-		if _, refused := g.RefusedRoutes[routes.KeyOf(route)]; !refused && !cutoff.Refuses(route) {
+		if !refused[routes.KeyOf(route)] {
 			out = append(out, route)
 		}
 	}
