@@ -111,8 +111,8 @@ func (c *contender) loses(others []contender) *Refusal {
 		for _, l := range c.route.Listeners {
 			if hostname, ok := sharedHostname(c.hosts[l], older.hosts[l]); ok {
 				return &Refusal{Reason: ReasonHostnameConflict, Message: fmt.Sprintf(
-					"%s %s/%s, older, serves hostname %s on listener %s too: of an HTTPRoute and a GRPCRoute sharing a hostname on a listener, only the older is accepted",
-					older.key.kind, older.key.namespace, older.key.name, hostname, l)}
+					"%s serves hostname %s on listener %s too: of an HTTPRoute and a GRPCRoute sharing a hostname on a listener, only the older is accepted",
+					older.nameFor(c.key.namespace), hostname, l)}
 			}
 		}
 	}
@@ -124,6 +124,16 @@ func (c *contender) loses(others []contender) *Refusal {
 func HostnamesMayMeet(a, b []gatewayv1.Hostname) bool {
 	_, ok := sharedHostname(effectiveHostnames("", a), effectiveHostnames("", b))
 	return ok
+}
+
+// nameFor is how the refusal of a route of namespace names c: by name in the route's own
+// namespace; in another, by its kind alone, as the bounds' messages name no route of
+// another tenant.
+func (c *contender) nameFor(namespace string) string {
+	if c.key.namespace == namespace {
+		return c.key.kind + " " + c.key.namespace + "/" + c.key.name + ", older,"
+	}
+	return "an older " + c.key.kind + " of another namespace"
 }
 
 // sharedHostname is a hostname both a and b, effective hostnames, serve: the more

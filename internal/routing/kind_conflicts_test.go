@@ -28,8 +28,8 @@ func TestTheNewerOfAnHTTPRouteAndAGRPCRouteSharingAHostnameIsRefused(t *testing.
 	for _, tc := range []struct {
 		name   string
 		routes []contenderSpec
-		// refused are the routes refused for a conflict, by name, with the route each
-		// names as the older.
+		// refused are the routes refused for a conflict, by name, with how each names
+		// the older: of another namespace, by kind alone.
 		refused map[string]string
 	}{{
 		name: "an older GRPCRoute beats a newer HTTPRoute on the same listener and hostname",
@@ -37,7 +37,7 @@ func TestTheNewerOfAnHTTPRouteAndAGRPCRouteSharingAHostnameIsRefused(t *testing.
 			{kind: routes.KindHTTPRoute, namespace: "a", name: "web", age: 1, hostnames: "[api.example]", listeners: on("http")},
 			{kind: routes.KindGRPCRoute, namespace: "b", name: "rpc", age: 2, hostnames: "[api.example]", listeners: on("http")},
 		},
-		refused: map[string]string{"web": "GRPCRoute b/rpc"},
+		refused: map[string]string{"web": "an older GRPCRoute of another namespace"},
 	}, {
 		name: "disjoint hostnames do not conflict",
 		routes: []contenderSpec{
@@ -56,21 +56,21 @@ func TestTheNewerOfAnHTTPRouteAndAGRPCRouteSharingAHostnameIsRefused(t *testing.
 			{kind: routes.KindHTTPRoute, namespace: "a", name: "web", age: 2, hostnames: "['*.example']", listeners: on("http")},
 			{kind: routes.KindGRPCRoute, namespace: "b", name: "rpc", age: 1, hostnames: "[api.example]", listeners: on("http")},
 		},
-		refused: map[string]string{"rpc": "HTTPRoute a/web"},
+		refused: map[string]string{"rpc": "an older HTTPRoute of another namespace"},
 	}, {
 		name: "a route without hostnames takes the listener's, which intersect",
 		routes: []contenderSpec{
 			{kind: routes.KindGRPCRoute, namespace: "a", name: "rpc", age: 2, hostnames: "[]", listeners: on("shop")},
 			{kind: routes.KindHTTPRoute, namespace: "b", name: "web", age: 1, hostnames: "[a.shop.example]", listeners: on("shop")},
 		},
-		refused: map[string]string{"web": "GRPCRoute a/rpc"},
+		refused: map[string]string{"web": "an older GRPCRoute of another namespace"},
 	}, {
 		name: "of two as old, the first by namespace/name wins",
 		routes: []contenderSpec{
 			{kind: routes.KindHTTPRoute, namespace: "b", name: "web", age: 1, hostnames: "[api.example]", listeners: on("http")},
 			{kind: routes.KindGRPCRoute, namespace: "a", name: "rpc", age: 1, hostnames: "[api.example]", listeners: on("http")},
 		},
-		refused: map[string]string{"web": "GRPCRoute a/rpc"},
+		refused: map[string]string{"web": "an older GRPCRoute of another namespace"},
 	}, {
 		name: "a route refused by a bound neither wins nor loses",
 		routes: []contenderSpec{
@@ -110,14 +110,16 @@ func TestTheNewerOfAnHTTPRouteAndAGRPCRouteSharingAHostnameIsRefused(t *testing.
 	}
 }
 
+// Of the route's own namespace, the message names the older route; of another, its kind
+// alone (the cases above).
 func TestTheConflictMessageNamesTheListenerAndTheSharedHostname(t *testing.T) {
 	in := []RouteInput{
 		{Route: kindRoute(t, routes.KindGRPCRoute, "a", "rpc", 2, "{hostnames: ['*.shop.example']}"), Listeners: []gatewayv1.SectionName{"shop"}},
-		{Route: kindRoute(t, routes.KindHTTPRoute, "b", "web", 1, "{hostnames: [cart.shop.example]}"), Listeners: []gatewayv1.SectionName{"shop"}},
+		{Route: kindRoute(t, routes.KindHTTPRoute, "a", "web", 1, "{hostnames: [cart.shop.example]}"), Listeners: []gatewayv1.SectionName{"shop"}},
 	}
 	RefuseKindConflicts(in, conflictListeners)
 	if r := in[1].Refusal; r == nil || !strings.Contains(r.Message, "GRPCRoute a/rpc, older, serves hostname cart.shop.example on listener shop") {
-		t.Errorf("refusal %+v, want one naming the GRPCRoute, the hostname and the listener", r)
+		t.Errorf("refusal %+v, want one naming the GRPCRoute of its namespace, the hostname and the listener", r)
 	}
 }
 

@@ -37,7 +37,7 @@ func TestKindConflictIsWhatTheGatewaysTableRefuses(t *testing.T) {
 		cutoff *gatewrightv1alpha1.RouteCutoff
 		want   string // a part of the refusal's message; empty for none
 	}{
-		{"the newer GRPCRoute loses to the oldest HTTPRoute", rpc, both, nil, "HTTPRoute team-a/shop, older, serves hostname * on listener http too"},
+		{"the newer GRPCRoute loses to the oldest HTTPRoute", rpc, both, nil, "an older HTTPRoute of another namespace serves hostname * on listener http too"},
 		{"the oldest HTTPRoute wins", shop, both, nil, ""},
 		{"HTTPRoutes left out for a bound knock no GRPCRoute out", rpc, both, allCut, ""},
 		{"a class serving no GRPCRoute has no conflict", rpc, listeners.Serves{}, nil, ""},
