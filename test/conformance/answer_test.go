@@ -36,7 +36,7 @@ func (a *answeringRoundTripper) CaptureRoundTrip(r roundtripper.Request) (*round
 	if err != nil {
 		return nil, nil, err
 	}
-	g := &snapshot.Gatherer{Reader: a.client, AsRecorded: true, Rights: &snapshot.Rights{}}
+	g := &snapshot.Gatherer{Reader: a.client, AsRecorded: true, Rights: &snapshot.Rights{}, ServesListenerSets: true}
 	gateways, err := g.GatewrightGateways(ctx, "")
 	if err != nil {
 		return nil, nil, err
