@@ -46,13 +46,7 @@ func (r *RouteReconciler) otherConflictingKind() string {
 	if !r.kindConflicts {
 		return ""
 	}
-	switch r.Kind {
-	case routes.KindHTTPRoute:
-		return routes.KindGRPCRoute
-	case routes.KindGRPCRoute:
-		return routes.KindHTTPRoute
-	}
-	return ""
+	return routes.HostnameRival(r.Kind)
 }
 
 // routesBesideOtherKind maps a route of the other conflicting kind, as it was and as it

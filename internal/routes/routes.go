@@ -25,6 +25,19 @@ const (
 // Kinds are the standard route kinds, in the order Gatewright lists them.
 var Kinds = []string{KindHTTPRoute, KindGRPCRoute, KindTLSRoute, KindTCPRoute, KindUDPRoute}
 
+// HostnameRival is the kind whose routes may not share a hostname on a listener with
+// those of kind (HTTPRoute and GRPCRoute, each the other's, as the GRPCRoute
+// specification says); empty for the other kinds.
+func HostnameRival(kind string) string {
+	switch kind {
+	case KindHTTPRoute:
+		return KindGRPCRoute
+	case KindGRPCRoute:
+		return KindHTTPRoute
+	}
+	return ""
+}
+
 // OtherKinds are the standard route kinds besides HTTPRoute, which Gatewright has served
 // longest and keeps apart where thousands of routes make a difference.
 var OtherKinds = Kinds[1:]

@@ -20,16 +20,8 @@ import (
 // gw and on items, its ListenerSets (verdicts the rules' verdicts of them), but those
 // cutoff, gw's recorded bound, or their own templates refuse.
 func (g *Gatherer) KindConflict(ctx context.Context, gw *gatewayv1.Gateway, serves listeners.Serves, route routes.Route, items []gatewayv1.ListenerSet, verdicts []listeners.SetVerdict, cutoff *gatewrightv1alpha1.RouteCutoff) (*routing.Refusal, error) {
-	var other string
-	switch routes.KindOf(route) {
-	case routes.KindHTTPRoute:
-		other = routes.KindGRPCRoute
-	case routes.KindGRPCRoute:
-		other = routes.KindHTTPRoute
-	default:
-		return nil, nil
-	}
-	if !serves.RouteKind(routes.KindHTTPRoute) || !serves.RouteKind(routes.KindGRPCRoute) {
+	other := routes.HostnameRival(routes.KindOf(route))
+	if other == "" || !serves.RouteKind(routes.KindHTTPRoute) || !serves.RouteKind(routes.KindGRPCRoute) {
 		return nil, nil
 	}
 	sets := attachedOnly(setsOf(items, verdicts))
