@@ -34,12 +34,10 @@ type Blueprint struct {
 	// routes are the route templates, by route kind; a kind without any has none.
 	routes    map[string]routeSet
 	hasStatus bool
-	// gatewayReadsLive is false only when no gateway template or helper can read
-	// .Resources (ObjectsMayChange).
-	gatewayReadsLive bool
-	// statusReadsLive is false only when neither the status template nor a helper can
-	// read .Resources (ReadsWhole).
-	statusReadsLive bool
+	// gatewayReadsLive is what the gateway templates and helpers may read of .Resources
+	// (ObjectsMayChange, ReadsWhole); statusReadsLive what the status template and
+	// helpers may (ReadsWhole).
+	gatewayReadsLive, statusReadsLive liveReads
 	// gatewayReads and statusReads are the names of the gateway templates' data
 	// (HTTPRoutes, RouteTable, ...) that a gateway template, or the status template, or
 	// a helper, may read; the others are not built for that render, which for a Gateway
@@ -109,12 +107,12 @@ func ParseWithin(bp *gatewrightv1alpha1.GatewayClassBlueprint, caps Bounds) (*Bl
 	for _, t := range bp.Spec.GatewayTemplate.ResourceTemplates {
 		sources["gateway/"+t.Name] = t.Template
 	}
-	b.gatewayReadsLive = readsLive(bp.Spec.Helpers, bp.Spec.GatewayTemplate.ResourceTemplates)
+	b.gatewayReadsLive = liveReadsOf(append(templateSources(bp.Spec.GatewayTemplate.ResourceTemplates), bp.Spec.Helpers)...)
 	if status := bp.Spec.GatewayTemplate.Status; status != nil {
 		sources[statusTemplate] = status.Template
 		b.hasStatus = true
 	}
-	b.statusReadsLive = mayRead("Resources", bp.Spec.Helpers, sources[statusTemplate], nil)
+	b.statusReadsLive = liveReadsOf(bp.Spec.Helpers, sources[statusTemplate])
 	b.gatewayReads, b.statusReads = map[string]bool{}, map[string]bool{}
 	reads := []string{"HTTPRoutes", "RouteTable"}
 	for _, kind := range otherRouteKinds {
@@ -146,13 +144,6 @@ func ParseWithin(bp *gatewrightv1alpha1.GatewayClassBlueprint, caps Bounds) (*Bl
 
 // callsTpl finds a call of tpl, not a name that holds the letters (httplistener).
 var callsTpl = regexp.MustCompile(`\btpl\b`)
-
-// readsLive tells whether the helpers or a template may read .Resources: by naming it,
-// or through tpl, which runs text the template does not show. A template that reads it
-// some other way renders what it read before the apply until its owner's next reconcile.
-func readsLive(helpers string, templates []gatewrightv1alpha1.ResourceTemplate) bool {
-	return mayRead("Resources", helpers, "", templates)
-}
 
 // mayRead tells whether the helpers, other (a template's source) or a template may read
 // the data called name: by naming it, or through tpl, which runs text the template does

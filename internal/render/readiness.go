@@ -58,16 +58,17 @@ func (b *Blueprint) Readiness(routeKind string, judge Readiness) TemplateReadine
 }
 
 // ReadsWhole tells which templates' objects the blueprint reads whole, for a Gateway
-// (routeKind empty) or a route of routeKind: every template's when a template, the status template or a
-// helper may read .Resources, else those with a readyWhen, which may judge any field.
+// (routeKind empty) or a route of routeKind: those a template, the status template or a
+// helper may read of .Resources (liveReads), and those with a readyWhen, which may
+// judge any field.
 // The caller's cache holds other objects without their content (apply.StripContent).
 func (b *Blueprint) ReadsWhole(routeKind string) func(template string) bool {
-	set, readsLive := "gateway/", b.gatewayReadsLive || b.statusReadsLive
+	set, reads := "gateway/", b.gatewayReadsLive.union(b.statusReadsLive)
 	if routeKind != "" {
-		set, readsLive = routeSetName(routeKind)+"/", b.routes[routeKind].readsLive
+		set, reads = routeSetName(routeKind)+"/", b.routes[routeKind].readsLive
 	}
 	return func(template string) bool {
-		return readsLive || b.readyWhen[set+template] != nil
+		return reads.of(template) || b.readyWhen[set+template] != nil
 	}
 }
 

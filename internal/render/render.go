@@ -114,13 +114,13 @@ func (b *Blueprint) renderGateway(c *clone, data map[string]any, in Input) (*Out
 // other objects than out, a render of the Gateway's templates: when a template waited, or
 // when one may read .Resources. When not, GatewayStatus renders what is left to render.
 func (b *Blueprint) ObjectsMayChange(out *Output) bool {
-	return b.gatewayReadsLive || len(out.Waiting) > 0
+	return b.gatewayReadsLive.any() || len(out.Waiting) > 0
 }
 
 // RouteObjectsMayChange is ObjectsMayChange for out, a render of the templates of a
 // route of kind.
 func (b *Blueprint) RouteObjectsMayChange(kind string, out *Output) bool {
-	return b.routes[kind].readsLive || len(out.Waiting) > 0
+	return b.routes[kind].readsLive.any() || len(out.Waiting) > 0
 }
 
 // GatewayStatus is Gateway(in) for a Gateway whose objects were rendered into out and

@@ -10,9 +10,9 @@ import (
 // routeSet is the route templates of one route kind, parsed.
 type routeSet struct {
 	templates []resourceTemplate // in dependency order
-	// readsLive is false only when no template of the set or helper can read .Resources
+	// readsLive is what the set's templates and the helpers may read of .Resources
 	// (RouteObjectsMayChange, ReadsWhole).
-	readsLive bool
+	readsLive liveReads
 }
 
 // routeSetName is the set of kind's route templates, which their ids begin with:
@@ -39,7 +39,7 @@ func (b *Blueprint) parseRouteSets(bp *gatewrightv1alpha1.GatewayClassBlueprint,
 		for _, t := range rt.ResourceTemplates {
 			sources[set+"/"+t.Name] = t.Template
 		}
-		b.routes[kind] = routeSet{templates: order, readsLive: readsLive(bp.Spec.Helpers, rt.ResourceTemplates)}
+		b.routes[kind] = routeSet{templates: order, readsLive: liveReadsOf(append(templateSources(rt.ResourceTemplates), bp.Spec.Helpers)...)}
 	}
 	return nil
 }
