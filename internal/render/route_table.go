@@ -156,8 +156,11 @@ func verdictData(v *routing.RouteVerdict) map[string]any {
 }
 
 func filtersData[F gatewayv1.HTTPRouteFilter | gatewayv1.GRPCRouteFilter](filters []F) any {
-	if filters == nil {
+	switch {
+	case filters == nil:
 		return nil
+	case len(filters) == 0:
+		return []any{} // as converted, without its reflection: most backends have none
 	}
 	return converted(filters)
 }

@@ -2,9 +2,7 @@ package routing
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -220,12 +218,3 @@ func otherEntries(route routes.Route) int {
 	return max(1, matches) * max(1, len(routes.Hostnames(route)))
 }
 
-// specSize is the size of a route's spec as JSON; a spec that does not marshal (it
-// always does) counts as past every bound.
-func specSize(route routes.Route) int {
-	data, err := json.Marshal(routes.Spec(route))
-	if err != nil {
-		return math.MaxInt / 2
-	}
-	return len(data)
-}

@@ -166,10 +166,16 @@ func httpHosts(hostname string, attached []*RouteInput) []Host {
 	// The listener's own hostname is always a host, matched or not: a request for it
 	// that no route takes is answered here (404), not by another listener's host.
 	own := cmp.Or(hostname, "*")
-	hosts := map[string]*Host{own: {Hostname: own, Matches: []Match{}}}
-	host := func(name string) *Host {
+	// Each host's matches are gathered route by route, then joined once: the host of a
+	// shared Gateway grows to thousands of matches of hundreds of bytes each.
+	type parts struct {
+		http [][]Match
+		grpc [][]GRPCMatch
+	}
+	hosts := map[string]*parts{own: {}}
+	host := func(name string) *parts {
 		if hosts[name] == nil {
-			hosts[name] = &Host{Hostname: name, Matches: []Match{}}
+			hosts[name] = &parts{}
 		}
 		return hosts[name]
 	}
@@ -179,21 +185,25 @@ func httpHosts(hostname string, attached []*RouteInput) []Host {
 			matches := routeMatches(r, route)
 			for _, name := range effectiveHostnames(hostname, route.Spec.Hostnames) {
 				h := host(name)
-				h.Matches = append(h.Matches, matches...)
+				h.http = append(h.http, matches)
 			}
 		case *gatewayv1.GRPCRoute:
 			matches := grpcMatches(r, route)
 			for _, name := range effectiveHostnames(hostname, route.Spec.Hostnames) {
 				h := host(name)
-				h.GRPCMatches = append(h.GRPCMatches, matches...)
+				h.grpc = append(h.grpc, matches)
 			}
 		}
 	}
 	out := make([]Host, 0, len(hosts))
-	for _, h := range hosts {
-		slices.SortFunc(h.Matches, precedence(ages))
-		slices.SortFunc(h.GRPCMatches, grpcPrecedence(ages))
-		out = append(out, *h)
+	for name, p := range hosts {
+		h := Host{Hostname: name, Matches: slices.Concat(p.http...), GRPCMatches: slices.Concat(p.grpc...)}
+		if h.Matches == nil {
+			h.Matches = []Match{} // every host lists its matches, if none
+		}
+		sortMatches(h.Matches, func(m *Match) ObjectRef { return m.Route }, ages, precedence)
+		sortMatches(h.GRPCMatches, func(m *GRPCMatch) ObjectRef { return m.Route }, ages, grpcPrecedence)
+		out = append(out, h)
 	}
 	slices.SortFunc(out, func(a, b Host) int { return compareHostnames(a.Hostname, b.Hostname) })
 	return out

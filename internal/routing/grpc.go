@@ -111,23 +111,21 @@ func copyGRPCFilters(filters []gatewayv1.GRPCRouteFilter) []gatewayv1.GRPCRouteF
 // say (hostname specificity is the host's): the most characters in the service, then
 // in the method, then the most header matches. Ties go to the oldest route, then the
 // first by namespace/name, then the first rule and match in the route's order.
-func grpcPrecedence(created map[ObjectRef]metav1.Time) func(a, b GRPCMatch) int {
-	return func(a, b GRPCMatch) int {
-		if c := cmp.Compare(len(b.Method.Service), len(a.Method.Service)); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(len(b.Method.Method), len(a.Method.Method)); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(len(b.Headers), len(a.Headers)); c != 0 {
-			return c
-		}
-		if c := admissionOrder(admissionKey{created: created[a.Route], namespace: a.Route.Namespace, name: a.Route.Name}, admissionKey{created: created[b.Route], namespace: b.Route.Namespace, name: b.Route.Name}); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.Rule, b.Rule); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Match, b.Match)
+func grpcPrecedence(a, b *GRPCMatch, createdA, createdB metav1.Time) int {
+	if c := cmp.Compare(len(b.Method.Service), len(a.Method.Service)); c != 0 {
+		return c
 	}
+	if c := cmp.Compare(len(b.Method.Method), len(a.Method.Method)); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(len(b.Headers), len(a.Headers)); c != 0 {
+		return c
+	}
+	if c := admissionOrder(admissionKey{created: createdA, namespace: a.Route.Namespace, name: a.Route.Name}, admissionKey{created: createdB, namespace: b.Route.Namespace, name: b.Route.Name}); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Rule, b.Rule); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Match, b.Match)
 }

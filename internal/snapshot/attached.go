@@ -3,7 +3,7 @@ package snapshot
 import (
 	"context"
 	"slices"
-	"sort"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -30,7 +30,11 @@ type attachment struct {
 // A route attaches to the listeners of sets, the Gateway's ListenerSets, through its
 // parentRefs naming them; those listeners are named by listeners.SetRef.Key.
 func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves listeners.Serves, candidates []gatewayv1.HTTPRoute, others []routes.Route, sets []listenerSet) (attachment, error) {
-	a := attachment{listeners: map[routes.Key][]gatewayv1.SectionName{}, counts: map[gatewayv1.SectionName]int32{}}
+	a := attachment{
+		routes:    make([]gatewayv1.HTTPRoute, 0, len(candidates)),
+		listeners: make(map[routes.Key][]gatewayv1.SectionName, len(candidates)+len(others)),
+		counts:    map[gatewayv1.SectionName]int32{},
+	}
 	setOf := make(map[types.NamespacedName]*listenerSet, len(sets))
 	for i := range sets {
 		setOf[types.NamespacedName{Namespace: sets[i].item.Namespace, Name: sets[i].item.Name}] = &sets[i]
@@ -94,13 +98,28 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 			a.listeners[routes.KeyOf(route)] = taken
 		}
 	}
-	sort.Slice(a.routes, func(i, j int) bool {
-		return a.routes[i].Namespace+"/"+a.routes[i].Name < a.routes[j].Namespace+"/"+a.routes[j].Name
-	})
-	sort.Slice(a.others, func(i, j int) bool {
-		return routeKey(a.others[i]) < routeKey(a.others[j])
-	})
+	sortByKey(a.routes, func(r *gatewayv1.HTTPRoute) string { return r.Namespace + "/" + r.Name })
+	sortByKey(a.others, func(r *routes.Route) string { return routeKey(*r) })
 	return a, nil
+}
+
+// sortByKey sorts items by the key of each, computed once: a Gateway's thousands of
+// routes are not copied, nor their keys built, at every comparison.
+func sortByKey[T any](items []T, key func(*T) string) {
+	type entry struct {
+		index int
+		key   string
+	}
+	order := make([]entry, len(items))
+	for i := range items {
+		order[i] = entry{index: i, key: key(&items[i])}
+	}
+	slices.SortFunc(order, func(a, b entry) int { return strings.Compare(a.key, b.key) })
+	sorted := make([]T, len(items))
+	for i, e := range order {
+		sorted[i] = items[e.index]
+	}
+	copy(items, sorted)
 }
 
 func routeKey(route routes.Route) string {
