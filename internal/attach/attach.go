@@ -55,11 +55,30 @@ func RouteOf(route routes.Route) Route {
 // hostnames (NoMatchingListenerHostname). So a Gateway where one matching listener
 // refuses the namespace and another only the hostnames reports the hostnames.
 func Attach(gw *gatewayv1.Gateway, serves listeners.Serves, route Route, ref gatewayv1.ParentReference, namespaceLabels map[string]string) Result {
-	if !refersTo(route.Namespace, ref, gw) {
+	return ToGateway(gw, serves).Attach(route, ref, namespaceLabels)
+}
+
+// Gateway is a Gateway of a class that serves what serves says, its listeners judged
+// once for the many routes attached to it: judging them is most of the work of
+// attaching one route.
+type Gateway struct {
+	gw         *gatewayv1.Gateway
+	serves     listeners.Serves
+	attachable map[gatewayv1.SectionName]bool
+}
+
+// ToGateway judges gw's listeners, to attach routes to gw.
+func ToGateway(gw *gatewayv1.Gateway, serves listeners.Serves) *Gateway {
+	return &Gateway{gw: gw, serves: serves, attachable: listeners.Attachable(serves, gw.Spec.Listeners)}
+}
+
+// Attach is the package's Attach on g.
+func (g *Gateway) Attach(route Route, ref gatewayv1.ParentReference, namespaceLabels map[string]string) Result {
+	if !refersTo(route.Namespace, ref, g.gw) {
 		return Result{Reason: gatewayv1.RouteReasonNoMatchingParent,
-			Message: fmt.Sprintf("the parentRef does not name Gateway %s/%s", gw.Namespace, gw.Name)}
+			Message: fmt.Sprintf("the parentRef does not name Gateway %s/%s", g.gw.Namespace, g.gw.Name)}
 	}
-	return attachTo("Gateway "+gw.Namespace+"/"+gw.Name, gw.Namespace, gw.Spec.Listeners, listeners.Attachable(serves, gw.Spec.Listeners), serves, route, ref, namespaceLabels)
+	return attachTo("Gateway "+g.gw.Namespace+"/"+g.gw.Name, g.gw.Namespace, g.gw.Spec.Listeners, g.attachable, g.serves, route, ref, namespaceLabels)
 }
 
 // AttachToListenerSet is Attach for a parentRef of route naming ls, a ListenerSet whose
@@ -127,14 +146,19 @@ func attachTo(parent, namespace string, ls []gatewayv1.Listener, accepted map[ga
 // Listeners returns the names of gw's listeners that route attaches to through any of
 // its parentRefs, in listener order, on a class that serves what serves says.
 func Listeners(gw *gatewayv1.Gateway, serves listeners.Serves, route Route, namespaceLabels map[string]string) []gatewayv1.SectionName {
+	return ToGateway(gw, serves).Listeners(route, namespaceLabels)
+}
+
+// Listeners is the package's Listeners on g.
+func (g *Gateway) Listeners(route Route, namespaceLabels map[string]string) []gatewayv1.SectionName {
 	attached := map[gatewayv1.SectionName]bool{}
 	for _, ref := range route.ParentRefs {
-		for _, name := range Attach(gw, serves, route, ref, namespaceLabels).Listeners {
+		for _, name := range g.Attach(route, ref, namespaceLabels).Listeners {
 			attached[name] = true
 		}
 	}
 	var out []gatewayv1.SectionName
-	for _, l := range gw.Spec.Listeners {
+	for _, l := range g.gw.Spec.Listeners {
 		if attached[l.Name] {
 			out = append(out, l.Name)
 		}

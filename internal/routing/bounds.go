@@ -217,4 +217,3 @@ func otherEntries(route routes.Route) int {
 	}
 	return max(1, matches) * max(1, len(routes.Hostnames(route)))
 }
-

@@ -40,6 +40,7 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 		setOf[types.NamespacedName{Namespace: sets[i].item.Namespace, Name: sets[i].item.Name}] = &sets[i]
 	}
 	labelsOf := map[string]map[string]string{}
+	onGw := attach.ToGateway(gw, serves)
 	take := func(route routes.Route) ([]gatewayv1.SectionName, error) {
 		var onSets []gatewayv1.ParentReference
 		for _, ref := range routes.ParentRefs(route) {
@@ -61,7 +62,7 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 		}
 		var taken []gatewayv1.SectionName
 		if onGateway {
-			taken = attach.Listeners(gw, serves, attach.RouteOf(route), labels)
+			taken = onGw.Listeners(attach.RouteOf(route), labels)
 		}
 		for _, ref := range onSets {
 			key, _ := attach.ParentListenerSet(route.GetNamespace(), ref)

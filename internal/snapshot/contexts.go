@@ -253,11 +253,12 @@ type parentReads struct {
 	labels   map[string]map[string]string
 	gateways map[client.ObjectKey]*gatewayv1.Gateway // nil for one that is not there
 	serves   map[client.ObjectKey]listeners.Serves
-	sets     map[client.ObjectKey][]listenerSet // the attached ListenerSets of each Gateway
+	attach   map[client.ObjectKey]*attach.Gateway // each Gateway's listeners, judged once
+	sets     map[client.ObjectKey][]listenerSet   // the attached ListenerSets of each Gateway
 }
 
 func (g *Gatherer) newParentReads() *parentReads {
-	return &parentReads{g: g, labels: map[string]map[string]string{}, gateways: map[client.ObjectKey]*gatewayv1.Gateway{}, serves: map[client.ObjectKey]listeners.Serves{}, sets: map[client.ObjectKey][]listenerSet{}}
+	return &parentReads{g: g, labels: map[string]map[string]string{}, gateways: map[client.ObjectKey]*gatewayv1.Gateway{}, serves: map[client.ObjectKey]listeners.Serves{}, attach: map[client.ObjectKey]*attach.Gateway{}, sets: map[client.ObjectKey][]listenerSet{}}
 }
 
 // contexts are route on each parent Gateway that include keeps and that at least one
@@ -299,7 +300,7 @@ func (p *parentReads) parent(ctx context.Context, route routes.Route, ref gatewa
 	if err != nil || gw == nil {
 		return nil, err
 	}
-	if len(attach.Listeners(gw, p.servesOf(ctx, gw), attach.RouteOf(route), labels)) == 0 {
+	if len(p.attachTo(ctx, gw).Listeners(attach.RouteOf(route), labels)) == 0 {
 		return nil, nil
 	}
 	return gw, nil
@@ -314,6 +315,17 @@ func (p *parentReads) servesOf(ctx context.Context, gw *gatewayv1.Gateway) liste
 		p.serves[key] = serves
 	}
 	return serves
+}
+
+// attachTo attaches routes to gw, its listeners judged once.
+func (p *parentReads) attachTo(ctx context.Context, gw *gatewayv1.Gateway) *attach.Gateway {
+	key := client.ObjectKeyFromObject(gw)
+	to, ok := p.attach[key]
+	if !ok {
+		to = attach.ToGateway(gw, p.servesOf(ctx, gw))
+		p.attach[key] = to
+	}
+	return to
 }
 
 func (p *parentReads) gateway(ctx context.Context, key client.ObjectKey) (*gatewayv1.Gateway, error) {
