@@ -45,6 +45,8 @@ type GatewayReconciler struct {
 	routeKinds []string
 	// listenerSets: the API server serves ListenerSets (servesListenerSets).
 	listenerSets bool
+	// tables keep each Gateway's route table data between its renders.
+	tables tableMemos
 }
 
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=gateways,verbs=get;list;watch;update;patch
@@ -62,6 +64,7 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	if err := r.Get(ctx, req.NamespacedName, gw); err != nil {
 		if apierrors.IsNotFound(err) {
 			r.contested.wait(req, nil) // it waits for no name any more
+			r.tables.forget(req.NamespacedName)
 		}
 		// A Gateway that is gone leaves its Renderings to the Rendering reconciler.
 		return ctrl.Result{}, client.IgnoreNotFound(err)
@@ -72,6 +75,7 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	}
 	owner := r.shard.ownership(class)
 	if owner == ownedElsewhere {
+		r.tables.forget(req.NamespacedName)
 		return ctrl.Result{}, nil // another shard programs it, and cleans up after it
 	}
 	rec, err := r.Applier.LoadRecord(ctx, apply.GatewayOwner(gw))
@@ -82,6 +86,7 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 		return ctrl.Result{}, nil // the end of the Rendering's clean-up brings the Gateway back
 	}
 	if owner == unowned || !gw.DeletionTimestamp.IsZero() {
+		r.tables.forget(req.NamespacedName)
 		return ctrl.Result{}, r.tearDown(ctx, gw, class, rec)
 	}
 
@@ -108,6 +113,7 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	if err != nil {
 		return r.notApplied(ctx, rec, err, status.fail)
 	}
+	snap.TableMemo = r.tables.of(gw)
 	if status.listenerSets != nil {
 		snap.ListenerSets = status.listenerSets.verdicts
 		status.listenerSets.routes = snap.Attached

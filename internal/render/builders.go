@@ -59,6 +59,9 @@ func (b *binder) bindBuilders(t *template.Template) {
 
 var errorType = reflect.TypeFor[error]()
 
+// mergesInto are the builders that change their first argument.
+var mergesInto = map[string]bool{"merge": true, "mustMerge": true, "mergeOverwrite": true, "mustMergeOverwrite": true}
+
 // fmtPooledBytes is the largest buffer fmt keeps for the next print.
 const fmtPooledBytes = 64 << 10
 
@@ -74,6 +77,10 @@ func (b *binder) drawing(name string, fn reflect.Value, cost cost) any {
 	result := t.Out(0)
 	withError := reflect.FuncOf(in, []reflect.Type{result, errorType}, t.IsVariadic())
 	return reflect.MakeFunc(withError, func(args []reflect.Value) []reflect.Value {
+		if mergesInto[name] && len(args) > 0 && b.table.isShared(args[0].Interface()) {
+			err := fmt.Errorf("%s: %w", name, errSharedData)
+			return []reflect.Value{reflect.Zero(result), reflect.ValueOf(&err).Elem()}
+		}
 		n := cost(call{args: args, variadic: t.IsVariadic(), left: b.left()})
 		if err := b.allocate(name, n); err != nil {
 			return []reflect.Value{reflect.Zero(result), reflect.ValueOf(&err).Elem()}

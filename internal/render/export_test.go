@@ -40,7 +40,7 @@ type Spend struct {
 
 // GatewaySpend renders in with b, as Gateway does, and tells what the render spent.
 func GatewaySpend(b *Blueprint, in Input) (Spend, error) {
-	c, err := b.takeClone(in.RouteMatches())
+	c, err := b.takeClone(in.RouteMatches(), in.TableMemo)
 	if err != nil {
 		return Spend{}, err
 	}

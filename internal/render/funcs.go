@@ -3,6 +3,7 @@ package render
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"text/template"
 	"text/template/parse"
@@ -63,6 +64,8 @@ func bindFunctions(t *template.Template) *binder {
 }
 
 type binder struct {
+	// table is the route table data of the render, which no template may change.
+	table *TableMemo
 	// limits are the render's bounds, for its input (bounds.go).
 	limits limits
 	// depth is how deep templates are nested now, against maxTemplateDepth.
@@ -98,6 +101,21 @@ func (b *binder) bind(t *template.Template) {
 			return b.nested(0, func(out *output) error {
 				return t.ExecuteTemplate(out, name, data)
 			})
+		},
+		// set and unset are sprig's, but for the route table's shared data.
+		"set": func(d map[string]any, key string, value any) (map[string]any, error) {
+			if b.table.isShared(d) {
+				return nil, fmt.Errorf("set %q: %w", key, errSharedData)
+			}
+			d[key] = value
+			return d, nil
+		},
+		"unset": func(d map[string]any, key string) (map[string]any, error) {
+			if b.table.isShared(d) {
+				return nil, fmt.Errorf("unset %q: %w", key, errSharedData)
+			}
+			delete(d, key)
+			return d, nil
 		},
 		// tpl renders a string as a template, with the blueprint's named templates in
 		// scope; templates it defines are visible to its own includes.

@@ -52,6 +52,9 @@ type Input struct {
 	// IsNamespaced tells whether a kind is namespaced, from the cluster's API. When nil,
 	// clusterScopedKinds and the well-known cluster-scoped kinds decide.
 	IsNamespaced func(schema.GroupVersionKind) (bool, error)
+	// TableMemo keeps the route table's template data from one render of the Gateway
+	// to the next (nil: a new one for this render).
+	TableMemo *TableMemo
 }
 
 // Output is the result of a render.
@@ -81,8 +84,11 @@ func (w Waiting) String() string {
 // Gateway renders the gateway templates for in.Gateway, and the status template once
 // every object is ready.
 func (b *Blueprint) Gateway(in Input) (*Output, error) {
+	if in.TableMemo == nil {
+		in.TableMemo = NewTableMemo()
+	}
 	data := b.gatewayData(in, b.gatewayReads)
-	c, err := b.takeClone(in.RouteMatches())
+	c, err := b.takeClone(in.RouteMatches(), in.TableMemo)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +148,10 @@ func (b *Blueprint) GatewayStatus(in Input, out *Output) (*Output, error) {
 			return again, nil
 		}
 	}
-	c, err := b.takeClone(in.RouteMatches())
+	if in.TableMemo == nil {
+		in.TableMemo = NewTableMemo()
+	}
+	c, err := b.takeClone(in.RouteMatches(), in.TableMemo)
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +190,7 @@ func (b *Blueprint) gatewayData(in Input, reads map[string]bool) map[string]any 
 	}
 	data["RouteTable"] = map[string]any{}
 	if reads["RouteTable"] {
-		data["RouteTable"] = routeTableData(in.RouteTable)
+		data["RouteTable"] = routeTableData(in.RouteTable, in.TableMemo)
 	}
 	data["Listeners"] = append(listenersData(in.Gateway, in.Listeners), listenerSetsData(in.ListenerSets)...)
 	return data
@@ -199,7 +208,7 @@ func (b *Blueprint) Route(in Input, route routekinds.Route) (*Output, error) {
 	data[kind] = data["Route"]
 	data["BackendRefs"] = backendRefsData(in.BackendRefs)
 	data["Listeners"] = listenersData(in.Gateway, in.Listeners)
-	c, err := b.takeClone(routeMatches(route))
+	c, err := b.takeClone(routeMatches(route), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -362,10 +371,11 @@ type clone struct {
 }
 
 // takeClone takes a clone no render uses, or makes one when there is none, and gives
-// it a fresh budget, the blueprint's bounds for a render given matches route matches.
+// it a fresh budget, the blueprint's bounds for a render given matches route matches,
+// and memo, the route table data no template of the render may change (nil: none).
 // Copying the templates and their function maps for every render was a good part of
 // what the controller allocates.
-func (b *Blueprint) takeClone(matches int) (*clone, error) {
+func (b *Blueprint) takeClone(matches int, memo *TableMemo) (*clone, error) {
 	c := b.idleClone()
 	if c == nil {
 		t, err := b.templates.Clone()
@@ -375,6 +385,7 @@ func (b *Blueprint) takeClone(matches int) (*clone, error) {
 		c = &clone{templates: t, binder: bindFunctions(t)}
 	}
 	c.binder.reset(b.bounds.forMatches(matches))
+	c.binder.table = memo
 	return c, nil
 }
 

@@ -14,12 +14,21 @@ import (
 // It is built by hand, not by the reflecting converter: a table of 5,000 routes is
 // converted at every render of their Gateway, and reflection took a third of the
 // render. TestRouteTableDataIsTheConvertersForm holds the two equal.
-func routeTableData(t *routing.Table) map[string]any {
+//
+// The matches' data comes from memo, which converts only those that changed since its
+// last table; a nil memo is a new one.
+func routeTableData(t *routing.Table, memo *TableMemo) map[string]any {
 	if t == nil {
 		t = &routing.Table{Listeners: []routing.Listener{}, Routes: []routing.RouteVerdict{}}
 	}
+	if memo == nil {
+		memo = NewTableMemo()
+	}
+	memo.mu.Lock()
+	defer memo.mu.Unlock()
+	defer memo.sweep()
 	return map[string]any{
-		"listeners": listOf(t.Listeners, tableListenerData),
+		"listeners": listOf(t.Listeners, func(l *routing.Listener) map[string]any { return tableListenerData(l, memo) }),
 		"routes":    listOf(t.Routes, verdictData),
 	}
 }
@@ -36,7 +45,7 @@ func listOf[T any](items []T, convert func(*T) map[string]any) any {
 	return out
 }
 
-func tableListenerData(l *routing.Listener) map[string]any {
+func tableListenerData(l *routing.Listener, memo *TableMemo) map[string]any {
 	out := map[string]any{
 		"name":         l.Name,
 		"port":         int64(l.Port),
@@ -45,7 +54,7 @@ func tableListenerData(l *routing.Listener) map[string]any {
 		"tlsMode":      l.TLSMode,
 		"certificates": listOf(l.Certificates, refData),
 		"valid":        l.Valid,
-		"hosts":        listOf(l.Hosts, hostData),
+		"hosts":        listOf(l.Hosts, func(h *routing.Host) map[string]any { return hostData(h, memo) }),
 	}
 	if len(l.Routes) > 0 {
 		out["routes"] = listOf(l.Routes, l4RouteData)
@@ -56,8 +65,8 @@ func tableListenerData(l *routing.Listener) map[string]any {
 	return out
 }
 
-func hostData(h *routing.Host) map[string]any {
-	out := map[string]any{"hostname": h.Hostname, "matches": listOf(h.Matches, matchData)}
+func hostData(h *routing.Host, memo *TableMemo) map[string]any {
+	out := map[string]any{"hostname": h.Hostname, "matches": listOf(h.Matches, memo.match)}
 	if len(h.GRPCMatches) > 0 {
 		out["grpcMatches"] = listOf(h.GRPCMatches, grpcMatchData)
 	}

@@ -76,13 +76,13 @@ func TestRouteTableDataIsTheConvertersForm(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(want, routeTableData(table)); diff != "" {
+			if diff := cmp.Diff(want, routeTableData(table, nil)); diff != "" {
 				t.Errorf("routeTableData differs from the converter's form (-converter +routeTableData):\n%s", diff)
 			}
 		})
 	}
 	want, _ := runtime.DefaultUnstructuredConverter.ToUnstructured(&routing.Table{Listeners: []routing.Listener{}, Routes: []routing.RouteVerdict{}})
-	if diff := cmp.Diff(want, routeTableData(nil)); diff != "" {
+	if diff := cmp.Diff(want, routeTableData(nil, nil)); diff != "" {
 		t.Errorf("no table: %s", diff)
 	}
 }

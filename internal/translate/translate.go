@@ -70,6 +70,9 @@ type Gateway struct {
 	// policy in a cluster can force. The valuesSchema is checked on the result. The
 	// controller never sets them.
 	Overrides []map[string]any
+	// TableMemo keeps the route table's template data from one render of the Gateway
+	// to the next: the controller's, one per Gateway; nil renders convert it all.
+	TableMemo *render.TableMemo
 }
 
 // Route is the snapshot of one route, of any kind, on a parent Gateway.
@@ -155,7 +158,7 @@ func (g *Gateway) Translate(p Parser, live Live) *Result {
 	}
 	res.Input = g.renderInput(res.Blueprint, res.Values, live, "")
 	res.Table, res.Cutoff = g.RouteTable()
-	res.Input.RouteTable = res.Table
+	res.Input.RouteTable, res.Input.TableMemo = res.Table, g.TableMemo
 	refused := refusedIn(res.Table)
 	res.Input.HTTPRoutes = g.acceptedRoutes(refused)
 	res.Input.OtherRoutes = g.acceptedOthers(refused)
