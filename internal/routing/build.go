@@ -2,7 +2,7 @@ package routing
 
 import (
 	"cmp"
-	"fmt"
+	"strconv"
 	"slices"
 	"strings"
 
@@ -236,7 +236,7 @@ func routeRef(r routes.Route) ObjectRef {
 // HTTPRoute's; another kind's has its kind in lower case first, so that routes of two
 // kinds sharing a name do not collide.
 func matchName(ref ObjectRef, rule, match int) string {
-	name := fmt.Sprintf("%s/%s/rule/%d/match/%d", ref.Namespace, ref.Name, rule, match)
+	name := ref.Namespace + "/" + ref.Name + "/rule/" + strconv.Itoa(rule) + "/match/" + strconv.Itoa(match)
 	if ref.Kind != routes.KindHTTPRoute {
 		name = strings.ToLower(ref.Kind) + "/" + name
 	}

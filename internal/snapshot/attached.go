@@ -31,7 +31,6 @@ type attachment struct {
 // parentRefs naming them; those listeners are named by listeners.SetRef.Key.
 func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves listeners.Serves, candidates []gatewayv1.HTTPRoute, others []routes.Route, sets []listenerSet) (attachment, error) {
 	a := attachment{
-		routes:    make([]gatewayv1.HTTPRoute, 0, len(candidates)),
 		listeners: make(map[routes.Key][]gatewayv1.SectionName, len(candidates)+len(others)),
 		counts:    map[gatewayv1.SectionName]int32{},
 	}
@@ -78,6 +77,7 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 		}
 		return taken, nil
 	}
+	attachedRoutes := make([]*gatewayv1.HTTPRoute, 0, len(candidates))
 	for i := range candidates {
 		route := &candidates[i]
 		taken, err := take(route)
@@ -85,7 +85,7 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 			return attachment{}, err
 		}
 		if len(taken) > 0 {
-			a.routes = append(a.routes, *route)
+			attachedRoutes = append(attachedRoutes, route)
 			a.listeners[routes.KeyOf(route)] = taken
 		}
 	}
@@ -99,26 +99,30 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 			a.listeners[routes.KeyOf(route)] = taken
 		}
 	}
-	sortByKey(a.routes, func(r *gatewayv1.HTTPRoute) string { return r.Namespace + "/" + r.Name })
-	sortByKey(a.others, func(r *routes.Route) string { return routeKey(*r) })
+	// Sorted as pointers, then copied once: a route is a kilobyte or more.
+	sortByKey(attachedRoutes, func(r *gatewayv1.HTTPRoute) string { return r.Namespace + "/" + r.Name })
+	if len(attachedRoutes) > 0 {
+		a.routes = make([]gatewayv1.HTTPRoute, 0, len(attachedRoutes))
+	}
+	for _, route := range attachedRoutes {
+		a.routes = append(a.routes, *route)
+	}
+	sortByKey(a.others, routeKey)
 	return a, nil
 }
 
-// sortByKey sorts items by the key of each, computed once: a Gateway's thousands of
-// routes are not copied, nor their keys built, at every comparison.
-func sortByKey[T any](items []T, key func(*T) string) {
-	type entry struct {
-		index int
-		key   string
+// sortByKey sorts items by the key of each, computed once rather than at every
+// comparison.
+func sortByKey[T any](items []T, key func(T) string) {
+	keys := make([]string, len(items))
+	order := make([]int, len(items))
+	for i, item := range items {
+		keys[i], order[i] = key(item), i
 	}
-	order := make([]entry, len(items))
-	for i := range items {
-		order[i] = entry{index: i, key: key(&items[i])}
-	}
-	slices.SortFunc(order, func(a, b entry) int { return strings.Compare(a.key, b.key) })
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
 	sorted := make([]T, len(items))
-	for i, e := range order {
-		sorted[i] = items[e.index]
+	for i, j := range order {
+		sorted[i] = items[j]
 	}
 	copy(items, sorted)
 }
