@@ -2,8 +2,8 @@ package routing
 
 import (
 	"cmp"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
