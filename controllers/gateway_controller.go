@@ -47,7 +47,17 @@ type GatewayReconciler struct {
 	listenerSets bool
 	// tables keep each Gateway's route table data between its renders.
 	tables tableMemos
+	// routePace spaces the renders of a Gateway that its routes' events ask for
+	// (routeRenderSpacing).
+	routePace ctrlutil.Pace
 }
+
+// routeRenderSpacing is the least time between two renders of a Gateway that its routes'
+// events start: thousands of routes created at once render a shared Gateway twice a
+// second, each render taking all that came meanwhile, rather than once after another
+// for as long as they come (each render of thousands of routes costs tens of
+// milliseconds). A route edited alone is rendered at once.
+const routeRenderSpacing = 500 * time.Millisecond
 
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=gateways,verbs=get;list;watch;update;patch
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=gateways/status,verbs=get;update;patch
@@ -319,7 +329,7 @@ func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 			WatchesRawSource(source.Kind(r.certificates.metadata, secretMetadata(), handler.TypedEnqueueRequestsFromMapFunc(r.gatewaysOfListenerSetSecret), ctrlutil.NewVersion))
 	}
 	for _, kind := range r.routeKinds {
-		b = b.Watches(routes.New(kind), ctrlutil.MapTo(r.gatewaysOfRoute), builder.WithPredicates(routeChangedForGateways))
+		b = b.Watches(routes.New(kind), ctrlutil.Coalesced(r.gatewaysOfRoute, r.routePace.Wait), builder.WithPredicates(routeChangedForGateways))
 	}
 	return r.setUp(mgr, b.
 		For(&gatewayv1.Gateway{}, ctrlutil.SpecChanged).

@@ -194,7 +194,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			return err
 		}
 	}
-	gateways := &GatewayReconciler{programmer: programming, routeLimits: opts.RouteLimits, routeKinds: routeKinds, listenerSets: listenerSets}
+	gateways := &GatewayReconciler{programmer: programming, routeLimits: opts.RouteLimits, routeKinds: routeKinds, listenerSets: listenerSets, routePace: ctrlutil.Pace{Every: routeRenderSpacing}}
 	gateways.Workers = orDefault(opts.GatewayWorkers, DefaultGatewayWorkers)
 	if err := gateways.SetupWithManager(mgr); err != nil {
 		return err
