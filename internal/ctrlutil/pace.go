@@ -18,6 +18,8 @@ type Pace struct {
 	mu sync.Mutex
 	// at is when the latest reconcile of each request was let start.
 	at map[reconcile.Request]time.Time
+	// forgetAt is how many requests at holds when forgetOlder next looks at them.
+	forgetAt int
 }
 
 // Wait is how long after now the reconcile an event asks for, of req, waits. Every event
@@ -43,10 +45,12 @@ func (p *Pace) Wait(req reconcile.Request) time.Duration {
 }
 
 // forgetOlder forgets the requests not let start within an interval before now, which
-// would start at once anyway, when there are many: those of objects long gone.
+// would start at once anyway (those of objects long gone among them), each time at has
+// doubled: a pass over every request per event would cost a fleet of Gateways more than
+// the memory it saves.
 func (p *Pace) forgetOlder(now time.Time) {
-	const many = 1024
-	if len(p.at) < many {
+	const least = 1024
+	if len(p.at) < max(p.forgetAt, least) {
 		return
 	}
 	for req, at := range p.at {
@@ -54,4 +58,5 @@ func (p *Pace) forgetOlder(now time.Time) {
 			delete(p.at, req)
 		}
 	}
+	p.forgetAt = 2 * len(p.at)
 }

@@ -1,6 +1,7 @@
 package ctrlutil
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -32,5 +33,34 @@ func TestPaceSpacesBurstsAndLetsLoneEventsThrough(t *testing.T) {
 	p.mu.Unlock()
 	if wait := p.Wait(gw); wait != 0 {
 		t.Errorf("an event an interval after the last reconcile waits %s", wait)
+	}
+}
+
+// Requests not seen for an interval are forgotten once there are many, and only then:
+// the pass over them is not made at every event.
+func TestPaceForgetsOldRequestsWhenMany(t *testing.T) {
+	p := &Pace{Every: time.Minute}
+	request := func(namespace string, i int) reconcile.Request {
+		return reconcile.Request{NamespacedName: types.NamespacedName{Namespace: namespace, Name: fmt.Sprint(i)}}
+	}
+	for i := range 1000 {
+		p.Wait(request("gone", i))
+	}
+	p.mu.Lock()
+	for req := range p.at {
+		p.at[req] = p.at[req].Add(-time.Hour)
+	}
+	p.mu.Unlock()
+	for i := range 20 {
+		p.Wait(request("new", i))
+	}
+	if len(p.at) != 1020 {
+		t.Fatalf("%d requests remembered below the bound, want all 1,020", len(p.at))
+	}
+	for i := 20; i < 30; i++ {
+		p.Wait(request("new", i))
+	}
+	if len(p.at) != 30 {
+		t.Fatalf("%d requests remembered after a pass, want the 30 seen within the interval", len(p.at))
 	}
 }
