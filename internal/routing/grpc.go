@@ -121,11 +121,5 @@ func grpcPrecedence(a, b *GRPCMatch, createdA, createdB metav1.Time) int {
 	if c := cmp.Compare(len(b.Headers), len(a.Headers)); c != 0 {
 		return c
 	}
-	if c := admissionOrder(admissionKey{created: createdA, namespace: a.Route.Namespace, name: a.Route.Name}, admissionKey{created: createdB, namespace: b.Route.Namespace, name: b.Route.Name}); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.Rule, b.Rule); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.Match, b.Match)
+	return tieBreak(place{a.Route, createdA, a.Rule, a.Match}, place{b.Route, createdB, b.Rule, b.Match})
 }

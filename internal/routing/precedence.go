@@ -31,13 +31,26 @@ func precedence(a, b *Match, createdA, createdB metav1.Time) int {
 	if c := cmp.Compare(len(b.QueryParams), len(a.QueryParams)); c != 0 {
 		return c
 	}
-	if c := admissionOrder(admissionKey{created: createdA, namespace: a.Route.Namespace, name: a.Route.Name}, admissionKey{created: createdB, namespace: b.Route.Namespace, name: b.Route.Name}); c != 0 {
+	return tieBreak(place{a.Route, createdA, a.Rule, a.Match}, place{b.Route, createdB, b.Rule, b.Match})
+}
+
+// place is where a match comes from: its route, created then, and its rule and match.
+type place struct {
+	route       ObjectRef
+	created     metav1.Time
+	rule, match int
+}
+
+// tieBreak orders two matches of equal precedence, of any kind: the oldest route first,
+// then the first by namespace/name, then the first rule and match in the route's order.
+func tieBreak(a, b place) int {
+	if c := admissionOrder(admissionKey{created: a.created, namespace: a.route.Namespace, name: a.route.Name}, admissionKey{created: b.created, namespace: b.route.Namespace, name: b.route.Name}); c != 0 {
 		return c
 	}
-	if c := cmp.Compare(a.Rule, b.Rule); c != 0 {
+	if c := cmp.Compare(a.rule, b.rule); c != 0 {
 		return c
 	}
-	return cmp.Compare(a.Match, b.Match)
+	return cmp.Compare(a.match, b.match)
 }
 
 // sortMatches sorts matches by compare, given the creation time of each one's route
