@@ -123,7 +123,7 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	if err != nil {
 		return r.notApplied(ctx, rec, err, status.fail)
 	}
-	snap.TableMemo = r.tables.of(gw)
+	snap.Memo = r.tables.of(gw)
 	if status.listenerSets != nil {
 		snap.ListenerSets = status.listenerSets.verdicts
 		status.listenerSets.routes = snap.Attached

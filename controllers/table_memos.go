@@ -6,11 +6,11 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-	"github.com/gatewright/gatewright/internal/render"
+	"github.com/gatewright/gatewright/internal/translate"
 )
 
-// tableMemos keeps each Gateway's render.TableMemo between its reconciles, so that a
-// route's edit on a Gateway of thousands converts that route's part of the route table
+// tableMemos keeps each Gateway's translate.Memo between its reconciles, so that a
+// route's edit on a Gateway of thousands computes that route's part of the route table
 // again, not all of it. A Gateway's memo goes with the Gateway, or with its UID (a
 // Gateway deleted and made again under the same name starts anew).
 type tableMemos struct {
@@ -20,11 +20,11 @@ type tableMemos struct {
 
 type gatewayMemo struct {
 	uid  types.UID
-	memo *render.TableMemo
+	memo *translate.Memo
 }
 
 // of is gw's memo.
-func (t *tableMemos) of(gw *gatewayv1.Gateway) *render.TableMemo {
+func (t *tableMemos) of(gw *gatewayv1.Gateway) *translate.Memo {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	key := types.NamespacedName{Namespace: gw.Namespace, Name: gw.Name}
@@ -34,7 +34,7 @@ func (t *tableMemos) of(gw *gatewayv1.Gateway) *render.TableMemo {
 	if t.memos == nil {
 		t.memos = map[types.NamespacedName]gatewayMemo{}
 	}
-	m := gatewayMemo{uid: gw.UID, memo: render.NewTableMemo()}
+	m := gatewayMemo{uid: gw.UID, memo: translate.NewMemo()}
 	t.memos[key] = m
 	return m.memo
 }

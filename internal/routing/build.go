@@ -26,6 +26,8 @@ type Input struct {
 	// from the Gateway's as a more specific listener does. A route's Listeners name them
 	// by SetRef.Key.
 	ListenerSets []listeners.SetVerdict
+	// Memo keeps the routes' matches from the Gateway's last table; nil computes them.
+	Memo *MatchMemo
 }
 
 // RouteInput is one route attached to the Gateway, of any standard kind.
@@ -51,6 +53,7 @@ type Refusal struct {
 // Build computes the table. It reads nothing but in, so the controller and the offline
 // commands compute the same table from the same objects.
 func Build(in Input) *Table {
+	defer in.Memo.begin()()
 	t := &Table{Listeners: []Listener{}, Routes: make([]RouteVerdict, 0, len(in.Routes))}
 	byListener := map[gatewayv1.SectionName][]*RouteInput{}
 	for i := range in.Routes {
@@ -77,14 +80,14 @@ func Build(in Input) *Table {
 	})
 	for i := range in.Gateway.Spec.Listeners {
 		l := &in.Gateway.Spec.Listeners[i]
-		t.Listeners = append(t.Listeners, listener(l, verdictOf(in.Listeners, l.Name), byListener[l.Name]))
+		t.Listeners = append(t.Listeners, listener(l, verdictOf(in.Listeners, l.Name), byListener[l.Name], in.Memo))
 	}
 	for _, v := range in.ListenerSets {
 		if !v.Accepted {
 			continue
 		}
 		for i := range v.Entries {
-			l := listener(&v.Entries[i], &v.Listeners[i], byListener[v.Ref.Key(v.Entries[i].Name)])
+			l := listener(&v.Entries[i], &v.Listeners[i], byListener[v.Ref.Key(v.Entries[i].Name)], in.Memo)
 			l.ListenerSet = &ObjectRef{Kind: "ListenerSet", Namespace: v.Ref.Namespace, Name: v.Ref.Name}
 			t.Listeners = append(t.Listeners, l)
 		}
@@ -126,7 +129,7 @@ func verdictOf(statuses []listeners.Status, name gatewayv1.SectionName) *listene
 }
 
 // listener is the table's listener l with the routes attached to it.
-func listener(l *gatewayv1.Listener, verdict *listeners.Status, attached []*RouteInput) Listener {
+func listener(l *gatewayv1.Listener, verdict *listeners.Status, attached []*RouteInput, memo *MatchMemo) Listener {
 	out := Listener{Name: string(l.Name), Port: int32(l.Port), Protocol: string(l.Protocol),
 		Certificates: []ObjectRef{}, Hosts: []Host{}, Valid: verdict != nil && verdict.IsValid()}
 	if l.Hostname != nil {
@@ -150,7 +153,7 @@ func listener(l *gatewayv1.Listener, verdict *listeners.Status, attached []*Rout
 	}
 	switch l.Protocol {
 	case gatewayv1.HTTPProtocolType, gatewayv1.HTTPSProtocolType:
-		out.Hosts = httpHosts(out.Hostname, attached)
+		out.Hosts = httpHosts(out.Hostname, attached, memo)
 	case gatewayv1.TLSProtocolType:
 		out.Hosts = tlsHosts(out.Hostname, attached)
 	case gatewayv1.TCPProtocolType, gatewayv1.UDPProtocolType:
@@ -161,7 +164,7 @@ func listener(l *gatewayv1.Listener, verdict *listeners.Status, attached []*Rout
 
 // httpHosts are the hosts of an HTTP or HTTPS listener of hostname: the HTTPRoutes'
 // and GRPCRoutes' matches by effective hostname, each kind in its precedence order.
-func httpHosts(hostname string, attached []*RouteInput) []Host {
+func httpHosts(hostname string, attached []*RouteInput, memo *MatchMemo) []Host {
 	ages := routeAges(attached)
 	// The listener's own hostname is always a host, matched or not: a request for it
 	// that no route takes is answered here (404), not by another listener's host.
@@ -182,7 +185,7 @@ func httpHosts(hostname string, attached []*RouteInput) []Host {
 	for _, r := range attached {
 		switch route := r.Route.(type) {
 		case *gatewayv1.HTTPRoute:
-			matches := routeMatches(r, route)
+			matches := memo.httpMatches(r, route)
 			for _, name := range effectiveHostnames(hostname, route.Spec.Hostnames) {
 				h := host(name)
 				h.http = append(h.http, matches)

@@ -70,9 +70,9 @@ type Gateway struct {
 	// policy in a cluster can force. The valuesSchema is checked on the result. The
 	// controller never sets them.
 	Overrides []map[string]any
-	// TableMemo keeps the route table's template data from one render of the Gateway
-	// to the next: the controller's, one per Gateway; nil renders convert it all.
-	TableMemo *render.TableMemo
+	// Memo keeps the route table's matches and their template data from one render of
+	// the Gateway to the next: the controller's, one per Gateway; nil computes them all.
+	Memo *Memo
 }
 
 // Route is the snapshot of one route, of any kind, on a parent Gateway.
@@ -158,7 +158,10 @@ func (g *Gateway) Translate(p Parser, live Live) *Result {
 	}
 	res.Input = g.renderInput(res.Blueprint, res.Values, live, "")
 	res.Table, res.Cutoff = g.RouteTable()
-	res.Input.RouteTable, res.Input.TableMemo = res.Table, g.TableMemo
+	res.Input.RouteTable = res.Table
+	if g.Memo != nil {
+		res.Input.TableMemo = g.Memo.Table
+	}
 	refused := refusedIn(res.Table)
 	res.Input.HTTPRoutes = g.acceptedRoutes(refused)
 	res.Input.OtherRoutes = g.acceptedOthers(refused)
@@ -190,6 +193,9 @@ func (g *Gateway) TranslateRoute(p Parser, route Route, live Live) *Result {
 // all fit.
 func (g *Gateway) RouteTable() (*routing.Table, *routing.Cutoff) {
 	in := routing.Input{Gateway: g.Gateway, Listeners: g.Listeners, ListenerSets: g.ListenerSets, Routes: make([]routing.RouteInput, 0, len(g.Routes)+len(g.OtherRoutes))}
+	if g.Memo != nil {
+		in.Memo = &g.Memo.Matches
+	}
 	add := func(route routes.Route) {
 		key := routes.KeyOf(route)
 		r := routing.RouteInput{Route: route, Listeners: g.RouteListeners[key], BackendRefs: g.RouteBackends[key]}
