@@ -51,7 +51,8 @@ type Refusal struct {
 }
 
 // Build computes the table. It reads nothing but in, so the controller and the offline
-// commands compute the same table from the same objects.
+// commands compute the same table from the same objects; in.Memo spares work, and
+// changes nothing of the table.
 func Build(in Input) *Table {
 	defer in.Memo.begin()()
 	t := &Table{Listeners: []Listener{}, Routes: make([]RouteVerdict, 0, len(in.Routes))}
