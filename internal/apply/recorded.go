@@ -4,13 +4,15 @@ import (
 	"context"
 	"fmt"
 
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // ApplyRecorded applies objs for the record's owner so that no object is ever applied
 // without being recorded: the record first lists every object it held and every planned
-// one, then objs are applied, what is no longer rendered is pruned (except what keep
-// keeps), and the record shrinks to what is there, with each object's readiness.
+// one (when the apply may create one it lacks, recordFirst), then objs are applied, what
+// is no longer rendered is pruned (except what keep keeps), and the record shrinks to
+// what is there, with each object's readiness.
 // When anything fails, the record still lists everything that may exist. When only the
 // last write of the record fails (another writer changed it: a rollout's assignment), the
 // result says all the same what was applied and deleted: those changes were made.
@@ -22,8 +24,10 @@ func (a *Applier) ApplyRecorded(ctx context.Context, rec *Record, objs []*unstru
 			kept = append(kept, e)
 		}
 	}
-	if err := a.SaveRecord(ctx, rec, Planned(rec.Inventory, planned)); err != nil {
-		return nil, err
+	if rec.recordFirst(planned) {
+		if err := a.SaveRecord(ctx, rec, Planned(rec.Inventory, planned)); err != nil {
+			return nil, err
+		}
 	}
 	read := rec.live
 	rec.live = nil // read once: after this round's writes they are out of date
@@ -40,6 +44,32 @@ func (a *Applier) ApplyRecorded(ctx context.Context, rec *Record, objs []*unstru
 	}
 	result.Recorded = final
 	return result, nil
+}
+
+// recordFirst tells whether the record must be written before planned is applied: when
+// the apply may create an object the record does not list, or one it lists from another
+// template; and when the write changes what others act on before the objects do: the
+// blueprint revision (a rollout's soak counts from it), the routes the Gateway leaves out
+// or its templates refuse (the routes' status). A change of content only (the objects'
+// hashes, the values, the routes served, the tenants' fingerprint) is recorded once, after
+// the apply: until then readers see the record of what is still applied, the safe side
+// (a rollout reads tenant inputs that differ from the record as a tenant's change).
+func (r *Record) recordFirst(planned Inventory) bool {
+	head := r.parts[0]
+	if head == nil || !head.DeletionTimestamp.IsZero() || head.Revision != r.Revision ||
+		head.RouteRefused != r.RouteRefused || !equality.Semantic.DeepEqual(head.RouteCutoff, r.RouteCutoff) {
+		return true
+	}
+	templates := make(map[string]string, len(r.Inventory))
+	for _, e := range r.Inventory {
+		templates[e.key()] = e.Template
+	}
+	for _, e := range planned {
+		if template, listed := templates[e.key()]; !listed || template != e.Template {
+			return true
+		}
+	}
+	return false
 }
 
 // readiness returns how the record's objects are judged: by the caller's judge, else by
