@@ -46,7 +46,7 @@ type GatewayReconciler struct {
 	// listenerSets: the API server serves ListenerSets (servesListenerSets).
 	listenerSets bool
 	// tables keep each Gateway's route table data between its renders.
-	tables tableMemos
+	tables *tableMemos
 	// routePace spaces the renders of a Gateway that its routes' events ask for
 	// (routeRenderSpacing).
 	routePace ctrlutil.Pace
@@ -100,8 +100,10 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 		return ctrl.Result{}, r.tearDown(ctx, gw, class, rec)
 	}
 
+	memo := r.tables.of(gw)
 	g := r.gatherer(ctx)
 	g.RouteLimits = r.routeLimits
+	g.AttachMemos = func(*gatewayv1.Gateway) *snapshot.AttachMemo { return memo.attached }
 	// The listeners are judged by what the revision the Gateway runs serves. When that
 	// cannot be read, they are judged as a blueprint that says nothing of it would have
 	// them, so that the status still lists them, and the error refuses the Gateway.
@@ -123,7 +125,7 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	if err != nil {
 		return r.notApplied(ctx, rec, err, status.fail)
 	}
-	snap.Memo = r.tables.of(gw)
+	snap.Memo = memo.table
 	if status.listenerSets != nil {
 		snap.ListenerSets = status.listenerSets.verdicts
 		status.listenerSets.routes = snap.Attached
@@ -265,7 +267,8 @@ func (r *GatewayReconciler) translate(ctx context.Context, snap *translate.Gatew
 	// The routes read which of them the Gateway left out from its record.
 	rec.RouteCutoff = translate.RecordedCutoff(res.Cutoff)
 	// The routes read which of them the configuration holds, should a later render fail.
-	rec.ServedRoutes, rec.NotApplied = apply.ServedRoutes(servedRoutes(res.Input)), ""
+	rec.NotApplied = ""
+	rec.Later(func(rec *apply.Record) { rec.ServedRoutes = apply.ServedRoutes(servedRoutes(res.Input)) })
 	// Saved with the objects, so that readers of the Rendering see what they came from.
 	return res, rec.Rendered(res.Values, snap.Class.Name, snap.Values.Blueprint, snap.Revision)
 }
@@ -353,10 +356,10 @@ func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 // revision gw runs (the one its record says the blueprint's rollout assigned it, if any;
 // one another blueprint's assigned counts for nothing), the policies that may apply
 // and the routes attached (from the index of their parents), their backendRefs resolved,
-// and those their own templates refused (from their records). It sets the fingerprint
-// of what of these gw's tenants control on rec (rollout.TenantInputs), which the record
-// keeps with the render, so a rollout can tell a Gateway its tenant changed from one
-// the revision broke.
+// and those their own templates refused (from their records). The record's next write
+// computes the fingerprint of what of these gw's tenants control (rollout.TenantInputs)
+// and keeps it with the render, so a rollout can tell a Gateway its tenant changed from
+// one the revision broke.
 func (r *GatewayReconciler) gather(ctx context.Context, g *snapshot.Gatherer, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, judged []listeners.Status, sets *gatewayListenerSets, rec *apply.Record) (*translate.Gateway, error) {
 	candidates, err := httpRoutesOf(ctx, r.Client, gw)
 	if err != nil {
@@ -413,6 +416,8 @@ func (r *GatewayReconciler) gather(ctx context.Context, g *snapshot.Gatherer, gw
 	if err != nil {
 		return nil, err
 	}
-	rec.TenantInputs = rollout.TenantInputs(gw, snap.Values.GatewayConfigs, naming, othersNaming)
+	rec.Later(func(rec *apply.Record) {
+		rec.TenantInputs = rollout.TenantInputs(gw, snap.Values.GatewayConfigs, naming, othersNaming)
+	})
 	return snap, nil
 }

@@ -55,6 +55,9 @@ type PolicyReconciler struct {
 	// listenerSets: the API server serves ListenerSets, through which routes reach
 	// Gateways too (servesListenerSets).
 	listenerSets bool
+	// tables are the Gateway reconciler's memos of its Gateways' routes, which a
+	// judgement reads as the Gateway's reconcile does.
+	tables *tableMemos
 
 	shard shard
 	pace  judgementPace
@@ -93,7 +96,8 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	targets, omitted := translate.CapAncestors(targets)
 	// One gatherer for every target: they often reach the same classes and namespaces.
 	g := &snapshot.Gatherer{Reader: r.Client, ControllerNamespace: r.ControllerNamespace, GatewayClassIndex: indexGatewayClassName, RouteParentIndex: indexRouteParent,
-		ServesListenerSets: r.listenerSets, ListenerSetParentIndex: indexListenerSetParent, OtherRouteKinds: otherRouteKinds(r.RouteKinds)}
+		ServesListenerSets: r.listenerSets, ListenerSetParentIndex: indexListenerSetParent, OtherRouteKinds: otherRouteKinds(r.RouteKinds),
+		AttachMemos: r.tables.attachedOf}
 	ancestors := make([]gatewayv1.PolicyAncestorStatus, 0, len(targets))
 	writesAny := false
 	for _, target := range targets {

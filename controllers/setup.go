@@ -147,10 +147,13 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	if err := (&GatewayClassReconciler{fleetJudge: judge}).SetupWithManager(mgr); err != nil {
 		return err
 	}
+	// What the Gateway reconciler keeps of each Gateway's routes, which the policies'
+	// judgements read too.
+	tables := &tableMemos{}
 	for _, kind := range []string{gatewrightv1alpha1.KindGatewayClassConfig, gatewrightv1alpha1.KindGatewayConfig} {
 		if err := (&PolicyReconciler{
 			Client: mgr.GetClient(), ControllerNamespace: opts.ControllerNamespace, Blueprints: blueprints, Kind: kind, Recorder: recorder, shard: shard,
-			Workers: orDefault(opts.PolicyWorkers, DefaultPolicyWorkers), RouteKinds: routeKinds, listenerSets: listenerSets,
+			Workers: orDefault(opts.PolicyWorkers, DefaultPolicyWorkers), RouteKinds: routeKinds, listenerSets: listenerSets, tables: tables,
 		}).SetupWithManager(mgr); err != nil {
 			return err
 		}
@@ -194,7 +197,7 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			return err
 		}
 	}
-	gateways := &GatewayReconciler{programmer: programming, routeLimits: opts.RouteLimits, routeKinds: routeKinds, listenerSets: listenerSets, routePace: ctrlutil.Pace{Every: routeRenderSpacing}}
+	gateways := &GatewayReconciler{programmer: programming, routeLimits: opts.RouteLimits, routeKinds: routeKinds, listenerSets: listenerSets, tables: tables, routePace: ctrlutil.Pace{Every: routeRenderSpacing}}
 	gateways.Workers = orDefault(opts.GatewayWorkers, DefaultGatewayWorkers)
 	if err := gateways.SetupWithManager(mgr); err != nil {
 		return err

@@ -2,6 +2,8 @@ package apply
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -118,17 +120,29 @@ func TestAContentChangeIsRecordedAfterItsApply(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// What only the record reads is computed for its first write, once.
+		rec.Later(func(rec *Record) {
+			writes = append(writes, "fill")
+			rec.TenantInputs = "inputs of " + value
+		})
 		if _, err := a.ApplyRecorded(ctx, rec, []*unstructured.Unstructured{configMap(value)}, nil); err != nil {
 			t.Fatal(err)
 		}
+		part := &gatewrightv1alpha1.Rendering{}
+		if err := c.Get(ctx, client.ObjectKey{Namespace: "team-a", Name: "gateway.web"}, part); err != nil {
+			t.Fatal(err)
+		}
+		if part.TenantInputs != "inputs of "+value {
+			t.Errorf("the record holds tenant inputs %q, want those of %s", part.TenantInputs, value)
+		}
 	}
 	applyOnce("/a")
-	if len(writes) < 2 || writes[0] != "create gateway.web" {
-		t.Fatalf("a new object was applied with writes %v, want its record created first", writes)
+	if len(writes) < 3 || writes[0] != "fill" || writes[1] != "create gateway.web" || slices.Contains(writes[2:], "fill") {
+		t.Fatalf("a new object was applied with writes %v, want its record filled in once and created first", writes)
 	}
 	writes = nil
 	applyOnce("/a/edited")
-	if len(writes) != 2 || writes[0] != "patch web-routes" || writes[1] != "update gateway.web" {
-		t.Errorf("a content change was applied with writes %v, want the object's patch, then the record's update", writes)
+	if got := fmt.Sprint(writes); got != "[patch web-routes fill update gateway.web]" {
+		t.Errorf("a content change was applied with writes %s, want the object's patch, then the record filled in and updated", got)
 	}
 }

@@ -75,6 +75,8 @@ type Record struct {
 	// the caller sets those of the render it is about to apply (RecordNotApplied when
 	// it was not).
 	ServedRoutes, NotApplied string
+	// later fill in what only the record's writes read of the render (Later).
+	later []func(*Record)
 	// live holds the owner's objects as LiveRecorded read them, by entry key, for the
 	// next ApplyRecorded.
 	live map[string]*unstructured.Unstructured
@@ -118,6 +120,11 @@ type readInputs struct {
 	valuesHash   string
 	servedRoutes string
 }
+
+// Later has fill fill in, before the record's next write, what only the record reads of
+// the render it is about to apply (the tenants' fingerprint, the routes served): an apply
+// that does not record first (recordFirst) then does not wait for them.
+func (r *Record) Later(fill func(*Record)) { r.later = append(r.later, fill) }
 
 // ValuesRendering names the Rendering that records the values, part 0; "" when there is none.
 func (r *Record) ValuesRendering() string {
@@ -182,6 +189,10 @@ func checkedEntries(owner Owner, r *gatewrightv1alpha1.Rendering) Inventory {
 // refused, has a Rendering even when it has no object, so that the readers of its
 // namespace can see its values, and its Gateway that it is refused.
 func (a *Applier) SaveRecord(ctx context.Context, rec *Record, inv Inventory) error {
+	for _, fill := range rec.later {
+		fill(rec)
+	}
+	rec.later = nil
 	inv = append(Inventory{}, inv...)
 	inv.sort()
 	if len(inv) == 0 && !rec.Exists() && rec.Values == nil && rec.RouteRefused == "" {

@@ -25,6 +25,13 @@ type attachment struct {
 	counts map[gatewayv1.SectionName]int32
 }
 
+// namespaceLabels are the labels of a route's namespace, read once a pass, and as one
+// string for the AttachMemo.
+type namespaceLabels struct {
+	labels map[string]string
+	key    string
+}
+
 // attached finds the routes among candidates (HTTPRoutes) and others (routes of the other
 // kinds) attached to gw by the Gateway API rules, on a class that serves what serves says.
 // A route attaches to the listeners of sets, the Gateway's ListenerSets, through its
@@ -38,8 +45,17 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 	for i := range sets {
 		setOf[types.NamespacedName{Namespace: sets[i].item.Namespace, Name: sets[i].item.Name}] = &sets[i]
 	}
-	labelsOf := map[string]map[string]string{}
+	labelsOf := map[string]namespaceLabels{}
 	onGw := attach.ToGateway(gw, serves)
+	var memo *AttachMemo
+	if g.AttachMemos != nil {
+		memo = g.AttachMemos(gw)
+	}
+	complete := false
+	if memo != nil {
+		memo.begin(gw, serves, sets)
+		defer func() { memo.end(complete) }()
+	}
 	take := func(route routes.Route) ([]gatewayv1.SectionName, error) {
 		var onSets []gatewayv1.ParentReference
 		for _, ref := range routes.ParentRefs(route) {
@@ -51,13 +67,26 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 		if !onGateway && len(onSets) == 0 {
 			return nil, nil
 		}
-		labels, ok := labelsOf[route.GetNamespace()]
+		ns, ok := labelsOf[route.GetNamespace()]
 		if !ok {
-			var err error
-			if labels, err = g.routeNamespaceLabels(ctx, gw, route.GetNamespace()); err != nil {
+			labels, err := g.routeNamespaceLabels(ctx, gw, route.GetNamespace())
+			if err != nil {
 				return nil, err
 			}
-			labelsOf[route.GetNamespace()] = labels
+			ns = namespaceLabels{labels: labels}
+			if memo != nil {
+				ns.key = labelsKey(labels)
+			}
+			labelsOf[route.GetNamespace()] = ns
+		}
+		labels := ns.labels
+		if memo != nil {
+			if taken, ok := memo.taken(route, ns.key); ok {
+				for _, l := range taken {
+					a.counts[l]++
+				}
+				return taken, nil
+			}
 		}
 		var taken []gatewayv1.SectionName
 		if onGateway {
@@ -74,6 +103,9 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 		}
 		for _, l := range taken {
 			a.counts[l]++
+		}
+		if memo != nil {
+			memo.keep(route, ns.key, taken)
 		}
 		return taken, nil
 	}
@@ -99,6 +131,7 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 			a.listeners[routes.KeyOf(route)] = taken
 		}
 	}
+	complete = true
 	// Sorted as pointers, then copied once: a route is a kilobyte or more.
 	sortByKey(attachedRoutes, func(r *gatewayv1.HTTPRoute) string { return r.Namespace + "/" + r.Name })
 	if len(attachedRoutes) > 0 {

@@ -46,6 +46,10 @@ type Gatherer struct {
 	// contexts include (contextsReached): those Reader serves. A kind the API server does
 	// not serve has no routes.
 	OtherRouteKinds []string
+	// AttachMemos, when set, is where the listeners each route of a Gateway took are
+	// kept between passes: the Gateway's AttachMemo, or nil for none (the controller's,
+	// one per Gateway it programs).
+	AttachMemos func(*gatewayv1.Gateway) *AttachMemo
 	// RouteLimits are the controller's bounds on the routes one Gateway takes.
 	RouteLimits routing.Limits
 	// AsRecorded reads what the controller decided of a Gateway's routes from its

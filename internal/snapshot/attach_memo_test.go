@@ -1,0 +1,115 @@
+package snapshot
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gatewright/gatewright/internal/listeners"
+	"github.com/gatewright/gatewright/internal/scheme"
+)
+
+// A Gateway's memo of what its routes took gives the same attachment as attaching every
+// route again, whatever changed between two passes: a route (by its generation), the
+// labels of its namespace, the Gateway; and it forgets the routes that leave.
+func TestAttachMemoAttachesAsIfEveryRouteWereAttachedAgain(t *testing.T) {
+	ctx := context.Background()
+	selected := func(gen int64) *gatewayv1.Gateway {
+		gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "web", UID: "gw-uid", Generation: gen}, Spec: gatewayv1.GatewaySpec{Listeners: []gatewayv1.Listener{
+			{Name: "http", Port: 80, Protocol: gatewayv1.HTTPProtocolType, AllowedRoutes: &gatewayv1.AllowedRoutes{Namespaces: &gatewayv1.RouteNamespaces{
+				From: ptr.To(gatewayv1.NamespacesFromSelector), Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"shared": "yes"}}}}},
+		}}}
+		if gen > 1 {
+			gw.Spec.Listeners[0].AllowedRoutes.Namespaces.From = ptr.To(gatewayv1.NamespacesFromAll)
+		}
+		return gw
+	}
+	onWeb := func(namespace, name string, gen int64, section string) gatewayv1.HTTPRoute {
+		return gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, UID: types.UID("uid-" + name), Generation: gen}, Spec: gatewayv1.HTTPRouteSpec{
+			CommonRouteSpec: gatewayv1.CommonRouteSpec{ParentRefs: []gatewayv1.ParentReference{{Name: "web", Namespace: ptr.To(gatewayv1.Namespace("team-a")), SectionName: ptr.To(gatewayv1.SectionName(section))}}}}}
+	}
+	namespace := func(name string, shared bool) *corev1.Namespace {
+		ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}
+		if shared {
+			ns.Labels = map[string]string{"shared": "yes"}
+		}
+		return ns
+	}
+	type state struct {
+		gw     *gatewayv1.Gateway
+		routes []gatewayv1.HTTPRoute
+		shared map[string]bool // the namespaces labelled shared=yes
+	}
+	steps := []struct {
+		name  string
+		state state
+		want  string
+	}{
+		{"first pass", state{selected(1), []gatewayv1.HTTPRoute{onWeb("team-a", "shop", 1, "http"), onWeb("team-b", "cart", 1, "http")}, map[string]bool{"team-a": true}},
+			"map[HTTPRoute team-a/shop:[http]] map[http:1]"},
+		{"a route edited to name no listener", state{selected(1), []gatewayv1.HTTPRoute{onWeb("team-a", "shop", 2, "none"), onWeb("team-b", "cart", 1, "http")}, map[string]bool{"team-a": true}},
+			"map[] map[]"},
+		{"its namespace labelled as the listener selects", state{selected(1), []gatewayv1.HTTPRoute{onWeb("team-a", "shop", 2, "none"), onWeb("team-b", "cart", 1, "http")}, map[string]bool{"team-a": true, "team-b": true}},
+			"map[HTTPRoute team-b/cart:[http]] map[http:1]"},
+		{"the label taken away", state{selected(1), []gatewayv1.HTTPRoute{onWeb("team-a", "shop", 3, "http"), onWeb("team-b", "cart", 1, "http")}, map[string]bool{"team-a": true}},
+			"map[HTTPRoute team-a/shop:[http]] map[http:1]"},
+		{"the Gateway edited to take routes from every namespace", state{selected(2), []gatewayv1.HTTPRoute{onWeb("team-a", "shop", 3, "http"), onWeb("team-b", "cart", 1, "http")}, map[string]bool{}},
+			"map[HTTPRoute team-a/shop:[http] HTTPRoute team-b/cart:[http]] map[http:2]"},
+		{"a route gone", state{selected(2), []gatewayv1.HTTPRoute{onWeb("team-b", "cart", 1, "http")}, map[string]bool{}},
+			"map[HTTPRoute team-b/cart:[http]] map[http:1]"},
+	}
+	memo := NewAttachMemo()
+	for _, step := range steps {
+		objs := []client.Object{namespace("team-a", step.state.shared["team-a"]), namespace("team-b", step.state.shared["team-b"])}
+		r := fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(objs...).Build()
+		serves := listeners.NewServes(nil, nil, nil)
+		attachWith := func(memo *AttachMemo) string {
+			t.Helper()
+			g := &Gatherer{Reader: r, AttachMemos: memoOf(memo)}
+			a, err := g.attached(ctx, step.state.gw, serves, step.state.routes, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return fmt.Sprint(a.listeners, " ", a.counts)
+		}
+		fresh := attachWith(nil)
+		if fresh != step.want {
+			t.Fatalf("%s: attached afresh %s, want %s", step.name, fresh, step.want)
+		}
+		if got := attachWith(memo); got != fresh {
+			t.Errorf("%s: attached with the memo %s, afresh %s", step.name, got, fresh)
+		}
+		if len(memo.routes) != len(step.state.routes) {
+			t.Errorf("%s: the memo holds %d routes, want the %d of the pass", step.name, len(memo.routes), len(step.state.routes))
+		}
+	}
+
+	// What the memo holds is used: a spec changed without a new generation (which the API
+	// server never does) is not looked at again.
+	gw := selected(2)
+	unchanged := []gatewayv1.HTTPRoute{onWeb("team-b", "cart", 1, "none")}
+	r := fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(namespace("team-a", false), namespace("team-b", false)).Build()
+	a, err := (&Gatherer{Reader: r, AttachMemos: memoOf(memo)}).attached(ctx, gw, listeners.NewServes(nil, nil, nil), unchanged, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(a.listeners); got != "map[HTTPRoute team-b/cart:[http]]" {
+		t.Errorf("a route of the same generation was attached again: %s", got)
+	}
+}
+
+// memoOf gives memo for every Gateway; none when it is nil.
+func memoOf(memo *AttachMemo) func(*gatewayv1.Gateway) *AttachMemo {
+	if memo == nil {
+		return nil
+	}
+	return func(*gatewayv1.Gateway) *AttachMemo { return memo }
+}
