@@ -183,30 +183,34 @@ func (r *GatewayReconciler) gatewaysOfSecret(ctx context.Context, secret *metav1
 	return ctrlutil.RequestsFor(r.gatewayNames(ctx, client.MatchingFields{indexGatewaySecret: secret.Namespace + "/" + secret.Name}))
 }
 
-// gatewaysOfService lists the Gateways of the routes with a backendRef naming the
-// Service: their route tables say whether it resolves.
+// gatewaysOfService lists the Gateways of the routes, of every kind, with a backendRef
+// naming the Service: their route tables say whether it resolves.
 func (r *GatewayReconciler) gatewaysOfService(ctx context.Context, svc *metav1.PartialObjectMetadata) []reconcile.Request {
-	var routes gatewayv1.HTTPRouteList
-	if err := r.List(ctx, &routes, client.MatchingFields{indexRouteService: svc.Namespace + "/" + svc.Name}); err != nil {
-		return nil
-	}
 	var requests []reconcile.Request
-	for i := range routes.Items {
-		requests = append(requests, r.gatewaysOfRoute(ctx, &routes.Items[i])...)
+	for _, kind := range r.routeKinds {
+		list := routes.NewList(kind)
+		if err := r.List(ctx, list, client.MatchingFields{indexRouteService: svc.Namespace + "/" + svc.Name}); err != nil {
+			continue
+		}
+		for _, route := range routes.Items(list) {
+			requests = append(requests, r.gatewaysOfRoute(ctx, route)...)
+		}
 	}
 	return requests
 }
 
-// gatewaysOfRoutesOfGrant lists the Gateways of the routes with a backendRef that the
-// ReferenceGrant permits or stops permitting.
+// gatewaysOfRoutesOfGrant lists the Gateways of the routes, of every kind, with a
+// backendRef that the ReferenceGrant permits or stops permitting.
 func (r *GatewayReconciler) gatewaysOfRoutesOfGrant(ctx context.Context, obj client.Object) []reconcile.Request {
 	var requests []reconcile.Request
-	for _, req := range referrersOfGrant(ctx, r.Client, obj, "HTTPRoute", &gatewayv1.HTTPRouteList{}, indexRouteBackendNamespace, func(o client.Object) []attach.Referent {
-		return attach.BackendReferents(o.(*gatewayv1.HTTPRoute))
-	}) {
-		route := &gatewayv1.HTTPRoute{}
-		if err := r.Get(ctx, req.NamespacedName, route); err == nil {
-			requests = append(requests, r.gatewaysOfRoute(ctx, route)...)
+	for _, kind := range r.routeKinds {
+		for _, req := range referrersOfGrant(ctx, r.Client, obj, kind, routes.NewList(kind), indexRouteBackendNamespace, func(o client.Object) []attach.Referent {
+			return attach.BackendReferents(o.(routes.Route))
+		}) {
+			route := routes.New(kind)
+			if err := r.Get(ctx, req.NamespacedName, route); err == nil {
+				requests = append(requests, r.gatewaysOfRoute(ctx, route)...)
+			}
 		}
 	}
 	return requests

@@ -8,6 +8,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/util/workqueue"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/event"
@@ -18,6 +19,7 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/apply"
 	"github.com/gatewright/gatewright/internal/ctrlutil"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/scheme"
 	"github.com/gatewright/gatewright/internal/values"
 )
@@ -169,5 +171,34 @@ func TestANewCurrentRevisionReachesOnlyTheGatewaysThatRunIt(t *testing.T) {
 	}
 	if n := len(r.gatewaysOfBlueprint(ctx, bp)); n != 4 {
 		t.Errorf("the blueprint's coming or going reaches %d Gateways, want all 4", n)
+	}
+}
+
+// A backend Service that comes, or a ReferenceGrant that permits it, reaches the Gateway
+// of a route of any kind that names it: a GRPCRoute's backends are in the route table as
+// much as an HTTPRoute's.
+func TestBackendsOfEveryRouteKindReachTheirGateway(t *testing.T) {
+	ctx := context.Background()
+	backend := gatewayv1.BackendRef{BackendObjectReference: gatewayv1.BackendObjectReference{
+		Name: "echo", Namespace: ptr.To(gatewayv1.Namespace("backends")), Port: ptr.To(gatewayv1.PortNumber(8080))}}
+	parent := gatewayv1.CommonRouteSpec{ParentRefs: []gatewayv1.ParentReference{{Name: "web", Namespace: ptr.To(gatewayv1.Namespace("team-a"))}}}
+	grpc := &gatewayv1.GRPCRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "team-b", Name: "calls"}, Spec: gatewayv1.GRPCRouteSpec{
+		CommonRouteSpec: parent, Rules: []gatewayv1.GRPCRouteRule{{BackendRefs: []gatewayv1.GRPCBackendRef{{BackendRef: backend}}}}}}
+	builder := fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(grpc)
+	for _, kind := range []string{routes.KindHTTPRoute, routes.KindGRPCRoute} {
+		builder = builder.WithIndex(routes.New(kind), indexRouteService, routeServices).
+			WithIndex(routes.New(kind), indexRouteBackendNamespace, routeBackendNamespaces)
+	}
+	r := &GatewayReconciler{programmer: programmer{Client: builder.Build()}, routeKinds: []string{routes.KindHTTPRoute, routes.KindGRPCRoute}}
+
+	echo := &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: "backends", Name: "echo"}}
+	if got := fmt.Sprint(r.gatewaysOfService(ctx, echo)); got != "[team-a/web]" {
+		t.Errorf("the GRPCRoute's backend Service reaches %s, want its Gateway team-a/web", got)
+	}
+	if got := fmt.Sprint(r.gatewaysOfRoutesOfGrant(ctx, grant("backends", "team-b", routes.KindGRPCRoute, "Service", ""))); got != "[team-a/web]" {
+		t.Errorf("a grant of the GRPCRoute's backend reaches %s, want its Gateway team-a/web", got)
+	}
+	if got := fmt.Sprint(r.gatewaysOfRoutesOfGrant(ctx, grant("backends", "team-b", routes.KindHTTPRoute, "Service", ""))); got != "[]" {
+		t.Errorf("a grant to HTTPRoutes reaches %s through a GRPCRoute, want nothing", got)
 	}
 }
