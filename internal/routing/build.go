@@ -74,10 +74,10 @@ func Build(in Input) *Table {
 		t.Routes = append(t.Routes, v)
 	}
 	slices.SortFunc(t.Routes, func(a, b RouteVerdict) int {
-		if c := cmp.Compare(slices.Index(routes.Kinds, a.Kind), slices.Index(routes.Kinds, b.Kind)); c != 0 {
-			return c
+		if a.Kind != b.Kind {
+			return cmp.Compare(slices.Index(routes.Kinds, a.Kind), slices.Index(routes.Kinds, b.Kind))
 		}
-		return strings.Compare(a.Namespace+"/"+a.Name, b.Namespace+"/"+b.Name)
+		return compareNamespacedNames(a.Namespace, a.Name, b.Namespace, b.Name)
 	})
 	for i := range in.Gateway.Spec.Listeners {
 		l := &in.Gateway.Spec.Listeners[i]
