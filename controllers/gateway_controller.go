@@ -45,7 +45,8 @@ type GatewayReconciler struct {
 	routeKinds []string
 	// listenerSets: the API server serves ListenerSets (servesListenerSets).
 	listenerSets bool
-	// tables keep each Gateway's route table data between its renders.
+	// tables keep each Gateway's route table data and its routes' attachment between its
+	// renders; the policies' judgements read the attachment too.
 	tables *tableMemos
 	// routePace spaces the renders of a Gateway that its routes' events ask for
 	// (routeRenderSpacing).

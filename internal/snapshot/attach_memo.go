@@ -102,12 +102,13 @@ func (m *AttachMemo) end(complete bool) {
 	}
 }
 
-// labelsKey is labels as one string, for comparing them.
+// labelsKey is labels as one string, for comparing them: keys and values are joined by
+// bytes neither may hold.
 func labelsKey(labels map[string]string) string {
 	pairs := make([]string, 0, len(labels))
 	for k, v := range labels {
-		pairs = append(pairs, k+"="+v)
+		pairs = append(pairs, k+"\x00"+v)
 	}
 	slices.Sort(pairs)
-	return strings.Join(pairs, "\x00")
+	return strings.Join(pairs, "\x01")
 }
