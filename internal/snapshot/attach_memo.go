@@ -2,8 +2,6 @@ package snapshot
 
 import (
 	"reflect"
-	"slices"
-	"strings"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -100,15 +98,4 @@ func (m *AttachMemo) end(complete bool) {
 			delete(m.routes, key)
 		}
 	}
-}
-
-// labelsKey is labels as one string, for comparing them: keys and values are joined by
-// bytes neither may hold.
-func labelsKey(labels map[string]string) string {
-	pairs := make([]string, 0, len(labels))
-	for k, v := range labels {
-		pairs = append(pairs, k+"\x00"+v)
-	}
-	slices.Sort(pairs)
-	return strings.Join(pairs, "\x01")
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	k8slabels "k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -75,7 +76,7 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 			}
 			ns = namespaceLabels{labels: labels}
 			if memo != nil {
-				ns.key = labelsKey(labels)
+				ns.key = k8slabels.Set(labels).String()
 			}
 			labelsOf[route.GetNamespace()] = ns
 		}
