@@ -250,6 +250,10 @@ spec:
   listeners:
   - {name: http, protocol: HTTP, port: 80, allowedRoutes: {namespaces: {from: Same}}}
 `)
+		// The Gateway of the BeforeEach took routes from every namespace: a route made
+		// before the cache holds the edit attaches by the old listener, and its objects go
+		// only once the edit arrives.
+		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/"))
 		other := newWorld(ctx).namespace
 		w.route(ctx, other, "shop", w.namespace)
 		Eventually(w.routeParents(ctx, other, "shop")).Should(Equal([]string{
