@@ -63,10 +63,15 @@ spec:
 
 		By("the HTTPRoute taking another hostname, then the shared one again: the GRPCRoute follows")
 		hostnames := func(name gatewayv1.Hostname) {
-			web := &gatewayv1.HTTPRoute{}
-			Expect(k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "web"}, web)).To(Succeed())
-			web.Spec.Hostnames = []gatewayv1.Hostname{name}
-			Expect(k8s.Update(ctx, web)).To(Succeed())
+			// The route's status writes bump its resourceVersion: read it again on a conflict.
+			Eventually(func() error {
+				web := &gatewayv1.HTTPRoute{}
+				if err := k8s.Get(ctx, client.ObjectKey{Namespace: w.namespace, Name: "web"}, web); err != nil {
+					return err
+				}
+				web.Spec.Hostnames = []gatewayv1.Hostname{name}
+				return k8s.Update(ctx, web)
+			}).Should(Succeed())
 		}
 		hostnames("www.example.com")
 		Eventually(w.routeParentsOf(ctx, routes.KindGRPCRoute, "rpc")).Should(ConsistOf(HavePrefix("edge: True/Accepted: ")))

@@ -54,10 +54,12 @@ var _ = Describe("Rendering", func() {
 		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/Programmed"))
 
 		By("replacing the Gateway with a manifest that has no annotations and no finalizers")
-		gw := w.getGateway(ctx, "web")
-		replaced := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: w.namespace, Name: "web", ResourceVersion: gw.ResourceVersion}, Spec: gw.Spec}
-		replaced.Spec.Listeners[0].Port = 8080
-		Expect(k8s.Update(ctx, replaced)).To(Succeed())
+		Eventually(func() error { // the Gateway's status writes may race the replace
+			gw := w.getGateway(ctx, "web")
+			replaced := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: w.namespace, Name: "web", ResourceVersion: gw.ResourceVersion}, Spec: gw.Spec}
+			replaced.Spec.Listeners[0].Port = 8080
+			return k8s.Update(ctx, replaced)
+		}).Should(Succeed())
 		Eventually(func() int64 { return w.getGateway(ctx, "web").Status.Conditions[0].ObservedGeneration }).Should(Equal(w.getGateway(ctx, "web").Generation))
 		Expect(renderedNames(ctx, "gateway.web")()).To(ConsistOf("ConfigMap/web-config@config", "Service/web-proxy@service"))
 

@@ -167,10 +167,14 @@ var _ = Describe("GatewayClassBlueprint revisions", func() {
 		Eventually(w.gatewayCondition(ctx, "web", "Programmed")).Should(HavePrefix("True/Programmed"))
 		written := w.rendering(ctx, "gateway.web").ResourceVersion
 		w.classAndBlueprint(ctx, greetingBlueprint("one"))
-		bp := &gatewrightv1alpha1.GatewayClassBlueprint{}
-		Expect(k8s.Get(ctx, client.ObjectKey{Name: w.blueprint}, bp)).To(Succeed())
-		bp.Labels = map[string]string{"team": "platform"}
-		Expect(k8s.Update(ctx, bp)).To(Succeed())
+		Eventually(func() error { // the blueprint's status writes may race this update
+			bp := &gatewrightv1alpha1.GatewayClassBlueprint{}
+			if err := k8s.Get(ctx, client.ObjectKey{Name: w.blueprint}, bp); err != nil {
+				return err
+			}
+			bp.Labels = map[string]string{"team": "platform"}
+			return k8s.Update(ctx, bp)
+		}).Should(Succeed())
 
 		// A second Gateway's Rendering has the blueprint reconciled after the edits.
 		w.gateway(ctx, "api")
