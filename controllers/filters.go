@@ -1,6 +1,9 @@
 package controllers
 
 import (
+	"slices"
+
+	"k8s.io/apimachinery/pkg/api/equality"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
@@ -50,6 +53,21 @@ var targetRevisionChanged = builder.WithPredicates(predicate.Funcs{
 		return old.TargetRevision != new.TargetRevision || old.TargetBlueprint != new.TargetBlueprint
 	},
 })
+
+// routeAttachmentChanged passes the route events that can change where the route
+// attaches, and so which Gateways and routes a policy reaches: a creation or a deletion,
+// the start of a deletion, and an edit of its parentRefs or hostnames. A policy's values
+// and verdict never read a route's rules: without this, the edit of one path on a
+// Gateway of thousands of routes judged every policy near it again, each over all of
+// them, beside the Gateway's render of that edit.
+var routeAttachmentChanged = predicate.Funcs{
+	UpdateFunc: func(e event.UpdateEvent) bool {
+		old, updated := e.ObjectOld.(routes.Route), e.ObjectNew.(routes.Route)
+		return !old.GetDeletionTimestamp().Equal(updated.GetDeletionTimestamp()) ||
+			!equality.Semantic.DeepEqual(routes.ParentRefs(old), routes.ParentRefs(updated)) ||
+			!slices.Equal(routes.Hostnames(old), routes.Hostnames(updated))
+	},
+}
 
 // routeRenderFailureChanged is renderFailureChanged for routes.
 var routeRenderFailureChanged = predicate.Funcs{

@@ -206,7 +206,7 @@ func (r *PolicyReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		b = b.Watches(&gatewrightv1alpha1.GatewayClassBlueprintRevision{}, r.coalesced(r.ridingPolicies), builder.WithPredicates(ctrlutil.Created))
 	}
 	for _, kind := range r.RouteKinds {
-		b = b.Watches(routes.New(kind), r.coalesced(r.policiesNearRoute), ctrlutil.SpecChanged)
+		b = b.Watches(routes.New(kind), r.coalesced(r.policiesNearRoute), builder.WithPredicates(routeAttachmentChanged))
 	}
 	if r.listenerSets {
 		b = b.Watches(&gatewayv1.ListenerSet{}, r.coalesced(r.policiesNearListenerSet), ctrlutil.SpecChanged)

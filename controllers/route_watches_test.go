@@ -7,6 +7,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/event"
@@ -130,6 +131,51 @@ func TestRoutesOfService(t *testing.T) {
 			svc.Namespace, svc.Name = tc.namespace, tc.service
 			if got := len(r.routesOfService(context.Background(), svc)); got != tc.want {
 				t.Errorf("enqueued %d, want %d", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestRouteAttachmentChanged: a policy is judged again for the route edits that can
+// move where the route attaches, and not for an edit of its rules or its status.
+func TestRouteAttachmentChanged(t *testing.T) {
+	base := func() *gatewayv1.HTTPRoute {
+		route := backendRoute("team-a", "web", "team-a", "api")
+		route.Generation = 1
+		route.Spec.ParentRefs = []gatewayv1.ParentReference{{Name: "edge"}}
+		route.Spec.Hostnames = []gatewayv1.Hostname{"web.example.com"}
+		return route
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(*gatewayv1.HTTPRoute)
+		want   bool
+	}{
+		{"another parent", func(r *gatewayv1.HTTPRoute) { r.Spec.ParentRefs[0].Name = "other" }, true},
+		{"a parentRef's section", func(r *gatewayv1.HTTPRoute) {
+			r.Spec.ParentRefs[0].SectionName = ptr.To(gatewayv1.SectionName("https"))
+		}, true},
+		{"another hostname", func(r *gatewayv1.HTTPRoute) { r.Spec.Hostnames = []gatewayv1.Hostname{"api.example.com"} }, true},
+		{"the start of its deletion", func(r *gatewayv1.HTTPRoute) {
+			r.DeletionTimestamp = ptr.To(metav1.Now())
+		}, true},
+		{"another backend", func(r *gatewayv1.HTTPRoute) {
+			r.Generation = 2
+			r.Spec.Rules[0].BackendRefs[0].Name = "api-v2"
+		}, false},
+		{"another path", func(r *gatewayv1.HTTPRoute) {
+			r.Generation = 2
+			r.Spec.Rules[0].Matches = []gatewayv1.HTTPRouteMatch{{Path: &gatewayv1.HTTPPathMatch{Value: ptr.To("/v2")}}}
+		}, false},
+		{"its status", func(r *gatewayv1.HTTPRoute) {
+			r.Status.Parents = []gatewayv1.RouteParentStatus{{ParentRef: r.Spec.ParentRefs[0], ControllerName: "gatewright.dev/controller"}}
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			old, updated := base(), base()
+			tc.change(updated)
+			if got := routeAttachmentChanged.Update(event.UpdateEvent{ObjectOld: old, ObjectNew: updated}); got != tc.want {
+				t.Errorf("got %v, want %v", got, tc.want)
 			}
 		})
 	}
