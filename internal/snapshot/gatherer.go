@@ -74,6 +74,7 @@ type Gatherer struct {
 
 	revisions revisionReads
 	policies  *contextValues
+	backends  backendReads
 }
 
 // Rights collects what stood in for the reads a caller may not make.

@@ -60,7 +60,7 @@ func (g *Gatherer) ListenerSets(ctx context.Context, gw *gatewayv1.Gateway, serv
 				}
 			}
 		}
-		grants, err := grantsIn(ctx, g.Reader, ls.Namespace, namespaces)
+		grants, err := g.grantsIn(ctx, ls.Namespace, namespaces)
 		if err != nil {
 			return nil, g.reading(err, "the ReferenceGrants of ListenerSet %s/%s", ls.Namespace, ls.Name)
 		}

@@ -29,7 +29,7 @@ func (g *Gatherer) Listeners(ctx context.Context, gw *gatewayv1.Gateway, serves 
 			}
 		}
 	}
-	grants, err := grantsIn(ctx, g.Reader, gw.Namespace, namespaces)
+	grants, err := g.grantsIn(ctx, gw.Namespace, namespaces)
 	if err != nil {
 		return nil, err
 	}
@@ -50,46 +50,77 @@ func (g *Gatherer) BackendRefs(ctx context.Context, route routes.Route) (attach.
 			namespaces = append(namespaces, key.Namespace)
 		}
 	}
-	grants, err := grantsIn(ctx, g.Reader, route.GetNamespace(), namespaces)
+	grants, err := g.grantsIn(ctx, route.GetNamespace(), namespaces)
 	if err != nil {
 		return attach.Resolution{}, err
 	}
 	return attach.ResolveBackendRefs(route, grants, g.serviceExists(ctx))
 }
 
+// backendReads are what a pass read of backends and grants, read once however many
+// routes name them: a Gateway of thousands of routes names a few Services, each
+// thousands of times. Within a pass every route then sees the same of each.
+type backendReads struct {
+	services map[client.ObjectKey]bool
+	grants   map[string][]gatewayv1.ReferenceGrant
+}
+
 // grantsIn lists the ReferenceGrants of namespaces other than own, each namespace once:
 // no grant is needed within own.
-func grantsIn(ctx context.Context, r client.Reader, own string, namespaces []string) ([]gatewayv1.ReferenceGrant, error) {
+func (g *Gatherer) grantsIn(ctx context.Context, own string, namespaces []string) ([]gatewayv1.ReferenceGrant, error) {
 	var grants []gatewayv1.ReferenceGrant
 	for _, namespace := range unique(namespaces) {
 		if namespace == own {
 			continue
 		}
-		var list gatewayv1.ReferenceGrantList
-		if err := r.List(ctx, &list, client.InNamespace(namespace)); err != nil {
-			return nil, err
+		in, read := g.backends.grants[namespace]
+		if !read {
+			var list gatewayv1.ReferenceGrantList
+			if err := g.Reader.List(ctx, &list, client.InNamespace(namespace)); err != nil {
+				return nil, err
+			}
+			if g.backends.grants == nil {
+				g.backends.grants = map[string][]gatewayv1.ReferenceGrant{}
+			}
+			in = list.Items
+			g.backends.grants[namespace] = in
 		}
-		grants = append(grants, list.Items...)
+		grants = append(grants, in...)
 	}
 	return grants, nil
 }
 
-// serviceExists is ServiceExists, else a read of a Service's metadata through Reader; a
-// Service that cannot be read is an error that names it.
+// serviceExists is ServiceExists, else a read of a Service's metadata through Reader,
+// each Service read once a pass; a Service that cannot be read is an error that names it.
 func (g *Gatherer) serviceExists(ctx context.Context) attach.ServiceExists {
-	if g.ServiceExists != nil {
-		return g.ServiceExists
+	read := g.ServiceExists
+	if read == nil {
+		read = func(namespace, name string) (bool, error) {
+			m := &metav1.PartialObjectMetadata{}
+			m.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Service"))
+			err := g.Reader.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, m)
+			if apierrors.IsNotFound(err) {
+				return false, nil
+			}
+			if err != nil {
+				return false, fmt.Errorf("reading Service %s/%s (a backendRef): %w", namespace, name, err)
+			}
+			return true, nil
+		}
 	}
 	return func(namespace, name string) (bool, error) {
-		m := &metav1.PartialObjectMetadata{}
-		m.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Service"))
-		err := g.Reader.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, m)
-		if apierrors.IsNotFound(err) {
-			return false, nil
+		key := client.ObjectKey{Namespace: namespace, Name: name}
+		if exists, ok := g.backends.services[key]; ok {
+			return exists, nil
 		}
+		exists, err := read(namespace, name)
 		if err != nil {
-			return false, fmt.Errorf("reading Service %s/%s (a backendRef): %w", namespace, name, err)
+			return false, err
 		}
-		return true, nil
+		if g.backends.services == nil {
+			g.backends.services = map[client.ObjectKey]bool{}
+		}
+		g.backends.services[key] = exists
+		return exists, nil
 	}
 }
