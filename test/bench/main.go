@@ -63,7 +63,8 @@ func main() {
 	binary := flag.String("gatewright", "", "the gatewright binary to measure (default: build ./cmd/gatewright as the Dockerfile does)")
 	only := flag.String("only", "", "measure only floor or gatewright")
 	output := flag.String("o", "table", "output format: table or json (one document per round)")
-	flag.IntVar(&s.routes, "routes", 0, "the routes shape: one Gateway (-gateways is 1), and once it is Programmed this many HTTPRoutes over the namespaces, -parallel at a time; measured until every route is Accepted and the Gateway's routes ConfigMap holds it, then one route's path is changed and measured until applied")
+	flag.IntVar(&s.routes, "routes", 0, "the routes shape: one Gateway (-gateways is 1), and once it is Programmed this many HTTPRoutes over the namespaces, -parallel at a time; measured until every route is Accepted and the Gateway's routes ConfigMap holds it, then one route's path is changed (-route-edits times) and measured until applied")
+	flag.IntVar(&s.routeEdits, "route-edits", 5, "with -routes, how many times one route's path is changed, one edit after the controller is quiet after the last; the edit's time is their median")
 	rounds := flag.Int("rounds", 1, "measure the contenders this many times, alternating, and print each round and the median ratio of the times to all Programmed")
 	flag.Parse()
 	var err error

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 )
 
 // routesRows are the figures of the routes shape: the routes' creation, per route where
@@ -16,6 +17,9 @@ func routesRows() []row {
 	}
 	total := func(count func(*routesResult) int) func(*result) float64 {
 		return func(r *result) float64 { return float64(count(r.Routes)) }
+	}
+	perEdit := func(figure func(*routesResult) float64) func(*result) float64 {
+		return func(r *result) float64 { return figure(r.Routes) / float64(len(r.Routes.Edit.AppliedEachSeconds)) }
 	}
 	return []row{
 		{"routes: every route Accepted and held after (s)", "%.1f", seconds(func(r *routesResult) float64 { return r.DoneSeconds }), true},
@@ -34,13 +38,15 @@ func routesRows() []row {
 		{"routes: controller CPU (s)", "%.2f", seconds(func(r *routesResult) float64 { return r.ControllerCPUSeconds }), true},
 		{"  controller CPU / route (ms)", "%.2f", seconds(func(r *routesResult) float64 { return 1000 * r.ControllerCPUSeconds / float64(r.Routes) }), false},
 		{"routes: API server CPU (s)", "%.2f", seconds(func(r *routesResult) float64 { return r.APIServerCPUSeconds }), true},
-		{"edit: the route applied after (s)", "%.2f", seconds(func(r *routesResult) float64 { return r.Edit.AppliedSeconds }), true},
-		{"edit: busy until (s)", "%.1f", seconds(func(r *routesResult) float64 { return r.Edit.BusyUntilSeconds }), false},
-		{"edit: writes", "%.0f", total(func(r *routesResult) int { return r.Edit.Window.Writes }), true},
-		{"edit: all requests", "%.0f", total(func(r *routesResult) int { return r.Edit.Window.Requests }), true},
-		{"edit: Gateway reconciles", "%.0f", total(func(r *routesResult) int { return r.Edit.GatewayReconciles }), false},
-		{"edit: controller CPU (s)", "%.2f", seconds(func(r *routesResult) float64 { return r.Edit.ControllerCPUSeconds }), true},
-		{"edit: API server CPU (s)", "%.2f", seconds(func(r *routesResult) float64 { return r.Edit.APIServerCPUSeconds }), true},
+		{"edit: the route applied after, median of the edits (s)", "%.2f", seconds(func(r *routesResult) float64 { return r.Edit.AppliedSeconds }), true},
+		{"  the fastest edit (s)", "%.2f", seconds(func(r *routesResult) float64 { return slices.Min(r.Edit.AppliedEachSeconds) }), false},
+		{"  the slowest edit (s)", "%.2f", seconds(func(r *routesResult) float64 { return slices.Max(r.Edit.AppliedEachSeconds) }), false},
+		{"edit: busy until, the last edit (s)", "%.1f", seconds(func(r *routesResult) float64 { return r.Edit.BusyUntilSeconds }), false},
+		{"edit: writes / edit", "%.1f", perEdit(func(r *routesResult) float64 { return float64(r.Edit.Window.Writes) }), true},
+		{"edit: all requests / edit", "%.1f", perEdit(func(r *routesResult) float64 { return float64(r.Edit.Window.Requests) }), true},
+		{"edit: Gateway reconciles / edit", "%.1f", perEdit(func(r *routesResult) float64 { return float64(r.Edit.GatewayReconciles) }), false},
+		{"edit: controller CPU / edit (s)", "%.3f", perEdit(func(r *routesResult) float64 { return r.Edit.ControllerCPUSeconds }), true},
+		{"edit: API server CPU / edit (s)", "%.3f", perEdit(func(r *routesResult) float64 { return r.Edit.APIServerCPUSeconds }), true},
 	}
 }
 
@@ -58,6 +64,6 @@ func (rep *report) printRoutes(w io.Writer, header []string) {
 	fmt.Fprintf(w, "\nroutes: %d HTTPRoutes over %d namespaces on one Gateway, created %d at a time; requests by verb and resource from the first created until quiet, in all\n\n",
 		rep.Routes, rep.Namespaces, rep.Parallel)
 	rep.printWindow(w, header, func(r *result) tally { return r.Routes.Window })
-	fmt.Fprintf(w, "\nedit: one route's path changed; requests by verb and resource from the edit until quiet, in all\n\n")
+	fmt.Fprintf(w, "\nedit: one route's path changed %d times; requests by verb and resource from the first edit until quiet after the last, in all\n\n", len(rep.Results[0].Routes.Edit.AppliedEachSeconds))
 	rep.printWindow(w, header, func(r *result) tally { return r.Routes.Edit.Window })
 }

@@ -58,11 +58,12 @@ func routeName(i, namespaces int) types.NamespacedName {
 	return types.NamespacedName{Namespace: namespaceName(i % namespaces), Name: fmt.Sprintf("route-%d", i)}
 }
 
-// routePath is the path route i matches, edited or not.
-func routePath(i, namespaces int, edited bool) string {
+// routePath is the path route i matches: as created (edit 0), or after the edit-th
+// change of its path.
+func routePath(i, namespaces, edit int) string {
 	path := "/" + routeName(i, namespaces).String()
-	if edited {
-		path += "/edited"
+	if edit > 0 {
+		path += fmt.Sprintf("/edited-%d", edit)
 	}
 	return path
 }
@@ -77,7 +78,7 @@ func httpRoute(i, namespaces int) *gatewayv1.HTTPRoute {
 		}}},
 		Rules: []gatewayv1.HTTPRouteRule{{
 			Matches: []gatewayv1.HTTPRouteMatch{{Path: &gatewayv1.HTTPPathMatch{
-				Type: ptr.To(gatewayv1.PathMatchPathPrefix), Value: ptr.To(routePath(i, namespaces, false)),
+				Type: ptr.To(gatewayv1.PathMatchPathPrefix), Value: ptr.To(routePath(i, namespaces, 0)),
 			}}},
 			BackendRefs: []gatewayv1.HTTPBackendRef{{BackendRef: gatewayv1.BackendRef{BackendObjectReference: gatewayv1.BackendObjectReference{
 				Name: backendName, Port: ptr.To(gatewayv1.PortNumber(backendPort)),
@@ -169,6 +170,9 @@ func routeLines(routes []*gatewayv1.HTTPRoute) string {
 func routesShape(s *settings) error {
 	if s.change != noChange || s.restart {
 		return fmt.Errorf("-routes %d: measured alone, without -change or -restart", s.routes)
+	}
+	if s.routeEdits < 1 {
+		return fmt.Errorf("-route-edits %d: at least one", s.routeEdits)
 	}
 	s.gateways = 1
 	return nil

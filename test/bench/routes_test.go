@@ -183,7 +183,8 @@ func TestRoutesReportGivesFiguresPerRouteAndBothWindows(t *testing.T) {
 	contender := func(name string, writes int, done float64) *result {
 		return &result{Controller: name, Routes: &routesResult{Routes: 1000, DoneSeconds: done, Settled: true,
 			Window: tally{Writes: writes, ByKind: map[string]int{"patch httproutes/status": 1000}},
-			Edit:   routeEditResult{Settled: true, Window: tally{Writes: 3, ByKind: map[string]int{"patch configmaps": 1}}}}}
+			Edit: routeEditResult{Settled: true, AppliedSeconds: done / 100, AppliedEachSeconds: []float64{done / 50, done / 100, done / 200},
+				Window: tally{Writes: 3 * writes / 1000, ByKind: map[string]int{"patch configmaps": 3}}}}}
 	}
 	rep := &report{Gateways: 1, Routes: 1000, Namespaces: 10, Parallel: 8, Results: []*result{contender("floor", 1010, 10), contender("gatewright", 2030, 12)}}
 	var out strings.Builder
@@ -194,7 +195,10 @@ func TestRoutesReportGivesFiguresPerRouteAndBothWindows(t *testing.T) {
 		"routes: writes / route 1.01 2.03 2.01×",
 		"1000 HTTPRoutes over 10 namespaces on one Gateway",
 		"patch httproutes/status 1000 1000",
-		"edit: one route's path changed",
+		"edit: one route's path changed 3 times",
+		"edit: the route applied after, median of the edits (s) 0.10 0.12 1.20×",
+		"the slowest edit (s) 0.20 0.24",
+		"edit: writes / edit 1.0 2.0 2.00×",
 	} {
 		if !strings.Contains(squeezed, want) {
 			t.Errorf("the report lacks %q:\n%s", want, out.String())

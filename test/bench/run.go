@@ -29,6 +29,7 @@ type settings struct {
 	rollout    rollout       // the blueprint's strategy in a run with a change
 	restart    bool          // restart the controller once the fleet has settled, after the change
 	routes     int           // the routes shape (routes.go): routes created on one Gateway once it is Programmed
+	routeEdits int           // then how many times one route's path is changed
 	// floorCachesChildren makes the floor cache the children it applies.
 	floorCachesChildren bool
 	// valuesBytes, when not 0, is the large-values shape (values.go): each Gateway's
