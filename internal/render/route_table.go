@@ -29,7 +29,7 @@ func routeTableData(t *routing.Table, memo *TableMemo) map[string]any {
 	defer memo.sweep()
 	return map[string]any{
 		"listeners": listOf(t.Listeners, func(l *routing.Listener) map[string]any { return tableListenerData(l, memo) }),
-		"routes":    listOf(t.Routes, verdictData),
+		"routes":    listOf(t.Routes, memo.verdict),
 	}
 }
 

@@ -53,3 +53,31 @@ func TestTableMemoConvertsOnlyWhatChanged(t *testing.T) {
 		t.Error("the memo's data is not the match's")
 	}
 }
+
+// Route verdicts are kept as matches are: the same data while a verdict is the same,
+// converted again when it changes, forgotten when its route leaves the table.
+func TestTableMemoKeepsVerdictsThatDidNotChange(t *testing.T) {
+	verdict := func(name string, accepted bool) routing.RouteVerdict {
+		return routing.RouteVerdict{ObjectRef: routing.ObjectRef{Kind: "HTTPRoute", Namespace: "ns", Name: name}, Accepted: accepted, Listeners: []string{"http"}}
+	}
+	table := func(verdicts ...routing.RouteVerdict) *routing.Table {
+		return &routing.Table{Listeners: []routing.Listener{}, Routes: verdicts}
+	}
+	routesOf := func(data map[string]any) []any { return data["routes"].([]any) }
+	memo := NewTableMemo()
+	first := routesOf(routeTableData(table(verdict("a", true), verdict("b", true)), memo))
+	second := routesOf(routeTableData(table(verdict("a", false), verdict("b", true)), memo))
+	if !samePointer(first[1], second[1]) {
+		t.Error("the data of a verdict that did not change was converted again")
+	}
+	if samePointer(first[0], second[0]) || second[0].(map[string]any)["accepted"] != false {
+		t.Error("the data of a route now refused is not converted again")
+	}
+	if !memo.isShared(second[0]) || memo.isShared(first[0]) {
+		t.Error("the verdicts' maps handed out are not shared, or those replaced still are")
+	}
+	routeTableData(table(verdict("b", true)), memo)
+	if len(memo.verdicts) != 1 || memo.isShared(second[0]) {
+		t.Errorf("the memo holds %d verdicts after a table of one, or still shares the one gone", len(memo.verdicts))
+	}
+}

@@ -16,7 +16,7 @@ func TestTemplatesCannotChangeTheRouteTable(t *testing.T) {
 	table := &routing.Table{Listeners: []routing.Listener{{Name: "http", Hosts: []routing.Host{{Hostname: "*", Matches: []routing.Match{{
 		Name: "team-a/web/rule/0/match/0", Route: routing.ObjectRef{Kind: "HTTPRoute", Namespace: "team-a", Name: "web"},
 		Path: routing.PathMatch{Type: "PathPrefix", Value: "/"},
-	}}}}}}}
+	}}}}}}, Routes: []routing.RouteVerdict{{ObjectRef: routing.ObjectRef{Kind: "HTTPRoute", Namespace: "team-a", Name: "web"}, Accepted: true, Listeners: []string{"http"}}}}
 	for _, tt := range []struct {
 		name, template, fails string
 	}{
@@ -25,6 +25,7 @@ func TestTemplatesCannotChangeTheRouteTable(t *testing.T) {
 		{name: "unset", template: match + `{{ $_ := unset $m "route" }}`, fails: `unset "route"`},
 		{name: "merge into a match", template: match + `{{ $_ := merge $m (dict "x" 1) }}`, fails: "merge:"},
 		{name: "mergeOverwrite into a match", template: match + `{{ $_ := mergeOverwrite $m.route (dict "name" "x") }}`, fails: "mergeOverwrite:"},
+		{name: "set on a route's verdict", template: `{{ $_ := set (index .RouteTable.routes 0) "accepted" false }}`, fails: `set "accepted"`},
 		{name: "set on a copy", template: match + `{{ $c := deepCopy $m }}{{ $_ := set $c "path" "/x" }}{{ $_ := set $c.route "name" "x" }}`},
 		{name: "merge a match into a dict", template: match + `{{ $_ := merge (dict "x" 1) $m }}`},
 	} {

@@ -68,6 +68,13 @@ func (m *AttachMemo) begin(gw *gatewayv1.Gateway, serves listeners.Serves, sets 
 	m.pass++
 }
 
+// holds tells whether the memo has route at its generation, whatever the labels of its
+// namespace.
+func (m *AttachMemo) holds(route routes.Route) bool {
+	e, ok := m.routes[routes.KeyOf(route)]
+	return ok && e.uid == route.GetUID() && e.generation == route.GetGeneration()
+}
+
 // taken is what route took in an earlier pass, if that still holds for labels, those of
 // its namespace.
 func (m *AttachMemo) taken(route routes.Route, labels string) ([]gatewayv1.SectionName, bool) {

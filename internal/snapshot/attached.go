@@ -57,7 +57,37 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 		memo.begin(gw, serves, sets)
 		defer func() { memo.end(complete) }()
 	}
+	labelsFor := func(namespace string) (namespaceLabels, error) {
+		ns, ok := labelsOf[namespace]
+		if !ok {
+			labels, err := g.routeNamespaceLabels(ctx, gw, namespace)
+			if err != nil {
+				return namespaceLabels{}, err
+			}
+			ns = namespaceLabels{labels: labels}
+			if memo != nil {
+				ns.key = k8slabels.Set(labels).String()
+			}
+			labelsOf[namespace] = ns
+		}
+		return ns, nil
+	}
 	take := func(route routes.Route) ([]gatewayv1.SectionName, error) {
+		// A route the memo holds at its generation named the Gateway or its ListenerSets
+		// as it does now, the Gateway's side being the same: its parentRefs need no
+		// reading again, only its namespace's labels.
+		if memo != nil && memo.holds(route) {
+			ns, err := labelsFor(route.GetNamespace())
+			if err != nil {
+				return nil, err
+			}
+			if taken, ok := memo.taken(route, ns.key); ok {
+				for _, l := range taken {
+					a.counts[l]++
+				}
+				return taken, nil
+			}
+		}
 		var onSets []gatewayv1.ParentReference
 		for _, ref := range routes.ParentRefs(route) {
 			if key, isListenerSet := attach.ParentListenerSet(route.GetNamespace(), ref); isListenerSet && setOf[key] != nil {
@@ -68,27 +98,11 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 		if !onGateway && len(onSets) == 0 {
 			return nil, nil
 		}
-		ns, ok := labelsOf[route.GetNamespace()]
-		if !ok {
-			labels, err := g.routeNamespaceLabels(ctx, gw, route.GetNamespace())
-			if err != nil {
-				return nil, err
-			}
-			ns = namespaceLabels{labels: labels}
-			if memo != nil {
-				ns.key = k8slabels.Set(labels).String()
-			}
-			labelsOf[route.GetNamespace()] = ns
+		ns, err := labelsFor(route.GetNamespace())
+		if err != nil {
+			return nil, err
 		}
 		labels := ns.labels
-		if memo != nil {
-			if taken, ok := memo.taken(route, ns.key); ok {
-				for _, l := range taken {
-					a.counts[l]++
-				}
-				return taken, nil
-			}
-		}
 		var taken []gatewayv1.SectionName
 		if onGateway {
 			taken = onGw.Listeners(attach.RouteOf(route), labels)
