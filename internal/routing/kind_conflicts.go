@@ -50,22 +50,31 @@ func hostnameOf(l *gatewayv1.Listener) string {
 // depends on the other kind's routes alone, so that a route's own status can compute it
 // as the Gateway's table does. hostnames are the listeners' (ListenerHostnames).
 func RefuseKindConflicts(in []RouteInput, hostnames map[gatewayv1.SectionName]string) {
-	var httpRoutes, grpcRoutes []contender
+	var counts [2]int
+	for i := range in {
+		if in[i].Refusal == nil {
+			if kind := contenderKind(in[i].Route); kind >= 0 {
+				counts[kind]++
+			}
+		}
+	}
+	// Most Gateways serve one of the two kinds: they pay nothing more, not even the
+	// contenders' list.
+	if counts[0] == 0 || counts[1] == 0 {
+		return
+	}
+	httpRoutes, grpcRoutes := make([]contender, 0, counts[0]), make([]contender, 0, counts[1])
 	for i := range in {
 		r := &in[i]
 		if r.Refusal != nil {
 			continue
 		}
-		switch r.Route.(type) {
-		case *gatewayv1.HTTPRoute:
+		switch contenderKind(r.Route) {
+		case 0:
 			httpRoutes = append(httpRoutes, contender{route: r})
-		case *gatewayv1.GRPCRoute:
+		case 1:
 			grpcRoutes = append(grpcRoutes, contender{route: r})
 		}
-	}
-	// Most Gateways serve one of the two kinds: they pay nothing more.
-	if len(httpRoutes) == 0 || len(grpcRoutes) == 0 {
-		return
 	}
 	prepare(httpRoutes, hostnames)
 	prepare(grpcRoutes, hostnames)
@@ -77,6 +86,17 @@ func RefuseKindConflicts(in []RouteInput, hostnames map[gatewayv1.SectionName]st
 			}
 		}
 	}
+}
+
+// contenderKind is 0 for an HTTPRoute, 1 for a GRPCRoute, -1 for a route of another kind.
+func contenderKind(route routes.Route) int {
+	switch route.(type) {
+	case *gatewayv1.HTTPRoute:
+		return 0
+	case *gatewayv1.GRPCRoute:
+		return 1
+	}
+	return -1
 }
 
 // contender is an HTTPRoute or GRPCRoute in the judging: where it stands in admission

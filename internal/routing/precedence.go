@@ -55,7 +55,8 @@ func tieBreak(a, b place) int {
 
 // sortMatches sorts matches by compare, given the creation time of each one's route
 // (routeOf) from created. Matches are hundreds of bytes: a Gateway's thousands of them
-// are compared in place, each route's time looked up once, and moved once.
+// are compared in place, each route's time looked up once, and moved once, along the
+// cycles of the sorted order, without a second list of them.
 func sortMatches[M any](matches []M, routeOf func(*M) ObjectRef, created map[ObjectRef]metav1.Time, compare func(a, b *M, createdA, createdB metav1.Time) int) {
 	type entry struct {
 		index   int
@@ -68,11 +69,24 @@ func sortMatches[M any](matches []M, routeOf func(*M) ObjectRef, created map[Obj
 	slices.SortFunc(order, func(a, b entry) int {
 		return compare(&matches[a.index], &matches[b.index], a.created, b.created)
 	})
-	sorted := make([]M, len(matches))
-	for i, e := range order {
-		sorted[i] = matches[e.index]
+	// Position i takes the match at order[i].index; a position filled is marked -1.
+	for start := range order {
+		if order[start].index < 0 || order[start].index == start {
+			continue
+		}
+		held := matches[start]
+		at := start
+		for {
+			from := order[at].index
+			order[at].index = -1
+			if from == start {
+				matches[at] = held
+				break
+			}
+			matches[at] = matches[from]
+			at = from
+		}
 	}
-	copy(matches, sorted)
 }
 
 // absent is 1 for an empty string, so that a match with a method sorts first.
