@@ -6,6 +6,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gatewright/gatewright/internal/attach"
 )
 
 // MatchMemo keeps the matches of each HTTPRoute of a Gateway's route table from one
@@ -39,17 +41,24 @@ func (m *MatchMemo) httpMatches(r *RouteInput, route *gatewayv1.HTTPRoute) []Mat
 	if m == nil || route.UID == "" {
 		return routeMatches(r, route)
 	}
+	if e, ok := m.routes[route.UID]; ok && e.generation == route.Generation && e.resolvedAs(r) {
+		e.used = true
+		return e.matches
+	}
 	resolved := make([]resolution, len(r.BackendRefs))
 	for i, ref := range r.BackendRefs {
 		resolved[i] = resolution{rule: ref.Rule, reason: ref.Reason}
 	}
-	if e, ok := m.routes[route.UID]; ok && e.generation == route.Generation && slices.Equal(e.resolved, resolved) {
-		e.used = true
-		return e.matches
-	}
 	matches := routeMatches(r, route)
 	m.routes[route.UID] = &memoRoute{generation: route.Generation, resolved: resolved, matches: matches, used: true}
 	return matches
+}
+
+// resolvedAs tells whether r's backendRefs resolve as they did for e's matches.
+func (e *memoRoute) resolvedAs(r *RouteInput) bool {
+	return slices.EqualFunc(e.resolved, r.BackendRefs, func(was resolution, ref attach.BackendRef) bool {
+		return was.rule == ref.Rule && was.reason == ref.Reason
+	})
 }
 
 // begin takes the memo for one table; the function it returns forgets the routes that
