@@ -81,14 +81,15 @@ func Build(in Input) *Table {
 	})
 	for i := range in.Gateway.Spec.Listeners {
 		l := &in.Gateway.Spec.Listeners[i]
-		t.Listeners = append(t.Listeners, listener(l, verdictOf(in.Listeners, l.Name), byListener[l.Name], in.Memo))
+		t.Listeners = append(t.Listeners, listener(string(l.Name), l, verdictOf(in.Listeners, l.Name), byListener[l.Name], in.Memo))
 	}
 	for _, v := range in.ListenerSets {
 		if !v.Accepted {
 			continue
 		}
 		for i := range v.Entries {
-			l := listener(&v.Entries[i], &v.Listeners[i], byListener[v.Ref.Key(v.Entries[i].Name)], in.Memo)
+			key := v.Ref.Key(v.Entries[i].Name)
+			l := listener(string(key), &v.Entries[i], &v.Listeners[i], byListener[key], in.Memo)
 			l.ListenerSet = &ObjectRef{Kind: "ListenerSet", Namespace: v.Ref.Namespace, Name: v.Ref.Name}
 			t.Listeners = append(t.Listeners, l)
 		}
@@ -129,8 +130,9 @@ func verdictOf(statuses []listeners.Status, name gatewayv1.SectionName) *listene
 	return nil
 }
 
-// listener is the table's listener l with the routes attached to it.
-func listener(l *gatewayv1.Listener, verdict *listeners.Status, attached []*RouteInput, memo *MatchMemo) Listener {
+// listener is the table's listener l with the routes attached to it; key names it
+// among the Gateway's listeners and those of its ListenerSets.
+func listener(key string, l *gatewayv1.Listener, verdict *listeners.Status, attached []*RouteInput, memo *MatchMemo) Listener {
 	out := Listener{Name: string(l.Name), Port: int32(l.Port), Protocol: string(l.Protocol),
 		Certificates: []ObjectRef{}, Hosts: []Host{}, Valid: verdict != nil && verdict.IsValid()}
 	if l.Hostname != nil {
@@ -154,7 +156,7 @@ func listener(l *gatewayv1.Listener, verdict *listeners.Status, attached []*Rout
 	}
 	switch l.Protocol {
 	case gatewayv1.HTTPProtocolType, gatewayv1.HTTPSProtocolType:
-		out.Hosts = httpHosts(out.Hostname, attached, memo)
+		out.Hosts = httpHosts(key, out.Hostname, attached, memo)
 	case gatewayv1.TLSProtocolType:
 		out.Hosts = tlsHosts(out.Hostname, attached)
 	case gatewayv1.TCPProtocolType, gatewayv1.UDPProtocolType:
@@ -163,9 +165,10 @@ func listener(l *gatewayv1.Listener, verdict *listeners.Status, attached []*Rout
 	return out
 }
 
-// httpHosts are the hosts of an HTTP or HTTPS listener of hostname: the HTTPRoutes'
-// and GRPCRoutes' matches by effective hostname, each kind in its precedence order.
-func httpHosts(hostname string, attached []*RouteInput, memo *MatchMemo) []Host {
+// httpHosts are the hosts of an HTTP or HTTPS listener of hostname, named key: the
+// HTTPRoutes' and GRPCRoutes' matches by effective hostname, each kind in its
+// precedence order.
+func httpHosts(key, hostname string, attached []*RouteInput, memo *MatchMemo) []Host {
 	ages := routeAges(attached)
 	// The listener's own hostname is always a host, matched or not: a request for it
 	// that no route takes is answered here (404), not by another listener's host.
@@ -173,7 +176,7 @@ func httpHosts(hostname string, attached []*RouteInput, memo *MatchMemo) []Host 
 	// Each host's matches are gathered route by route, then joined once: the host of a
 	// shared Gateway grows to thousands of matches of hundreds of bytes each.
 	type parts struct {
-		http [][]Match
+		http []hostRoute
 		grpc [][]GRPCMatch
 	}
 	hosts := map[string]*parts{own: {}}
@@ -189,7 +192,7 @@ func httpHosts(hostname string, attached []*RouteInput, memo *MatchMemo) []Host 
 			matches := memo.httpMatches(r, route)
 			for _, name := range effectiveHostnames(hostname, route.Spec.Hostnames) {
 				h := host(name)
-				h.http = append(h.http, matches)
+				h.http = append(h.http, hostRoute{uid: route.UID, matches: matches})
 			}
 		case *gatewayv1.GRPCRoute:
 			matches := grpcMatches(r, route)
@@ -201,11 +204,7 @@ func httpHosts(hostname string, attached []*RouteInput, memo *MatchMemo) []Host 
 	}
 	out := make([]Host, 0, len(hosts))
 	for name, p := range hosts {
-		h := Host{Hostname: name, Matches: slices.Concat(p.http...), GRPCMatches: slices.Concat(p.grpc...)}
-		if h.Matches == nil {
-			h.Matches = []Match{} // every host lists its matches, if none
-		}
-		sortMatches(h.Matches, func(m *Match) ObjectRef { return m.Route }, ages, precedence)
+		h := Host{Hostname: name, Matches: memo.sortedHTTP(hostKey{listener: key, hostname: name}, p.http, ages), GRPCMatches: slices.Concat(p.grpc...)}
 		sortMatches(h.GRPCMatches, func(m *GRPCMatch) ObjectRef { return m.Route }, ages, grpcPrecedence)
 		out = append(out, h)
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -19,6 +20,7 @@ import (
 type MatchMemo struct {
 	mu     sync.Mutex
 	routes map[types.UID]*memoRoute
+	hosts  map[hostKey]*memoHost
 }
 
 type memoRoute struct {
@@ -69,7 +71,7 @@ func (m *MatchMemo) begin() func() {
 	}
 	m.mu.Lock()
 	if m.routes == nil {
-		m.routes = map[types.UID]*memoRoute{}
+		m.routes, m.hosts = map[types.UID]*memoRoute{}, map[hostKey]*memoHost{}
 	}
 	return func() {
 		defer m.mu.Unlock()
@@ -80,5 +82,113 @@ func (m *MatchMemo) begin() func() {
 			}
 			e.used = false
 		}
+		for key, h := range m.hosts {
+			if !h.used {
+				delete(m.hosts, key)
+				continue
+			}
+			h.used = false
+		}
 	}
+}
+
+// hostKey is one host of one listener of the table: the listener's key (its name, or its
+// ListenerSet's key of it) and the hostname.
+type hostKey struct{ listener, hostname string }
+
+// hostRoute is what one HTTPRoute gives a host: its matches, the memo's while the route
+// is unchanged.
+type hostRoute struct {
+	uid     types.UID
+	matches []Match
+}
+
+// memoHost is a host's HTTP matches in precedence order in the latest table, and the
+// matches each route gave it. The matches are shared by the tables and never changed.
+type memoHost struct {
+	sorted []Match
+	routes map[types.UID][]Match
+	used   bool
+}
+
+// sortedHTTP is a host's HTTP matches, those routes give it, in precedence order
+// (created holds each route's creation time). When few of the routes changed since the
+// latest table, it is that table's order with the changed routes' matches taken out and
+// merged back in where they sort; a route's edit on a host of thousands of matches sorts
+// that route's instead of them all. The order is the same: precedence is a total order.
+func (m *MatchMemo) sortedHTTP(key hostKey, from []hostRoute, created map[ObjectRef]metav1.Time) []Match {
+	var prev *memoHost
+	if m != nil {
+		prev = m.hosts[key]
+	}
+	sorted, ok := resorted(prev, from, created)
+	if !ok {
+		parts := make([][]Match, len(from))
+		for i, r := range from {
+			parts[i] = r.matches
+		}
+		sorted = slices.Concat(parts...)
+		if sorted == nil {
+			sorted = []Match{} // every host lists its matches, if none
+		}
+		sortMatches(sorted, func(m *Match) ObjectRef { return m.Route }, created, precedence)
+	}
+	if m != nil && !slices.ContainsFunc(from, func(r hostRoute) bool { return r.uid == "" }) {
+		routes := make(map[types.UID][]Match, len(from))
+		for _, r := range from {
+			routes[r.uid] = r.matches
+		}
+		m.hosts[key] = &memoHost{sorted: sorted, routes: routes, used: true}
+	}
+	return sorted
+}
+
+// resorted is prev's order with the matches of the routes that changed, came or went
+// taken out and those of the routes now in from merged in; false when prev is nil or so
+// much changed that sorting them all is as cheap.
+func resorted(prev *memoHost, from []hostRoute, created map[ObjectRef]metav1.Time) ([]Match, bool) {
+	if prev == nil {
+		return nil, false
+	}
+	var added []hostRoute
+	kept := make(map[types.UID]bool, len(from))
+	for _, r := range from {
+		if was, ok := prev.routes[r.uid]; ok && sameMatches(was, r.matches) {
+			kept[r.uid] = true
+			continue
+		}
+		added = append(added, r)
+	}
+	gone := map[ObjectRef]bool{}
+	for uid, was := range prev.routes {
+		if !kept[uid] && len(was) > 0 {
+			gone[was[0].Route] = true
+		}
+	}
+	var in []Match
+	for _, r := range added {
+		in = append(in, r.matches...)
+	}
+	if len(gone)+len(in) > len(prev.sorted)/2+1 {
+		return nil, false
+	}
+	// The matches put in, in order, merged with those kept, in order: one pass.
+	sortMatches(in, func(m *Match) ObjectRef { return m.Route }, created, precedence)
+	sorted := make([]Match, 0, len(prev.sorted)+len(in))
+	for i := range prev.sorted {
+		m := &prev.sorted[i]
+		if gone[m.Route] {
+			continue
+		}
+		for len(in) > 0 && precedence(&in[0], m, created[in[0].Route], created[m.Route]) < 0 {
+			sorted, in = append(sorted, in[0]), in[1:]
+		}
+		sorted = append(sorted, *m)
+	}
+	return append(sorted, in...), true
+}
+
+// sameMatches tells whether a and b are the same matches of the memo: the same list.
+func sameMatches(a, b []Match) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
