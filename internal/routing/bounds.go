@@ -155,16 +155,16 @@ func admissionOrder(a, b admissionKey) int {
 		}
 		return 1
 	}
-	if by := compareNamespacedNames(a.namespace, a.name, b.namespace, b.name); by != 0 {
+	if by := CompareNamespacedNames(a.namespace, a.name, b.namespace, b.name); by != 0 {
 		return by
 	}
 	return strings.Compare(a.kind, b.kind)
 }
 
-// compareNamespacedNames orders namespace/name strings as Gateway API's ties do, by
+// CompareNamespacedNames orders namespace/name strings as Gateway API's ties do, by
 // "{namespace}/{name}", without building them: a route table's sort compares them
 // some 60,000 times for 5,000 routes.
-func compareNamespacedNames(namespaceA, nameA, namespaceB, nameB string) int {
+func CompareNamespacedNames(namespaceA, nameA, namespaceB, nameB string) int {
 	if namespaceA == namespaceB {
 		return strings.Compare(nameA, nameB)
 	}

@@ -202,7 +202,7 @@ func TestNamespacedNamesCompareAsTheirJoinedStrings(t *testing.T) {
 			for _, nsB := range parts {
 				for _, nameB := range parts {
 					want := strings.Compare(nsA+"/"+nameA, nsB+"/"+nameB)
-					if got := compareNamespacedNames(nsA, nameA, nsB, nameB); got != want {
+					if got := CompareNamespacedNames(nsA, nameA, nsB, nameB); got != want {
 						t.Fatalf("%q/%q against %q/%q: %d, want %d", nsA, nameA, nsB, nameB, got, want)
 					}
 				}

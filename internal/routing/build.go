@@ -77,7 +77,7 @@ func Build(in Input) *Table {
 		if a.Kind != b.Kind {
 			return cmp.Compare(slices.Index(routes.Kinds, a.Kind), slices.Index(routes.Kinds, b.Kind))
 		}
-		return compareNamespacedNames(a.Namespace, a.Name, b.Namespace, b.Name)
+		return CompareNamespacedNames(a.Namespace, a.Name, b.Namespace, b.Name)
 	})
 	for i := range in.Gateway.Spec.Listeners {
 		l := &in.Gateway.Spec.Listeners[i]

@@ -12,6 +12,7 @@ import (
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/routes"
+	"github.com/gatewright/gatewright/internal/routing"
 )
 
 // attachment is where routes attach on a Gateway.
@@ -147,8 +148,11 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 		}
 	}
 	complete = true
-	// Sorted as pointers, then copied once: a route is a kilobyte or more.
-	sortByKey(attachedRoutes, func(r *gatewayv1.HTTPRoute) string { return r.Namespace + "/" + r.Name })
+	// Sorted as pointers, by "namespace/name" without building it, then copied once: a
+	// route is a kilobyte or more.
+	slices.SortFunc(attachedRoutes, func(a, b *gatewayv1.HTTPRoute) int {
+		return routing.CompareNamespacedNames(a.Namespace, a.Name, b.Namespace, b.Name)
+	})
 	if len(attachedRoutes) > 0 {
 		a.routes = make([]gatewayv1.HTTPRoute, 0, len(attachedRoutes))
 	}
