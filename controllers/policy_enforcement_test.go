@@ -125,6 +125,17 @@ spec:
 		Eventually(w.routeAffected(ctx, "r1")).Should(Equal("True/Affected: values from " + ns + "/p2"))
 		Eventually(w.routeAffected(ctx, "r2")).Should(Equal("True/Affected: values from " + ns + "/p1"))
 		Eventually(w.routeAffected(ctx, "r4")).Should(Equal("True/Affected: values from " + ns + "/p3"))
+
+		By("r1 moving to g2: the policies it leaves and meets are judged again")
+		// Once no judgement is pending: only the route's own edit can bring them back.
+		Consistently(w.enforced(ctx, "p2"), "3s").Should(Equal("True/Enforced: in effect on every Gateway and route it reaches"))
+		r1 := &gatewayv1.HTTPRoute{}
+		Expect(k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: "r1"}, r1)).To(Succeed())
+		moved := r1.DeepCopy()
+		moved.Spec.ParentRefs[0].Name = "g2"
+		Expect(k8s.Patch(ctx, moved, client.MergeFrom(r1))).To(Succeed())
+		Eventually(w.enforced(ctx, "p1")).Should(Equal("True/Enforced: in effect on every Gateway and route it reaches"))
+		Eventually(w.enforced(ctx, "p2")).Should(Equal("False/Overridden: every value is overridden by GatewayConfig " + ns + "/p3"))
 	})
 
 	It("writes at most 16 ancestors and says which ones it left out", func(ctx SpecContext) {
