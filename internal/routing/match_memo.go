@@ -104,10 +104,11 @@ type hostRoute struct {
 }
 
 // memoHost is a host's HTTP matches in precedence order in the latest table, and the
-// matches each route gave it. The matches are shared by the tables and never changed.
+// routes that gave them, in the order the table's input had them. The matches are
+// shared by the tables and never changed.
 type memoHost struct {
 	sorted []Match
-	routes map[types.UID][]Match
+	from   []hostRoute
 	used   bool
 }
 
@@ -134,11 +135,7 @@ func (m *MatchMemo) sortedHTTP(key hostKey, from []hostRoute, created map[Object
 		sortMatches(sorted, func(m *Match) ObjectRef { return m.Route }, created, precedence)
 	}
 	if m != nil && !slices.ContainsFunc(from, func(r hostRoute) bool { return r.uid == "" }) {
-		routes := make(map[types.UID][]Match, len(from))
-		for _, r := range from {
-			routes[r.uid] = r.matches
-		}
-		m.hosts[key] = &memoHost{sorted: sorted, routes: routes, used: true}
+		m.hosts[key] = &memoHost{sorted: sorted, from: from, used: true}
 	}
 	return sorted
 }
@@ -150,21 +147,7 @@ func resorted(prev *memoHost, from []hostRoute, created map[ObjectRef]metav1.Tim
 	if prev == nil {
 		return nil, false
 	}
-	var added []hostRoute
-	kept := make(map[types.UID]bool, len(from))
-	for _, r := range from {
-		if was, ok := prev.routes[r.uid]; ok && sameMatches(was, r.matches) {
-			kept[r.uid] = true
-			continue
-		}
-		added = append(added, r)
-	}
-	gone := map[ObjectRef]bool{}
-	for uid, was := range prev.routes {
-		if !kept[uid] && len(was) > 0 {
-			gone[was[0].Route] = true
-		}
-	}
+	added, gone := changedRoutes(prev.from, from)
 	var in []Match
 	for _, r := range added {
 		in = append(in, r.matches...)
@@ -172,12 +155,20 @@ func resorted(prev *memoHost, from []hostRoute, created map[ObjectRef]metav1.Tim
 	if len(gone)+len(in) > len(prev.sorted)/2+1 {
 		return nil, false
 	}
+	isGone := func(route ObjectRef) bool { return slices.Contains(gone, route) }
+	if len(gone) > 8 {
+		set := make(map[ObjectRef]bool, len(gone))
+		for _, ref := range gone {
+			set[ref] = true
+		}
+		isGone = func(route ObjectRef) bool { return set[route] }
+	}
 	// The matches put in, in order, merged with those kept, in order: one pass.
 	sortMatches(in, func(m *Match) ObjectRef { return m.Route }, created, precedence)
 	sorted := make([]Match, 0, len(prev.sorted)+len(in))
 	for i := range prev.sorted {
 		m := &prev.sorted[i]
-		if gone[m.Route] {
+		if len(gone) > 0 && isGone(m.Route) {
 			continue
 		}
 		for len(in) > 0 && precedence(&in[0], m, created[in[0].Route], created[m.Route]) < 0 {
@@ -186,6 +177,46 @@ func resorted(prev *memoHost, from []hostRoute, created map[ObjectRef]metav1.Tim
 		sorted = append(sorted, *m)
 	}
 	return append(sorted, in...), true
+}
+
+// changedRoutes are the routes of now whose matches are not those they had in was
+// (added: changed or new), and the routes of was whose matches now does not hold
+// (gone: changed or left). Both are in the table input's order, so one walk pairs them
+// while they stay aligned, as they do through edits; where a route came or went, the
+// rest is paired by UID.
+func changedRoutes(was, now []hostRoute) (added []hostRoute, gone []ObjectRef) {
+	goneOf := func(r hostRoute) {
+		if len(r.matches) > 0 {
+			gone = append(gone, r.matches[0].Route)
+		}
+	}
+	i := 0
+	for ; i < len(now) && i < len(was) && now[i].uid == was[i].uid; i++ {
+		if !sameMatches(was[i].matches, now[i].matches) {
+			added = append(added, now[i])
+			goneOf(was[i])
+		}
+	}
+	if i == len(now) && i == len(was) {
+		return added, gone
+	}
+	rest := make(map[types.UID][]Match, len(was)-i)
+	for _, r := range was[i:] {
+		rest[r.uid] = r.matches
+	}
+	for _, r := range now[i:] {
+		if matches, ok := rest[r.uid]; ok && sameMatches(matches, r.matches) {
+			delete(rest, r.uid)
+			continue
+		}
+		added = append(added, r)
+	}
+	for _, r := range was[i:] {
+		if _, left := rest[r.uid]; left {
+			goneOf(r)
+		}
+	}
+	return added, gone
 }
 
 // sameMatches tells whether a and b are the same matches of the memo: the same list.

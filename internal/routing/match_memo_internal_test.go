@@ -119,10 +119,7 @@ func TestMatchMemoKeepsEachHostInOrder(t *testing.T) {
 			t.Fatalf("step %d: the table kept in order differs from the one sorted whole", step)
 		}
 		// The same host again from the last table's order: taken when few changed.
-		var from []hostRoute
-		for uid, matches := range memo.hosts[key].routes {
-			from = append(from, hostRoute{uid: uid, matches: matches})
-		}
+		from := memo.hosts[key].from
 		ptrs := make([]*RouteInput, len(in.Routes))
 		for i := range in.Routes {
 			ptrs[i] = &in.Routes[i]
