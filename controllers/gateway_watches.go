@@ -204,13 +204,10 @@ func (r *GatewayReconciler) gatewaysOfService(ctx context.Context, svc *metav1.P
 func (r *GatewayReconciler) gatewaysOfRoutesOfGrant(ctx context.Context, obj client.Object) []reconcile.Request {
 	var requests []reconcile.Request
 	for _, kind := range r.routeKinds {
-		for _, req := range referrersOfGrant(ctx, r.Client, obj, kind, routes.NewList(kind), indexRouteBackendNamespace, func(o client.Object) []attach.Referent {
+		for _, route := range grantReferrers(ctx, r.Client, obj, kind, routes.NewList(kind), indexRouteBackendNamespace, func(o client.Object) []attach.Referent {
 			return attach.BackendReferents(o.(routes.Route))
 		}) {
-			route := routes.New(kind)
-			if err := r.Get(ctx, req.NamespacedName, route); err == nil {
-				requests = append(requests, r.gatewaysOfRoute(ctx, route)...)
-			}
+			requests = append(requests, r.gatewaysOfRoute(ctx, route)...)
 		}
 	}
 	return requests

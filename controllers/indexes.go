@@ -254,35 +254,46 @@ func classesUsing(ctx context.Context, c client.Reader, blueprint string) ([]typ
 	return out, nil
 }
 
-// referrersOfGrant lists the objects of kind (of the Gateway API group, listed into
-// list) with a reference that the ReferenceGrant obj permits or stops permitting: of a
-// namespace it lets kind refer from, naming (referents) an object of its namespace that
+// referrersOfGrant requests the objects grantReferrers finds.
+func referrersOfGrant(ctx context.Context, r client.Reader, obj client.Object, kind string, list client.ObjectList, index string, referents func(client.Object) []attach.Referent) []reconcile.Request {
+	var names []types.NamespacedName
+	for _, referrer := range grantReferrers(ctx, r, obj, kind, list, index, referents) {
+		names = append(names, client.ObjectKeyFromObject(referrer))
+	}
+	return ctrlutil.RequestsFor(names)
+}
+
+// grantReferrers lists the objects of kind (of the Gateway API group, each namespace's
+// into a copy of the empty list) with a reference that the ReferenceGrant obj permits or
+// stops permitting: of a namespace it lets kind refer from, naming (referents) an object of its namespace that
 // it lets them refer to; index is kind's index of the other namespaces its references
 // name. A grant naming namespaces where nothing refers through it reaches nothing. On an
 // update both the old and the new grant are mapped, so references it drops are seen too.
-func referrersOfGrant(ctx context.Context, r client.Reader, obj client.Object, kind string, list client.ObjectList, index string, referents func(client.Object) []attach.Referent) []reconcile.Request {
+func grantReferrers(ctx context.Context, r client.Reader, obj client.Object, kind string, list client.ObjectList, index string, referents func(client.Object) []attach.Referent) []client.Object {
 	grant, ok := obj.(*gatewayv1.ReferenceGrant)
 	if !ok {
 		return nil
 	}
 	grants := []gatewayv1.ReferenceGrant{*grant}
-	var names []types.NamespacedName
+	var out []client.Object
 	for _, namespace := range attach.ReferrerNamespaces(grant, gatewayv1.GroupName, kind) {
-		if err := r.List(ctx, list, client.InNamespace(namespace), client.MatchingFields{index: grant.Namespace}); err != nil {
+		// A list of its own per namespace: the items taken from the last stay as they are.
+		in := list.DeepCopyObject().(client.ObjectList)
+		if err := r.List(ctx, in, client.InNamespace(namespace), client.MatchingFields{index: grant.Namespace}); err != nil {
 			return nil
 		}
 		from := attach.Referrer{Group: gatewayv1.GroupName, Kind: kind, Namespace: namespace}
 		permitted := func(to attach.Referent) bool {
 			return to.Namespace == grant.Namespace && attach.ReferencePermitted(grants, from, to)
 		}
-		_ = meta.EachListItem(list, func(item runtime.Object) error { // the func never fails
+		_ = meta.EachListItem(in, func(item runtime.Object) error { // the func never fails
 			if referrer := item.(client.Object); slices.ContainsFunc(referents(referrer), permitted) {
-				names = append(names, client.ObjectKeyFromObject(referrer))
+				out = append(out, referrer)
 			}
 			return nil
 		})
 	}
-	return ctrlutil.RequestsFor(names)
+	return out
 }
 
 // routesOnGateways lists, once each, the routes of kinds that name any of gateways in a

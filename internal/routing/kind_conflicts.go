@@ -50,31 +50,26 @@ func hostnameOf(l *gatewayv1.Listener) string {
 // depends on the other kind's routes alone, so that a route's own status can compute it
 // as the Gateway's table does. hostnames are the listeners' (ListenerHostnames).
 func RefuseKindConflicts(in []RouteInput, hostnames map[gatewayv1.SectionName]string) {
-	var counts [2]int
-	for i := range in {
-		if in[i].Refusal == nil {
-			if kind := contenderKind(in[i].Route); kind >= 0 {
-				counts[kind]++
-			}
-		}
-	}
 	// Most Gateways serve one of the two kinds: they pay nothing more, not even the
 	// contenders' list.
-	if counts[0] == 0 || counts[1] == 0 {
+	if !slices.ContainsFunc(in, isGRPCContender) {
 		return
 	}
-	httpRoutes, grpcRoutes := make([]contender, 0, counts[0]), make([]contender, 0, counts[1])
+	var httpRoutes, grpcRoutes []contender
 	for i := range in {
 		r := &in[i]
 		if r.Refusal != nil {
 			continue
 		}
-		switch contenderKind(r.Route) {
-		case 0:
+		switch r.Route.(type) {
+		case *gatewayv1.HTTPRoute:
 			httpRoutes = append(httpRoutes, contender{route: r})
-		case 1:
+		case *gatewayv1.GRPCRoute:
 			grpcRoutes = append(grpcRoutes, contender{route: r})
 		}
+	}
+	if len(httpRoutes) == 0 {
+		return
 	}
 	prepare(httpRoutes, hostnames)
 	prepare(grpcRoutes, hostnames)
@@ -88,15 +83,10 @@ func RefuseKindConflicts(in []RouteInput, hostnames map[gatewayv1.SectionName]st
 	}
 }
 
-// contenderKind is 0 for an HTTPRoute, 1 for a GRPCRoute, -1 for a route of another kind.
-func contenderKind(route routes.Route) int {
-	switch route.(type) {
-	case *gatewayv1.HTTPRoute:
-		return 0
-	case *gatewayv1.GRPCRoute:
-		return 1
-	}
-	return -1
+// isGRPCContender tells whether r is a GRPCRoute nothing refused yet.
+func isGRPCContender(r RouteInput) bool {
+	_, grpc := r.Route.(*gatewayv1.GRPCRoute)
+	return grpc && r.Refusal == nil
 }
 
 // contender is an HTTPRoute or GRPCRoute in the judging: where it stands in admission
