@@ -53,22 +53,20 @@ type ServiceExists func(namespace, name string) (bool, error)
 func ResolveBackendRefs(route routes.Route, grants []gatewayv1.ReferenceGrant, exists ServiceExists) (Resolution, error) {
 	out := Resolution{Reason: gatewayv1.RouteReasonResolvedRefs}
 	var unresolved []string
-	for i, rule := range routes.BackendRefs(route) {
-		for _, ref := range rule {
-			b, err := resolve(route, ref.BackendObjectReference, grants, exists)
-			if err != nil {
-				return Resolution{}, err
-			}
-			b.Rule = i
-			out.BackendRefs = append(out.BackendRefs, b)
-			if b.Resolved() {
-				continue
-			}
-			if len(unresolved) == 0 {
-				out.Reason = b.Reason
-			}
-			unresolved = append(unresolved, b.Message)
+	for i, ref := range routes.AllBackendRefs(route) {
+		b, err := resolve(route, ref.BackendObjectReference, grants, exists)
+		if err != nil {
+			return Resolution{}, err
 		}
+		b.Rule = i
+		out.BackendRefs = append(out.BackendRefs, b)
+		if b.Resolved() {
+			continue
+		}
+		if len(unresolved) == 0 {
+			out.Reason = b.Reason
+		}
+		unresolved = append(unresolved, b.Message)
 	}
 	out.Message = strings.Join(unresolved, "; ")
 	return out, nil

@@ -3,6 +3,7 @@ package render
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"sync"
 
 	"github.com/gatewright/gatewright/internal/routing"
@@ -44,18 +45,18 @@ func NewTableMemo() *TableMemo {
 
 // match is m's data: the memo's if m is what it was converted from, else converted now.
 func (t *TableMemo) match(m *routing.Match) map[string]any {
-	return memoized(t, t.matches, m.Name, m, matchData)
+	return memoized(t, t.matches, m.Name, m, sameMatch, matchData)
 }
 
 // verdict is v's data, as match is m's.
 func (t *TableMemo) verdict(v *routing.RouteVerdict) map[string]any {
-	return memoized(t, t.verdicts, v.ObjectRef, v, verdictData)
+	return memoized(t, t.verdicts, v.ObjectRef, v, sameVerdict, verdictData)
 }
 
-// memoized is item's data, kept in entries under key: the memo's if item is what it was
-// converted from, else converted now.
-func memoized[K comparable, T any](t *TableMemo, entries map[K]*memoEntry[T], key K, item *T, convert func(*T) map[string]any) map[string]any {
-	if e, ok := entries[key]; ok && reflect.DeepEqual(&e.from, item) {
+// memoized is item's data, kept in entries under key: the memo's if item is the same as
+// what it was converted from, else converted now.
+func memoized[K comparable, T any](t *TableMemo, entries map[K]*memoEntry[T], key K, item *T, same func(a, b *T) bool, convert func(*T) map[string]any) map[string]any {
+	if e, ok := entries[key]; ok && same(&e.from, item) {
 		e.used = true
 		return e.data
 	}
@@ -64,6 +65,34 @@ func memoized[K comparable, T any](t *TableMemo, entries map[K]*memoEntry[T], ke
 	entries[key] = &memoEntry[T]{from: *item, data: data, used: true}
 	t.walkMaps(data, func(p uintptr) { t.shared[p] = true })
 	return data
+}
+
+// sameMatch tells whether x and y are equal: at once when they share their lists, as a
+// match the route table's memo kept does with its last copy (routing.MatchMemo), else
+// by reflection. Comparing every match of a Gateway by reflection was most of the
+// memo's time on one route's edit.
+func sameMatch(x, y *routing.Match) bool {
+	if x.Route != y.Route || x.Rule != y.Rule || x.RuleName != y.RuleName || x.Match != y.Match ||
+		x.Name != y.Name || x.Path != y.Path || x.Method != y.Method {
+		return false
+	}
+	if sharedList(x.Headers, y.Headers) && sharedList(x.QueryParams, y.QueryParams) && sharedList(x.Filters, y.Filters) &&
+		sharedList(x.Backends, y.Backends) && x.Timeouts == y.Timeouts {
+		return true
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+// sameVerdict tells whether x and y are equal, field by field.
+func sameVerdict(x, y *routing.RouteVerdict) bool {
+	return x.ObjectRef == y.ObjectRef && x.Accepted == y.Accepted && x.Reason == y.Reason && x.Message == y.Message &&
+		(x.Listeners == nil) == (y.Listeners == nil) && slices.Equal(x.Listeners, y.Listeners)
+}
+
+// sharedList tells whether a and b are one list: both nil, both empty, or the same
+// elements in memory.
+func sharedList[T any](a, b []T) bool {
+	return (a == nil) == (b == nil) && len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // sweep forgets the matches and verdicts the latest table did not have, and marks the

@@ -1,8 +1,11 @@
 package render
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
+
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gatewright/gatewright/internal/routing"
 )
@@ -79,5 +82,76 @@ func TestTableMemoKeepsVerdictsThatDidNotChange(t *testing.T) {
 	routeTableData(table(verdict("b", true)), memo)
 	if len(memo.verdicts) != 1 || memo.isShared(second[0]) {
 		t.Errorf("the memo holds %d verdicts after a table of one, or still shares the one gone", len(memo.verdicts))
+	}
+}
+
+// The memo's comparisons see every field: a match or a verdict that differs from another
+// in any one field is not the same, while one that shares or copies the other's lists is.
+func TestTheMemoComparesEveryField(t *testing.T) {
+	timeout := gatewayv1.Duration("5s")
+	match := routing.Match{Route: routing.ObjectRef{Kind: "HTTPRoute", Namespace: "ns", Name: "a"}, Rule: 1, RuleName: "r", Match: 2, Name: "ns/a/rule/1/match/2",
+		Path: routing.PathMatch{Type: "PathPrefix", Value: "/a"}, Method: "GET", Headers: []routing.ValueMatch{{Type: "Exact", Name: "h", Value: "v"}},
+		QueryParams: []routing.ValueMatch{{Type: "Exact", Name: "q", Value: "v"}}, Filters: []gatewayv1.HTTPRouteFilter{{Type: gatewayv1.HTTPRouteFilterRequestMirror}},
+		Backends: []routing.HTTPBackend{{Backend: routing.Backend{Kind: "Service", Name: "svc", Resolved: true}}}, Timeouts: &gatewayv1.HTTPRouteTimeouts{Request: &timeout}}
+	verdict := routing.RouteVerdict{ObjectRef: match.Route, Accepted: true, Reason: "Accepted", Message: "m", Listeners: []string{"http"}}
+	checkEveryField(t, match, sameMatch)
+	checkEveryField(t, verdict, sameVerdict)
+}
+
+// checkEveryField checks same on base against a copy, a copy of its lists, and a copy of
+// it with each field in turn changed.
+func checkEveryField[T any](t *testing.T, base T, same func(a, b *T) bool) {
+	t.Helper()
+	shared := base
+	if !same(&base, &shared) {
+		t.Errorf("%T: a copy sharing its lists is not the same", base)
+	}
+	copied := deepCopyOf(t, base)
+	if !same(&base, &copied) {
+		t.Errorf("%T: a copy of its lists is not the same", base)
+	}
+	for i := range reflect.TypeOf(base).NumField() {
+		other := base // sharing the lists but the one changed: changeValue appends to a full list
+		changeValue(reflect.ValueOf(&other).Elem().Field(i))
+		if same(&base, &other) || same(&other, &base) {
+			t.Errorf("%T: a change of %s is not seen", base, reflect.TypeOf(base).Field(i).Name)
+		}
+	}
+}
+
+func deepCopyOf[T any](t *testing.T, v T) T {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out T
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// changeValue makes v differ from what it was.
+func changeValue(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString(v.String() + "x")
+	case reflect.Int, reflect.Int32, reflect.Int64:
+		v.SetInt(v.Int() + 1)
+	case reflect.Bool:
+		v.SetBool(!v.Bool())
+	case reflect.Struct:
+		changeValue(v.Field(0))
+	case reflect.Slice:
+		v.Set(reflect.Append(v, reflect.Zero(v.Type().Elem())))
+	case reflect.Pointer:
+		if v.IsNil() {
+			v.Set(reflect.New(v.Type().Elem()))
+		} else {
+			v.Set(reflect.Zero(v.Type()))
+		}
+	default:
+		panic("no change for " + v.Kind().String())
 	}
 }

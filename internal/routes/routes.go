@@ -6,6 +6,7 @@
 package routes
 
 import (
+	"iter"
 	"slices"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -217,6 +218,40 @@ func BackendRefs(route Route) [][]gatewayv1.BackendRef {
 		}
 	}
 	return out
+}
+
+// AllBackendRefs yields each backendRef of the route's rules with its rule's index, as
+// BackendRefs lists them, without building the lists: a Gateway's pass resolves those
+// of thousands of routes.
+func AllBackendRefs(route Route) iter.Seq2[int, *gatewayv1.BackendRef] {
+	return func(yield func(int, *gatewayv1.BackendRef) bool) {
+		switch r := route.(type) {
+		case *gatewayv1.HTTPRoute:
+			for i := range r.Spec.Rules {
+				for j := range r.Spec.Rules[i].BackendRefs {
+					if !yield(i, &r.Spec.Rules[i].BackendRefs[j].BackendRef) {
+						return
+					}
+				}
+			}
+		case *gatewayv1.GRPCRoute:
+			for i := range r.Spec.Rules {
+				for j := range r.Spec.Rules[i].BackendRefs {
+					if !yield(i, &r.Spec.Rules[i].BackendRefs[j].BackendRef) {
+						return
+					}
+				}
+			}
+		default:
+			for i, rule := range BackendRefs(route) {
+				for j := range rule {
+					if !yield(i, &rule[j]) {
+						return
+					}
+				}
+			}
+		}
+	}
 }
 
 // Spec is the route's spec, a pointer into route; nil for a type that is no standard

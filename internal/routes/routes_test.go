@@ -1,6 +1,8 @@
 package routes
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -80,6 +82,13 @@ func TestSharedFields(t *testing.T) {
 		rules := BackendRefs(tt.route)
 		if len(rules) != 2 || len(rules[0]) != 0 || len(rules[1]) != 1 || rules[1][0].Name != "db" || *rules[1][0].Port != port {
 			t.Errorf("%s: backendRefs by rule %v", kind, rules)
+		}
+		var yielded []string
+		for rule, ref := range AllBackendRefs(tt.route) {
+			yielded = append(yielded, fmt.Sprintf("%d %s %d", rule, ref.Name, *ref.Port))
+		}
+		if !slices.Equal(yielded, []string{"1 db 5432"}) {
+			t.Errorf("%s: AllBackendRefs yields %q", kind, yielded)
 		}
 	}
 }

@@ -81,6 +81,9 @@ func (c *Cutoff) Refuses(route routes.Route) bool {
 // nil when every route fits.
 func Admit(in []RouteInput, limits Limits) *Cutoff {
 	limits = limits.orDefault()
+	if fitAll(in, limits) {
+		return nil // no route is past a bound, in any order: none to sort
+	}
 	order := make([]candidate, 0, len(in))
 	for i := range in {
 		r := &in[i]
@@ -106,6 +109,18 @@ func Admit(in []RouteInput, limits Limits) *Cutoff {
 	}
 	cutoff.Refuse(in)
 	return cutoff
+}
+
+// fitAll tells whether the routes of in, all of them, are within limits.
+func fitAll(in []RouteInput, limits Limits) bool {
+	if len(in) > limits.Routes {
+		return false
+	}
+	total, entries := 0, 0
+	for i := range in {
+		total, entries = total+specSize(in[i].Route), entries+tableEntries(&in[i])
+	}
+	return total <= limits.Bytes && entries <= limits.Entries
 }
 
 // Refuse refuses the routes at or after the cutoff that nothing refused yet; a nil

@@ -2,6 +2,7 @@ package routing
 
 import (
 	"slices"
+	"sort"
 	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -163,20 +164,37 @@ func resorted(prev *memoHost, from []hostRoute, created map[ObjectRef]metav1.Tim
 		}
 		isGone = func(route ObjectRef) bool { return set[route] }
 	}
-	// The matches put in, in order, merged with those kept, in order: one pass.
-	sortMatches(in, func(m *Match) ObjectRef { return m.Route }, created, precedence)
-	sorted := make([]Match, 0, len(prev.sorted)+len(in))
-	for i := range prev.sorted {
-		m := &prev.sorted[i]
-		if len(gone) > 0 && isGone(m.Route) {
-			continue
+	keep := func(sorted, part []Match) []Match {
+		if len(gone) == 0 {
+			return append(sorted, part...)
 		}
-		for len(in) > 0 && precedence(&in[0], m, created[in[0].Route], created[m.Route]) < 0 {
-			sorted, in = append(sorted, in[0]), in[1:]
+		for i := range part {
+			if !isGone(part[i].Route) {
+				sorted = append(sorted, part[i])
+			}
 		}
-		sorted = append(sorted, *m)
+		return sorted
 	}
-	return append(sorted, in...), true
+	// Each match put in goes where halving prev's order finds its place among the kept
+	// matches (a match taken out stands for the next kept one, whose place it had): a few
+	// comparisons each, and the kept matches copied between.
+	sortMatches(in, func(m *Match) ObjectRef { return m.Route }, created, precedence)
+	was := prev.sorted
+	sorted := make([]Match, 0, len(was)+len(in))
+	next := 0
+	for i := range in {
+		m := &in[i]
+		at := next + sort.Search(len(was)-next, func(j int) bool {
+			j += next
+			for j < len(was) && len(gone) > 0 && isGone(was[j].Route) {
+				j++
+			}
+			return j == len(was) || precedence(m, &was[j], created[m.Route], created[was[j].Route]) < 0
+		})
+		sorted = append(keep(sorted, was[next:at]), *m)
+		next = at
+	}
+	return keep(sorted, was[next:]), true
 }
 
 // changedRoutes are the routes of now whose matches are not those they had in was

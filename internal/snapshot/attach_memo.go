@@ -21,7 +21,7 @@ import (
 type AttachMemo struct {
 	mu     sync.Mutex
 	side   *attachSide
-	routes map[routes.Key]attachedRoute
+	routes map[routes.Key]*attachedRoute
 	pass   uint64
 }
 
@@ -50,7 +50,7 @@ type attachedRoute struct {
 
 // NewAttachMemo is an empty memo, for one Gateway.
 func NewAttachMemo() *AttachMemo {
-	return &AttachMemo{routes: map[routes.Key]attachedRoute{}}
+	return &AttachMemo{routes: map[routes.Key]*attachedRoute{}}
 }
 
 // begin starts a pass over gw's routes, which holds the memo until end: what the memo
@@ -68,29 +68,32 @@ func (m *AttachMemo) begin(gw *gatewayv1.Gateway, serves listeners.Serves, sets 
 	m.pass++
 }
 
-// holds tells whether the memo has route at its generation, whatever the labels of its
-// namespace.
-func (m *AttachMemo) holds(route routes.Route) bool {
-	e, ok := m.routes[routes.KeyOf(route)]
-	return ok && e.uid == route.GetUID() && e.generation == route.GetGeneration()
+// held is what the memo has of route at its generation, whatever the labels of its
+// namespace; nil when it has nothing (or there is no memo).
+func (m *AttachMemo) held(route routes.Route) *attachedRoute {
+	if m == nil {
+		return nil
+	}
+	e := m.routes[routes.KeyOf(route)]
+	if e == nil || e.uid != route.GetUID() || e.generation != route.GetGeneration() {
+		return nil
+	}
+	return e
 }
 
-// taken is what route took in an earlier pass, if that still holds for labels, those of
-// its namespace.
-func (m *AttachMemo) taken(route routes.Route, labels string) ([]gatewayv1.SectionName, bool) {
-	key := routes.KeyOf(route)
-	e, ok := m.routes[key]
-	if !ok || e.uid != route.GetUID() || e.generation != route.GetGeneration() || e.labels != labels {
+// taken is what e's route took in an earlier pass, if that still holds for labels, those
+// of its namespace.
+func (m *AttachMemo) taken(e *attachedRoute, labels string) ([]gatewayv1.SectionName, bool) {
+	if e.labels != labels {
 		return nil, false
 	}
 	e.pass = m.pass
-	m.routes[key] = e
 	return e.taken, true
 }
 
 // keep remembers what route took in this pass.
 func (m *AttachMemo) keep(route routes.Route, labels string, taken []gatewayv1.SectionName) {
-	m.routes[routes.KeyOf(route)] = attachedRoute{uid: route.GetUID(), generation: route.GetGeneration(), labels: labels, taken: taken, pass: m.pass}
+	m.routes[routes.KeyOf(route)] = &attachedRoute{uid: route.GetUID(), generation: route.GetGeneration(), labels: labels, taken: taken, pass: m.pass}
 }
 
 // end forgets the routes a pass that saw them all (complete) did not see: gone, or no

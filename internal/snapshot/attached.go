@@ -77,12 +77,12 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 		// A route the memo holds at its generation named the Gateway or its ListenerSets
 		// as it does now, the Gateway's side being the same: its parentRefs need no
 		// reading again, only its namespace's labels.
-		if memo != nil && memo.holds(route) {
+		if e := memo.held(route); e != nil {
 			ns, err := labelsFor(route.GetNamespace())
 			if err != nil {
 				return nil, err
 			}
-			if taken, ok := memo.taken(route, ns.key); ok {
+			if taken, ok := memo.taken(e, ns.key); ok {
 				for _, l := range taken {
 					a.counts[l]++
 				}

@@ -44,10 +44,9 @@ func (g *Gatherer) Listeners(ctx context.Context, gw *gatewayv1.Gateway, serves 
 // namespaces they name and ServiceExists.
 func (g *Gatherer) BackendRefs(ctx context.Context, route routes.Route) (attach.Resolution, error) {
 	var namespaces []string
-	for _, rule := range routes.BackendRefs(route) {
-		for _, ref := range rule {
-			key, _ := attach.BackendService(route, ref.BackendObjectReference)
-			namespaces = append(namespaces, key.Namespace)
+	for _, ref := range routes.AllBackendRefs(route) {
+		if ref.Namespace != nil && string(*ref.Namespace) != route.GetNamespace() {
+			namespaces = append(namespaces, string(*ref.Namespace))
 		}
 	}
 	grants, err := g.grantsIn(ctx, route.GetNamespace(), namespaces)
