@@ -131,6 +131,7 @@ func ParseWithin(bp *gatewrightv1alpha1.GatewayClassBlueprint, caps Bounds) (*Bl
 			return nil, templateError(b.name, id, err)
 		}
 	}
+	keepRangeBodies(b.templates.Templates())
 	instrument(b.templates.Templates(), nil)
 	if bp.Spec.ValuesSchema != nil {
 		if b.valuesSchema, err = values.CompileSchema(bp.Spec.ValuesSchema); err != nil {

@@ -77,6 +77,10 @@ type binder struct {
 	// and separators the line breaks, commas and brackets among them, against
 	// limits.separators.
 	written, separators int
+	// out is the output the template running now writes to, and pending the kept
+	// range bodies running in it (range_memo.go).
+	out     *output
+	pending []pendingPrint
 	// built counts the bytes the render's builders, and printing its values, built so
 	// far, against limits.builtBytes; parsed what parsing its output costs. held is
 	// what of both the render may hold now, and shared what of that it drew from the
@@ -92,11 +96,13 @@ func (b *binder) newOutput() *output { return &output{budget: b} }
 
 func (b *binder) bind(t *template.Template) {
 	t.Funcs(template.FuncMap{
-		callsFunction:      b.countCalls,
-		iterationsFunction: b.countIterations,
-		enterFunction:      b.enterTemplate,
-		leaveFunction:      b.leaveTemplate,
-		printFunction:      b.checkPrint,
+		callsFunction:         b.countCalls,
+		iterationsFunction:    b.countIterations,
+		enterFunction:         b.enterTemplate,
+		leaveFunction:         b.leaveTemplate,
+		printFunction:         b.checkPrint,
+		printedBeforeFunction: b.printedBefore,
+		printedFunction:       b.printed,
 		"include": func(name string, data any) (string, error) {
 			return b.nested(0, func(out *output) error {
 				return t.ExecuteTemplate(out, name, data)
@@ -146,8 +152,9 @@ func (b *binder) nested(operations int, run func(*output) error) (string, error)
 		return "", err
 	}
 	defer b.leave()
-	out := b.newOutput()
-	out.nested = true
+	out, outer := b.newOutput(), b.out
+	out.nested, b.out = true, out
+	defer func() { b.out = outer }()
 	err := run(out)
 	return out.String(), err
 }

@@ -24,7 +24,8 @@ import (
 //     whose last function returns a string, which the function drew if it was a builder.
 //
 // An empty {{ if }} prints nothing and declares no variable: output does not change. The
-// binder gives these names their meaning per render (see binder.bind).
+// binder gives these names their meaning per render (see binder.bind). Range bodies
+// kept between renders (range_memo.go) are wrapped before, and counted as written.
 const (
 	callsFunction      = "_countCalls"
 	iterationsFunction = "_countIterations"

@@ -36,30 +36,47 @@ type output struct {
 }
 
 func (o *output) Write(p []byte) (int, error) {
-	b := o.budget
-	b.written += len(p)
-	if b.written > b.limits.renderedBytes {
-		return 0, fmt.Errorf("the render wrote more than %s; is a loop running over more data than intended?", mebibytes(b.limits.renderedBytes))
-	}
-	if !o.nested {
-		b.separators += separators(p)
-	}
-	if b.separators > b.limits.separators {
-		return 0, fmt.Errorf("the render wrote more than %d lines, commas and brackets together, which would parse into as many YAML nodes; is a loop running over more data than intended?", b.limits.separators)
-	}
-	if o.text.Cap()-o.text.Len() < len(p) {
-		// Grow doubles the buffer: left to append, a large one grows by a quarter at a
-		// time, and 8 MiB of output allocates 40 MiB on the way instead of at most 32.
-		o.text.Grow(len(p))
+	if err := o.count(len(p), separators(p)); err != nil {
+		return 0, err
 	}
 	return o.text.Write(p)
 }
 
+// WriteString writes s as Write writes its bytes.
+func (o *output) WriteString(s string) (int, error) {
+	if err := o.count(len(s), separators(s)); err != nil {
+		return 0, err
+	}
+	return o.text.WriteString(s)
+}
+
+// count draws n bytes, of which seps separators, from the budget, and makes room for
+// them.
+func (o *output) count(n, seps int) error {
+	b := o.budget
+	b.written += n
+	if b.written > b.limits.renderedBytes {
+		return fmt.Errorf("the render wrote more than %s; is a loop running over more data than intended?", mebibytes(b.limits.renderedBytes))
+	}
+	if !o.nested {
+		b.separators += seps
+	}
+	if b.separators > b.limits.separators {
+		return fmt.Errorf("the render wrote more than %d lines, commas and brackets together, which would parse into as many YAML nodes; is a loop running over more data than intended?", b.limits.separators)
+	}
+	if o.text.Cap()-o.text.Len() < n {
+		// Grow doubles the buffer: left to append, a large one grows by a quarter at a
+		// time, and 8 MiB of output allocates 40 MiB on the way instead of at most 32.
+		o.text.Grow(n)
+	}
+	return nil
+}
+
 // separators counts the line breaks, commas, [ and { of p.
-func separators(p []byte) int {
+func separators[T string | []byte](p T) int {
 	n := 0
-	for _, c := range p {
-		switch c {
+	for i := range len(p) {
+		switch p[i] {
 		case '\n', ',', '[', '{':
 			n++
 		}

@@ -155,6 +155,9 @@ func (w *pathWalker) pipe(pipe *parse.PipeNode, dot scope) {
 		if id, ok := cmd.Args[0].(*parse.IdentifierNode); ok {
 			function = id.Ident
 		}
+		if function == printedBeforeFunction || function == printedFunction {
+			continue // added by keepRangeBodies: it prints what the body would
+		}
 		for _, arg := range cmd.Args {
 			// The template's data handed to anything but include (whose template is
 			// walked on its own) may be read whole: tpl, toYaml, a variable, dict.

@@ -459,6 +459,7 @@ func (c *clone) execute(name string, data map[string]any) (text string, err erro
 		}
 	}()
 	out := c.binder.newOutput()
+	c.binder.out = out
 	if err := c.templates.ExecuteTemplate(out, name, data); err != nil {
 		return "", err
 	}

@@ -23,9 +23,22 @@ type TableMemo struct {
 	matches  map[string]*memoEntry[routing.Match]                   // by the match's name in the table
 	verdicts map[routing.ObjectRef]*memoEntry[routing.RouteVerdict] // by the route
 	// shared holds every map of the data handed out, by address: the memo holds the
-	// maps, so no other map takes one of these addresses while it is here.
-	shared map[uintptr]bool
+	// maps, so no other map takes one of these addresses while it is here. printed
+	// holds what kept range bodies printed for some of them (range_memo.go), forgotten
+	// with them.
+	shared  map[uintptr]bool
+	printed map[uintptr][]printedText
 }
+
+// printedText is what a kept range body printed for one map of the data.
+type printedText struct {
+	body int
+	text string
+}
+
+// keptBodiesPerMap bounds the texts kept for one map: the bodies of a blueprint's
+// generation that range over it, and those of the last few generations.
+const keptBodiesPerMap = 4
 
 // memoEntry is the data converted from one item of the table, and whether the latest
 // table had the item.
@@ -40,7 +53,7 @@ var errSharedData = errors.New("the route table is shared by every render of the
 
 // NewTableMemo is an empty memo, for one Gateway.
 func NewTableMemo() *TableMemo {
-	return &TableMemo{matches: map[string]*memoEntry[routing.Match]{}, verdicts: map[routing.ObjectRef]*memoEntry[routing.RouteVerdict]{}, shared: map[uintptr]bool{}}
+	return &TableMemo{matches: map[string]*memoEntry[routing.Match]{}, verdicts: map[routing.ObjectRef]*memoEntry[routing.RouteVerdict]{}, shared: map[uintptr]bool{}, printed: map[uintptr][]printedText{}}
 }
 
 // match is m's data: the memo's if m is what it was converted from, else converted now.
@@ -114,7 +127,10 @@ func sweep[K comparable, T any](t *TableMemo, entries map[K]*memoEntry[T]) {
 
 func forget[K comparable, T any](t *TableMemo, entries map[K]*memoEntry[T], key K) {
 	if e, ok := entries[key]; ok {
-		t.walkMaps(e.data, func(p uintptr) { delete(t.shared, p) })
+		t.walkMaps(e.data, func(p uintptr) {
+			delete(t.shared, p)
+			delete(t.printed, p)
+		})
 		delete(entries, key)
 	}
 }
@@ -132,6 +148,50 @@ func (t *TableMemo) walkMaps(data any, fn func(uintptr)) {
 			t.walkMaps(item, fn)
 		}
 	}
+}
+
+// address is the address of m when it is a map of the data the memo handed out.
+func (t *TableMemo) address(m any) (uintptr, bool) {
+	if t == nil {
+		return 0, false
+	}
+	v := reflect.ValueOf(m)
+	if v.Kind() != reflect.Map || v.IsNil() {
+		return 0, false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return v.Pointer(), t.shared[v.Pointer()]
+}
+
+// printedFor is what body printed for the shared map at data, if the memo kept it.
+func (t *TableMemo) printedFor(data uintptr, body int) (string, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.shared[data] {
+		return "", false
+	}
+	for _, p := range t.printed[data] {
+		if p.body == body {
+			return p.text, true
+		}
+	}
+	return "", false
+}
+
+// keepPrinted keeps what body printed for the shared map at data, while the memo holds
+// the map; the oldest text goes beyond keptBodiesPerMap.
+func (t *TableMemo) keepPrinted(data uintptr, body int, text string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.shared[data] {
+		return
+	}
+	kept := slices.DeleteFunc(t.printed[data], func(p printedText) bool { return p.body == body })
+	if len(kept) >= keptBodiesPerMap {
+		kept = kept[1:]
+	}
+	t.printed[data] = append(kept, printedText{body: body, text: text})
 }
 
 // isShared tells whether m is a map of the data the memo handed out.
