@@ -151,6 +151,13 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	if err := r.legacy.AdoptGateway(ctx, gw, rec, snap.Values.Blueprint); err != nil {
 		return ctrl.Result{}, err
 	}
+	if err := memo.refused.again(rec, out.Objects, time.Now()); err != nil {
+		// Refused as it is a moment ago: said then, and no new event or apply now.
+		if recordErr := r.Applier.RecordNotApplied(ctx, rec, "apply failed: "+err.Error()); recordErr != nil {
+			return ctrl.Result{}, recordErr
+		}
+		return status.applyFailed(err)
+	}
 	start, first := time.Now(), !rec.Exists()
 	applied, err := r.Applier.ApplyRecorded(ctx, rec, out.Objects, keepWaiting(out.Waiting))
 	countApply(metrics.KindGateway, start, applied, err)
@@ -158,6 +165,7 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 		status.unchanged()
 		return ctrl.Result{}, err // retried by ctrlutil.RetryingConflicts; the status keeps its last verdict
 	}
+	memo.refused.remember(rec, out.Objects, err, time.Now())
 	recordChanges(r.Recorder, gw, rec, first, applied)
 	retry := r.contested.wait(req, refusedNames(err))
 	if err != nil {

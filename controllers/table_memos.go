@@ -12,7 +12,8 @@ import (
 
 // tableMemos keeps each Gateway's translate.Memo and snapshot.AttachMemo between its
 // reconciles, so that a route's edit on a Gateway of thousands attaches that route and
-// computes its part of the route table again, not all of them. A Gateway's memo goes
+// computes its part of the route table again, not all of them; and the render of it the
+// API server last refused (refusedApply). A Gateway's memo goes
 // with the Gateway, or with its UID (a Gateway deleted and made again under the same
 // name starts anew).
 type tableMemos struct {
@@ -24,6 +25,7 @@ type gatewayMemo struct {
 	uid      types.UID
 	table    *translate.Memo
 	attached *snapshot.AttachMemo
+	refused  *refusedApply
 }
 
 // of is gw's memo.
@@ -37,7 +39,7 @@ func (t *tableMemos) of(gw *gatewayv1.Gateway) gatewayMemo {
 	if t.memos == nil {
 		t.memos = map[types.NamespacedName]gatewayMemo{}
 	}
-	m := gatewayMemo{uid: gw.UID, table: translate.NewMemo(), attached: snapshot.NewAttachMemo()}
+	m := gatewayMemo{uid: gw.UID, table: translate.NewMemo(), attached: snapshot.NewAttachMemo(), refused: &refusedApply{}}
 	t.memos[key] = m
 	return m
 }
