@@ -21,7 +21,7 @@ import (
 type AttachMemo struct {
 	mu     sync.Mutex
 	side   *attachSide
-	routes map[types.UID]*attachedRoute // by UID: one string to hash, not three
+	routes map[routes.Key]*attachedRoute
 	pass   uint64
 }
 
@@ -41,6 +41,7 @@ type attachedSet struct {
 
 // attachedRoute is what a route took, and of what.
 type attachedRoute struct {
+	uid        types.UID
 	generation int64
 	labels     string
 	taken      []gatewayv1.SectionName
@@ -49,7 +50,7 @@ type attachedRoute struct {
 
 // NewAttachMemo is an empty memo, for one Gateway.
 func NewAttachMemo() *AttachMemo {
-	return &AttachMemo{routes: map[types.UID]*attachedRoute{}}
+	return &AttachMemo{routes: map[routes.Key]*attachedRoute{}}
 }
 
 // begin starts a pass over gw's routes, which holds the memo until end: what the memo
@@ -70,11 +71,11 @@ func (m *AttachMemo) begin(gw *gatewayv1.Gateway, serves listeners.Serves, sets 
 // held is what the memo has of route at its generation, whatever the labels of its
 // namespace; nil when it has nothing (or there is no memo).
 func (m *AttachMemo) held(route routes.Route) *attachedRoute {
-	if m == nil || route.GetUID() == "" {
+	if m == nil {
 		return nil
 	}
-	e := m.routes[route.GetUID()]
-	if e == nil || e.generation != route.GetGeneration() {
+	e := m.routes[routes.KeyOf(route)]
+	if e == nil || e.uid != route.GetUID() || e.generation != route.GetGeneration() {
 		return nil
 	}
 	return e
@@ -92,10 +93,7 @@ func (m *AttachMemo) taken(e *attachedRoute, labels string) ([]gatewayv1.Section
 
 // keep remembers what route took in this pass.
 func (m *AttachMemo) keep(route routes.Route, labels string, taken []gatewayv1.SectionName) {
-	if route.GetUID() == "" {
-		return // a route not from the API server (offline): nothing tells it from another
-	}
-	m.routes[route.GetUID()] = &attachedRoute{generation: route.GetGeneration(), labels: labels, taken: taken, pass: m.pass}
+	m.routes[routes.KeyOf(route)] = &attachedRoute{uid: route.GetUID(), generation: route.GetGeneration(), labels: labels, taken: taken, pass: m.pass}
 }
 
 // end forgets the routes a pass that saw them all (complete) did not see: gone, or no

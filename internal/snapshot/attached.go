@@ -148,14 +148,6 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 		}
 	}
 	complete = true
-	sortByKey(a.others, routeKey)
-	if len(attachedRoutes) > 0 && len(attachedRoutes) == len(candidates) {
-		// Every candidate attaches, as on a Gateway its routes name: they are sorted
-		// where they are, not copied.
-		sortRoutes(candidates)
-		a.routes = candidates
-		return a, nil
-	}
 	// Sorted as pointers, by "namespace/name" without building it, then copied once: a
 	// route is a kilobyte or more.
 	slices.SortFunc(attachedRoutes, func(a, b *gatewayv1.HTTPRoute) int {
@@ -167,37 +159,8 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 	for _, route := range attachedRoutes {
 		a.routes = append(a.routes, *route)
 	}
+	sortByKey(a.others, routeKey)
 	return a, nil
-}
-
-// sortRoutes sorts routes by namespace/name in place: their order is sorted, then each
-// route moved once along the order's cycles rather than swapped at every step.
-func sortRoutes(routes []gatewayv1.HTTPRoute) {
-	order := make([]int, len(routes))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int {
-		return routing.CompareNamespacedNames(routes[a].Namespace, routes[a].Name, routes[b].Namespace, routes[b].Name)
-	})
-	// Position i takes the route at order[i]; a position filled is marked -1.
-	for start := range order {
-		if order[start] < 0 || order[start] == start {
-			continue
-		}
-		held := routes[start]
-		at := start
-		for {
-			from := order[at]
-			order[at] = -1
-			if from == start {
-				routes[at] = held
-				break
-			}
-			routes[at] = routes[from]
-			at = from
-		}
-	}
 }
 
 // sortByKey sorts items by the key of each, computed once rather than at every

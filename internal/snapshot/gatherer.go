@@ -113,8 +113,7 @@ func optionsOf(opts []Option) options {
 }
 
 // Among gathers the routes attached to the Gateway among candidates, those that may
-// name it as the caller's index finds them, instead of listing every HTTPRoute. The
-// snapshot may hold candidates itself, sorted in place: the caller's list, not a copy.
+// name it as the caller's index finds them, instead of listing every HTTPRoute.
 func Among(candidates []gatewayv1.HTTPRoute) Option {
 	return func(o *options) { o.candidates, o.haveRoutes = candidates, true }
 }
