@@ -36,7 +36,11 @@ func TestARefusedRenderIsNotAppliedAgainUnchanged(t *testing.T) {
 	if err := r.again(rec, configMap("x"), now); err != nil {
 		t.Fatalf("nothing refused yet, and the render is held: %v", err)
 	}
-	r.remember(rec, configMap("x"), invalid, now)
+	// The apply adds the owner and the rendered hash to the objects it was given.
+	applied := configMap("x")
+	applied[0].SetOwnerReferences([]metav1.OwnerReference{{APIVersion: "gateway.networking.k8s.io/v1", Kind: "Gateway", Name: "web", UID: "uid"}})
+	applied[0].SetAnnotations(map[string]string{apply.RenderedHashAnnotation: "1a93ec20"})
+	r.remember(rec, applied, invalid, now)
 	if err := r.again(rec, configMap("x"), now.Add(time.Second)); !errors.Is(err, invalid) {
 		t.Errorf("the same render is not held with the error that refused it: %v", err)
 	}
