@@ -1,11 +1,6 @@
 package controllers
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"fmt"
-	"maps"
 	"sync"
 	"time"
 
@@ -37,10 +32,10 @@ type refusedApply struct {
 func (r *refusedApply) again(rec *apply.Record, objs []*unstructured.Unstructured, now time.Time) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.err == nil || r.digest == "" || now.Sub(r.at) > refusedApplyHold {
+	if r.err == nil || now.Sub(r.at) > refusedApplyHold {
 		return nil
 	}
-	if renderDigest(rec, objs) != r.digest {
+	if rec.RenderedDigest(objs) != r.digest {
 		return nil
 	}
 	return r.err
@@ -55,45 +50,5 @@ func (r *refusedApply) remember(rec *apply.Record, objs []*unstructured.Unstruct
 		r.digest, r.err = "", nil
 		return
 	}
-	r.digest, r.err, r.at = renderDigest(rec, objs), err, now
-}
-
-// renderDigest is a digest of what an apply of objs writes that the API server may
-// refuse: the objects as rendered, and the values the record holds besides them. (Not
-// the revision: a blueprint's first revision renders what its live spec did.)
-func renderDigest(rec *apply.Record, objs []*unstructured.Unstructured) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\n", rec.ValuesHash)
-	for _, obj := range objs {
-		data, err := json.Marshal(asRendered(obj.Object))
-		if err != nil {
-			return "" // never the digest of a refusal: applied again
-		}
-		h.Write(data)
-		h.Write([]byte{'\n'})
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// asRendered is obj without what the apply adds to a rendered object in place (its
-// owner references and its rendered-hash annotation): the render refused, and the same
-// render next time, before its apply, give one digest.
-func asRendered(obj map[string]any) map[string]any {
-	meta, ok := obj["metadata"].(map[string]any)
-	if !ok {
-		return obj
-	}
-	meta = maps.Clone(meta)
-	delete(meta, "ownerReferences")
-	if annotations, ok := meta["annotations"].(map[string]any); ok {
-		annotations = maps.Clone(annotations)
-		delete(annotations, apply.RenderedHashAnnotation)
-		meta["annotations"] = annotations
-		if len(annotations) == 0 {
-			delete(meta, "annotations")
-		}
-	}
-	out := maps.Clone(obj)
-	out["metadata"] = meta
-	return out
+	r.digest, r.err, r.at = rec.RenderedDigest(objs), err, now
 }

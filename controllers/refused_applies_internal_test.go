@@ -19,11 +19,12 @@ import (
 // for a while; any change of what the apply would write, a later outcome, or the end of
 // the hold lets it be applied.
 func TestARefusedRenderIsNotAppliedAgainUnchanged(t *testing.T) {
-	gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "team", Name: "web"}}
+	gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "team", Name: "web", UID: "gw-uid"}}
 	configMap := func(value string) []*unstructured.Unstructured {
 		obj := &unstructured.Unstructured{}
 		obj.SetAPIVersion("v1")
 		obj.SetKind("ConfigMap")
+		obj.SetNamespace("team")
 		obj.SetName("web-config")
 		obj.Object["data"] = map[string]any{"not a valid key": value}
 		return []*unstructured.Unstructured{obj}
@@ -36,9 +37,10 @@ func TestARefusedRenderIsNotAppliedAgainUnchanged(t *testing.T) {
 	if err := r.again(rec, configMap("x"), now); err != nil {
 		t.Fatalf("nothing refused yet, and the render is held: %v", err)
 	}
-	// The apply adds the owner and the rendered hash to the objects it was given.
+	// The apply stamps the objects it was given with their owner and rendered hash, in
+	// place; the refusal is remembered from them as the apply left them.
 	applied := configMap("x")
-	applied[0].SetOwnerReferences([]metav1.OwnerReference{{APIVersion: "gateway.networking.k8s.io/v1", Kind: "Gateway", Name: "web", UID: "uid"}})
+	applied[0].SetOwnerReferences([]metav1.OwnerReference{{APIVersion: "gateway.networking.k8s.io/v1", Kind: "Gateway", Name: "web", UID: "gw-uid"}})
 	applied[0].SetAnnotations(map[string]string{apply.RenderedHashAnnotation: "1a93ec20"})
 	r.remember(rec, applied, invalid, now)
 	if err := r.again(rec, configMap("x"), now.Add(time.Second)); !errors.Is(err, invalid) {

@@ -74,3 +74,19 @@ func contains(live, rendered any) bool {
 		return reflect.DeepEqual(live, rendered)
 	}
 }
+
+// RenderedDigest is a digest of what applying objs for the record's owner writes that
+// the API server may refuse: each object as the apply writes it (stamped with its owner
+// and its rendered hash, in place, as the apply stamps it again), and the values the
+// record holds. The same render gives the same digest before its apply and after.
+func (r *Record) RenderedDigest(objs []*unstructured.Unstructured) string {
+	h := sha256.New()
+	h.Write([]byte(r.ValuesHash))
+	for _, obj := range objs {
+		setOwnerReference(r.owner, obj)
+		stampRenderedHash(obj)
+		h.Write([]byte{'\n'})
+		h.Write([]byte(obj.GetAnnotations()[RenderedHashAnnotation]))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
