@@ -74,7 +74,7 @@ func within(path, prefix string) bool {
 // fit keeps rec within limit bytes of JSON: first without the values, then with the
 // first leaves and policies that fit. Cut says what was left out.
 func fit(rec *gatewrightv1alpha1.RecordedValues, limit int) {
-	full := jsonSize(rec)
+	full := documentSize(rec)
 	if full <= limit {
 		return
 	}
@@ -82,13 +82,13 @@ func fit(rec *gatewrightv1alpha1.RecordedValues, limit int) {
 		rec.Provenance[i].Value = ""
 	}
 	rec.Cut = fmt.Sprintf("the values are left out: with them the record is %d bytes of JSON, over %d", full, limit)
-	if jsonSize(rec) <= limit {
+	if documentSize(rec) <= limit {
 		return
 	}
 	leaves, policies := rec.Provenance, rec.Policies
 	rec.Provenance, rec.Policies = nil, nil
 	// Room for the sentence below, whose numbers are not known yet.
-	budget := limit - jsonSize(rec) - 128
+	budget := limit - documentSize(rec) - 128
 	keptLeaves := fitting(leaves, &budget)
 	keptPolicies := fitting(policies, &budget)
 	rec.Provenance, rec.Policies = leaves[:keptLeaves], policies[:keptPolicies]
@@ -105,6 +105,12 @@ func fitting[T any](items []T, budget *int) int {
 		*budget -= size
 	}
 	return len(items)
+}
+
+// documentSize is the length of the JSON document a Rendering holds rec as.
+func documentSize(rec *gatewrightv1alpha1.RecordedValues) int {
+	doc, _ := rec.Document() // API types always encode
+	return len(doc)
 }
 
 func jsonSize(v any) int {

@@ -90,7 +90,7 @@ func TestRecordValuesStaysWithinItsBound(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := RecordValues(tt.res, "internet", blueprint())
-			if size := jsonSize(rec); size > gatewrightv1alpha1.MaxRecordedValuesBytes {
+			if size := documentSize(rec); size > gatewrightv1alpha1.MaxRecordedValuesBytes {
 				t.Fatalf("the record is %d bytes of JSON", size)
 			}
 			if hasValue := rec.Provenance[0].Value != ""; hasValue != tt.wantValues {

@@ -89,8 +89,14 @@ type Rendering struct {
 
 	// Values are the effective values the objects were rendered from, with where each
 	// came from, and the states of the policies that took part: what explain shows to a
-	// reader who may read the Rendering but not the policies. Only part 0 has them.
+	// reader who may read the Rendering but not the policies. Only part 0 has them. They
+	// are one JSON document in a string, which the API server stores without walking its
+	// fields: a record written at every change of values costs it far less so than as
+	// structured fields.
 	// +optional
+	// +kubebuilder:validation:Schemaless
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:MaxLength=65536
 	Values *RecordedValues `json:"values,omitempty"`
 
 	// Revision is the blueprint revision the objects were rendered from; for an
