@@ -223,7 +223,8 @@ func (r *GatewayReconciler) judgeListenerSets(ctx context.Context, g *snapshot.G
 }
 
 // settle renders once more with the objects as this round's apply left them, when it
-// created or changed any: the status template then reports what was just created, and
+// created or changed any that a template reads: the status template then reports what
+// was just created, and
 // Programmed says so, in this round's one status write rather than after the cache
 // catches up (translate.Result.RenderAgain). When the new render has objects the apply
 // did not (a template that waited for one of them may run now), it says so: they are
@@ -231,7 +232,7 @@ func (r *GatewayReconciler) judgeListenerSets(ctx context.Context, g *snapshot.G
 // render made it.
 func settle(owner apply.Owner, res *translate.Result, applied *apply.Result) (*render.Output, bool, error) {
 	out := res.Output
-	if len(applied.Changed) == 0 {
+	if len(applied.Changed) == 0 || (len(applied.Pruned) == 0 && !res.AgainMayDiffer(applied.ChangedTemplates)) {
 		return out, false, nil
 	}
 	live := map[string][]*unstructured.Unstructured{}

@@ -9,7 +9,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -74,6 +76,17 @@ func (r *RenderingReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	return ctrl.Result{}, err
 }
 
+// renderingMayBeDone passes what may leave a Rendering to this reconciler: its creation
+// (each one's owner is checked once, at start too), its deletion, and an update that
+// marks it deleted or names another owner. The owner's own going comes through its
+// watch. The writes of a Rendering's objects and values, a thousand in a class-wide
+// change, leave it nothing to do.
+var renderingMayBeDone = predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
+	old, isOld := e.ObjectOld.(*gatewrightv1alpha1.Rendering)
+	now, isNew := e.ObjectNew.(*gatewrightv1alpha1.Rendering)
+	return !isOld || !isNew || !now.DeletionTimestamp.IsZero() || old.Owner != now.Owner
+}}
+
 // ownerGone tells whether the Gateway, or the route of the recorded kind and its parent
 // Gateway, that the Rendering is for no longer exist or are being deleted; a route of a
 // kind the API server no longer serves is gone. A route that left its parent, or a
@@ -128,7 +141,7 @@ func (r *RenderingReconciler) renderingsOfOwner(ctx context.Context, obj client.
 
 func (r *RenderingReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	b := ctrl.NewControllerManagedBy(mgr).
-		For(&gatewrightv1alpha1.Rendering{}).
+		For(&gatewrightv1alpha1.Rendering{}, builder.WithPredicates(renderingMayBeDone)).
 		Watches(&gatewayv1.Gateway{}, ctrlutil.MapTo(r.renderingsOfOwner), builder.WithPredicates(ctrlutil.Going))
 	for _, kind := range r.routeKinds {
 		b = b.Watches(routes.New(kind), ctrlutil.MapTo(r.renderingsOfOwner), builder.WithPredicates(ctrlutil.Going))

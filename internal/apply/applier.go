@@ -49,8 +49,10 @@ type Result struct {
 	// new object only some milliseconds later.
 	Applied Inventory
 	Live    []*unstructured.Unstructured
-	// Changed lists the objects created or changed (the rest were already as rendered).
-	Changed []string
+	// Changed lists the objects created or changed (the rest were already as rendered),
+	// and ChangedTemplates the templates that rendered them.
+	Changed          []string
+	ChangedTemplates []string
 	// Pruned lists the objects deleted because they are no longer rendered.
 	Pruned []string
 	// Recorded is what the owner's record lists after the round (ApplyRecorded), and
@@ -123,9 +125,10 @@ func (a *Applier) applyPlanned(ctx context.Context, owner Owner, objs []*unstruc
 	if err != nil {
 		return nil, err
 	}
-	for _, change := range changes {
+	for i, change := range changes {
 		if change != "" {
 			result.Changed = append(result.Changed, change)
+			result.ChangedTemplates = append(result.ChangedTemplates, objs[i].GetLabels()[templateLabel])
 		}
 	}
 	for _, stale := range previous.Without(result.Applied) {

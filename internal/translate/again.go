@@ -1,6 +1,8 @@
 package translate
 
 import (
+	"slices"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/gatewright/gatewright/internal/render"
@@ -19,4 +21,17 @@ func (r *Result) RenderAgain(live map[string][]*unstructured.Unstructured) (out 
 	}
 	out, err = r.Blueprint.Gateway(input)
 	return out, false, err
+}
+
+// AgainMayDiffer tells whether RenderAgain after an apply that created or changed objects
+// of the templates changed, and deleted none, may render anything but r.Output: a
+// template waits for an object, the status template has not run yet (an object was not
+// ready), or a template or readyWhen reads the objects of one of them. Otherwise every
+// template would see what it saw, so a class-wide change of 1,000 Gateways renders each
+// once.
+func (r *Result) AgainMayDiffer(changed []string) bool {
+	if len(r.Output.Waiting) > 0 || (r.Blueprint.HasStatus() && !r.Output.StatusRendered) {
+		return true
+	}
+	return slices.ContainsFunc(changed, r.Blueprint.ReadsWhole(""))
 }
