@@ -223,13 +223,13 @@ func (r *GatewayReconciler) judgeListenerSets(ctx context.Context, g *snapshot.G
 }
 
 // settle renders once more with the objects as this round's apply left them, when it
-// created or changed any that a template reads: the status template then reports what
-// was just created, and
-// Programmed says so, in this round's one status write rather than after the cache
-// catches up (translate.Result.RenderAgain). When the new render has objects the apply
-// did not (a template that waited for one of them may run now), it says so: they are
-// applied in the next round, asked for at once, and the status stays as the first
-// render made it.
+// created, changed or deleted any that a render may see differently
+// (translate.Result.AgainMayDiffer): the status template then reports what was just
+// created, and Programmed says so, in this round's one status write rather than after
+// the cache catches up (translate.Result.RenderAgain). When the new render has objects
+// the apply did not (a template that waited for one of them may run now), it says so:
+// they are applied in the next round, asked for at once, and the status stays as the
+// first render made it.
 func settle(owner apply.Owner, res *translate.Result, applied *apply.Result) (*render.Output, bool, error) {
 	out := res.Output
 	if len(applied.Changed) == 0 || (len(applied.Pruned) == 0 && !res.AgainMayDiffer(applied.ChangedTemplates)) {

@@ -25,14 +25,28 @@ func (v RecordedValues) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads the record from a string holding its Document, or from the object
-// that Renderings written before the record became a string hold.
+// that Renderings written before the record became a string hold. A document that does
+// not read (only the controller writes Renderings, so it never should) reads as a record
+// that says so in Cut rather than failing: one bad record must not keep the cache from
+// holding every other.
 func (v *RecordedValues) UnmarshalJSON(data []byte) error {
 	if len(data) > 0 && data[0] == '{' {
-		return json.Unmarshal(data, (*recordedValuesFields)(v))
+		return v.readDocument(data)
 	}
 	var doc string
 	if err := json.Unmarshal(data, &doc); err != nil {
-		return fmt.Errorf("a values record is a JSON document in a string: %w", err)
+		*v = RecordedValues{Cut: fmt.Sprintf("the values record is not a JSON document in a string: %v", err)}
+		return nil
 	}
-	return json.Unmarshal([]byte(doc), (*recordedValuesFields)(v))
+	return v.readDocument([]byte(doc))
+}
+
+func (v *RecordedValues) readDocument(doc []byte) error {
+	var read recordedValuesFields
+	if err := json.Unmarshal(doc, &read); err != nil {
+		*v = RecordedValues{Cut: fmt.Sprintf("the values record does not read: %v", err)}
+		return nil
+	}
+	*v = RecordedValues(read)
+	return nil
 }

@@ -52,7 +52,15 @@ func TestValuesRecordIsAStringThatReadsBack(t *testing.T) {
 	if !reflect.DeepEqual(old.Values, record) {
 		t.Errorf("read an older record as %+v, want %+v", old.Values, record)
 	}
-	if err := json.Unmarshal([]byte(`{"values": 3}`), &old); err == nil {
-		t.Error("a number read as a values record")
+	// One that does not read says so, and the Rendering still reads.
+	for _, values := range []string{`3`, `"{"`, `"[1]"`} {
+		var bad Rendering
+		if err := json.Unmarshal([]byte(`{"owner": {"kind": "Gateway", "name": "web"}, "values": `+values+`}`), &bad); err != nil {
+			t.Errorf("a Rendering with values %s does not read: %v", values, err)
+			continue
+		}
+		if bad.Values == nil || bad.Values.Cut == "" || bad.Values.Provenance != nil || bad.Owner.Name != "web" {
+			t.Errorf("values %s read as %+v, want a record that says it does not read", values, bad.Values)
+		}
 	}
 }

@@ -91,8 +91,8 @@ type Rendering struct {
 	// came from, and the states of the policies that took part: what explain shows to a
 	// reader who may read the Rendering but not the policies. Only part 0 has them. They
 	// are one JSON document in a string, which the API server stores without walking its
-	// fields: a record written at every change of values costs it far less so than as
-	// structured fields.
+	// fields: written at every change of values, the record then costs it far less than
+	// as structured fields.
 	// +optional
 	// +kubebuilder:validation:Schemaless
 	// +kubebuilder:validation:Type=string
