@@ -32,7 +32,9 @@ type changeResult struct {
 	Window  tally `json:"window"`
 	// UnchangedWrites counts the writes of objects in the tenant namespaces the change
 	// does not reach: the writes for Gateways whose objects do not change.
-	UnchangedWrites      int     `json:"unchangedWrites"`
+	UnchangedWrites int `json:"unchangedWrites"`
+	// GatewayReconciles counts the controller's reconciles of Gateways in the window.
+	GatewayReconciles    int     `json:"gatewayReconciles"`
 	ControllerCPUSeconds float64 `json:"controllerCPUSeconds"`
 	APIServerCPUSeconds  float64 `json:"apiServerCPUSeconds"`
 }
@@ -47,6 +49,10 @@ func (r *run) measureChange(ctx context.Context, cpu *cpuMeter) (*changeResult, 
 		return nil, time.Time{}, err
 	}
 	if _, _, err := cpu.sample(); err != nil {
+		return nil, time.Time{}, err
+	}
+	reconcilesBefore, err := r.gatewayReconciles(ctx)
+	if err != nil {
 		return nil, time.Time{}, err
 	}
 	progress(r.name, "making the %s change (rollout %s), reaching %d Gateways", r.change, r.rollout, res.ChangedGateways)
@@ -79,6 +85,11 @@ func (r *run) measureChange(ctx context.Context, cpu *cpuMeter) (*changeResult, 
 		return nil, time.Time{}, err
 	}
 	end := time.Now()
+	reconcilesAfter, err := r.gatewayReconciles(ctx)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	res.GatewayReconciles = reconcilesAfter - reconcilesBefore
 	res.AppliedSeconds = applied.Sub(start).Seconds()
 	res.RolloutDoneSeconds = done.Sub(start).Seconds()
 	res.BusyUntilSeconds, res.Settled = busyUntil.Sub(start).Seconds(), settled

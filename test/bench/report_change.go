@@ -22,6 +22,7 @@ func changeRows() []row {
 		{"change: rollout complete after (s)", "%.1f", seconds(func(c *changeResult) float64 { return c.RolloutDoneSeconds }), false},
 		{"change: busy until: last request, or rollout complete (s)", "%.1f", seconds(func(c *changeResult) float64 { return c.BusyUntilSeconds }), true},
 		{"change: writes / changed Gateway", "%.2f", changed(func(c *changeResult) int { return c.Window.Writes }), true},
+		{"change: Gateway reconciles / changed Gateway", "%.2f", changed(func(c *changeResult) int { return c.GatewayReconciles }), false},
 		{"change: writes", "%.0f", total(func(c *changeResult) int { return c.Window.Writes }), false},
 		{"  status writes", "%.0f", total(func(c *changeResult) int { return c.Window.Status }), false},
 		{"  event writes", "%.0f", total(func(c *changeResult) int { return c.Window.Events }), false},

@@ -231,6 +231,10 @@ func (r *run) measure(ctx context.Context) (*result, error) {
 		return nil, err
 	}
 	res.PeakRSSBytes, res.GatewayReconciles = max(res.PeakRSSBytes, peak), res.GatewayReconciles+reconciles
+	if res.Change != nil {
+		// The change's reconciles are its own figure.
+		res.GatewayReconciles -= res.Change.GatewayReconciles
+	}
 	if err := r.audit.read(); err != nil {
 		return nil, err
 	}
