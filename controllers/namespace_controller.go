@@ -109,8 +109,10 @@ func (r *NamespaceReconciler) SetupWithManager(mgr ctrl.Manager) error {
 			DeleteFunc:  func(event.DeleteEvent) bool { return false },
 			GenericFunc: func(event.GenericEvent) bool { return false },
 		})).
-		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, handler.EnqueueRequestsFromMapFunc(namespaceOfPolicy)).
-		Watches(&gatewrightv1alpha1.GatewayConfig{}, handler.EnqueueRequestsFromMapFunc(namespaceOfPolicy)).
+		// What a policy targets is in its spec: the writes of its status (one per Gateway
+		// its namespace gains) change nothing here.
+		Watches(&gatewrightv1alpha1.GatewayClassConfig{}, handler.EnqueueRequestsFromMapFunc(namespaceOfPolicy), ctrlutil.SpecChanged).
+		Watches(&gatewrightv1alpha1.GatewayConfig{}, handler.EnqueueRequestsFromMapFunc(namespaceOfPolicy), ctrlutil.SpecChanged).
 		Complete(ctrlutil.RetryingConflicts(r, staleRecord))
 }
 
