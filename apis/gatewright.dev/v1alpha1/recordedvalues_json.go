@@ -31,22 +31,24 @@ func (v RecordedValues) MarshalJSON() ([]byte, error) {
 // holding every other.
 func (v *RecordedValues) UnmarshalJSON(data []byte) error {
 	if len(data) > 0 && data[0] == '{' {
-		return v.readDocument(data)
+		v.read(data)
+		return nil
 	}
 	var doc string
 	if err := json.Unmarshal(data, &doc); err != nil {
 		*v = RecordedValues{Cut: fmt.Sprintf("the values record is not a JSON document in a string: %v", err)}
 		return nil
 	}
-	return v.readDocument([]byte(doc))
+	v.read([]byte(doc))
+	return nil
 }
 
-func (v *RecordedValues) readDocument(doc []byte) error {
-	var read recordedValuesFields
-	if err := json.Unmarshal(doc, &read); err != nil {
+// read sets v to the record doc holds, or to one that says doc does not read.
+func (v *RecordedValues) read(doc []byte) {
+	var fields recordedValuesFields
+	if err := json.Unmarshal(doc, &fields); err != nil {
 		*v = RecordedValues{Cut: fmt.Sprintf("the values record does not read: %v", err)}
-		return nil
+		return
 	}
-	*v = RecordedValues(read)
-	return nil
+	*v = RecordedValues(fields)
 }
