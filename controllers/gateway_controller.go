@@ -223,8 +223,8 @@ func (r *GatewayReconciler) judgeListenerSets(ctx context.Context, g *snapshot.G
 }
 
 // settle renders once more with the objects as this round's apply left them, when it
-// created, changed or deleted any that a render may see differently
-// (translate.Result.AgainMayDiffer): the status template then reports what was just
+// created or changed any and a render may then see something else (it deleted some too,
+// or translate.Result.AgainMayDiffer): the status template then reports what was just
 // created, and Programmed says so, in this round's one status write rather than after
 // the cache catches up (translate.Result.RenderAgain). When the new render has objects
 // the apply did not (a template that waited for one of them may run now), it says so:
