@@ -2,6 +2,7 @@ package apply
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -156,11 +157,20 @@ func TestTheLargestRenderingFitsEtcd(t *testing.T) {
 		inv[i] = Entry{APIVersion: long(63) + "/v1alpha1", Kind: long(63), Namespace: long(63), Name: long(253), Template: long(63), Hash: long(32), Ready: true}
 	}
 	rendering := GatewayOwner(gw).rendering(0, 1, inv)
+	// Values of quotes, the costliest to escape: the record is a JSON document in a
+	// string, so each of its quotes and backslashes takes two bytes in the Rendering.
+	quotes, err := json.Marshal(strings.Repeat(`"`, 50))
+	if err != nil {
+		t.Fatal(err)
+	}
 	res := &values.Result{}
 	for i := range 100_000 {
-		res.Provenance = append(res.Provenance, values.Leaf{Path: fmt.Sprintf("k%06d", i), Value: long(100), Origin: providerConfig})
+		res.Provenance = append(res.Provenance, values.Leaf{Path: fmt.Sprintf("k%06d", i), Value: string(quotes), Origin: providerConfig})
 	}
 	rendering.Values = RecordValues(res, long(253), blueprint())
+	if rendering.Values.Cut == "" || len(rendering.Values.Provenance) == 0 {
+		t.Fatalf("the record was not filled to its bound: %d leaves, cut %q", len(rendering.Values.Provenance), rendering.Values.Cut)
+	}
 	if size, limit := jsonSize(rendering), 3<<19; size > limit {
 		t.Fatalf("the largest Rendering is %d bytes of JSON, over etcd's %d", size, limit)
 	}
