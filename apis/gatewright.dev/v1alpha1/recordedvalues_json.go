@@ -32,6 +32,11 @@ func (v RecordedValues) MarshalJSON() ([]byte, error) {
 func (v *RecordedValues) UnmarshalJSON(data []byte) error {
 	if len(data) > 0 && data[0] == '{' {
 		v.read(data)
+		if v.RecordedAt.IsZero() && v.Blueprint == "" && len(v.Provenance) == 0 && v.Cut == "" {
+			// The API server prunes an older record to {} under the schema that makes it a
+			// string: say so rather than show no values.
+			v.Cut = "the values record was written before the Rendering CRD made it a string and reads empty; the controller records it again at its next reconcile"
+		}
 		return nil
 	}
 	var doc string
