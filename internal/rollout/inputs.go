@@ -1,11 +1,12 @@
 package rollout
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -27,19 +28,26 @@ func TenantInputs(gw *gatewayv1.Gateway, configs []gatewrightv1alpha1.GatewayCon
 	h := sha256.New()
 	fmt.Fprintf(h, "gateway %s %d\n", gw.UID, gw.Generation)
 	ownRoutes := map[routes.Key]bool{}
-	lines := make([]string, 0, len(httpRoutes)+len(others))
+	// Thousands of routes: their lines are written into one buffer and sorted as spans of
+	// it, rather than formatted and allocated one by one.
+	lines := inputLines{buf: make([]byte, 0, 96*(len(httpRoutes)+len(others))), spans: make([]inputSpan, 0, len(httpRoutes)+len(others)+len(configs))}
 	see := func(route routes.Route) {
 		key := routes.KeyOf(route)
 		if key.Namespace == gw.Namespace {
 			ownRoutes[key] = true
 		}
+		lines.begin()
+		lines.buf = append(lines.buf, "route "...)
 		// An HTTPRoute's line names no kind: records of before other kinds keep matching.
-		kind := ""
 		if key.Kind != routes.KindHTTPRoute {
-			kind = key.Kind + " "
+			lines.buf = append(append(lines.buf, key.Kind...), ' ')
 		}
-		lines = append(lines, fmt.Sprintf("route %s%s/%s %s %d %s %s", kind, key.Namespace, key.Name, route.GetUID(), route.GetGeneration(),
-			sortedPairs(route.GetLabels()), sortedPairs(route.GetAnnotations())))
+		lines.buf = append(append(append(lines.buf, key.Namespace...), '/'), key.Name...)
+		lines.buf = append(append(append(lines.buf, ' '), route.GetUID()...), ' ')
+		lines.buf = strconv.AppendInt(lines.buf, route.GetGeneration(), 10)
+		lines.buf = appendSortedPairs(append(lines.buf, ' '), route.GetLabels())
+		lines.buf = appendSortedPairs(append(lines.buf, ' '), route.GetAnnotations())
+		lines.end()
 	}
 	for i := range httpRoutes {
 		see(&httpRoutes[i])
@@ -50,14 +58,36 @@ func TenantInputs(gw *gatewayv1.Gateway, configs []gatewrightv1alpha1.GatewayCon
 	for i := range configs {
 		config := &configs[i]
 		if config.Namespace == gw.Namespace && configMayApply(config, gw, ownRoutes) {
-			lines = append(lines, fmt.Sprintf("config %s %s %d", config.Name, config.UID, config.Generation))
+			lines.begin()
+			lines.buf = fmt.Appendf(lines.buf, "config %s %s %d", config.Name, config.UID, config.Generation)
+			lines.end()
 		}
 	}
-	slices.Sort(lines)
-	for _, line := range lines {
-		_, _ = io.WriteString(h, line+"\n")
+	lines.sort()
+	newline := []byte{'\n'}
+	for _, line := range lines.spans {
+		_, _ = h.Write(lines.buf[line.start:line.end])
+		_, _ = h.Write(newline)
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// inputLines are lines written one after another into buf, each a span of it.
+type inputLines struct {
+	buf   []byte
+	spans []inputSpan
+}
+
+type inputSpan struct{ start, end int }
+
+func (l *inputLines) begin() { l.spans = append(l.spans, inputSpan{start: len(l.buf)}) }
+func (l *inputLines) end()   { l.spans[len(l.spans)-1].end = len(l.buf) }
+
+// sort sorts the lines as strings.
+func (l *inputLines) sort() {
+	slices.SortFunc(l.spans, func(a, b inputSpan) int {
+		return bytes.Compare(l.buf[a.start:a.end], l.buf[b.start:b.end])
+	})
 }
 
 // configMayApply says whether config, of gw's namespace, may bring values to gw or to
@@ -84,12 +114,15 @@ func configMayApply(config *gatewrightv1alpha1.GatewayConfig, gw *gatewayv1.Gate
 	return false
 }
 
-// sortedPairs writes a map as sorted, quoted key=value pairs.
-func sortedPairs(m map[string]string) string {
+// appendSortedPairs appends a map as sorted, quoted key=value pairs, joined by commas.
+func appendSortedPairs(buf []byte, m map[string]string) []byte {
+	if len(m) == 0 {
+		return buf
+	}
 	pairs := make([]string, 0, len(m))
 	for k, v := range m {
-		pairs = append(pairs, fmt.Sprintf("%q=%q", k, v))
+		pairs = append(pairs, strconv.Quote(k)+"="+strconv.Quote(v))
 	}
 	slices.Sort(pairs)
-	return strings.Join(pairs, ",")
+	return append(buf, strings.Join(pairs, ",")...)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
@@ -136,5 +137,32 @@ func TestTenantInputsOfRoutesOfOtherKinds(t *testing.T) {
 	forRPC.Generation++
 	if TenantInputs(gw, append(configs, forRPC), httpRoutes, grpc(1)) == before {
 		t.Error("an edit of a GatewayConfig that targets one of its GRPCRoutes changes nothing")
+	}
+}
+
+// TestTenantInputsKeepTheirFormat pins the fingerprint of a set of inputs: records hold
+// fingerprints computed by earlier versions, and a rollout compares them with what it
+// computes now, so a new way of computing it must give the same for the same inputs.
+func TestTenantInputsKeepTheirFormat(t *testing.T) {
+	gw := decode[gatewayv1.Gateway](t, inputsGateway)
+	httpRoutes := append(inputsRoutes(t), *decode[gatewayv1.HTTPRoute](t, `{metadata: {namespace: shop, name: quoted, uid: r-4, generation: 7, labels: {"a\"b": "é\n", z: ""}, annotations: {note: "x=y,z"}}}`))
+	others := []routes.Route{decode[gatewayv1.TCPRoute](t, `{metadata: {namespace: shop, name: db, uid: t-1, generation: 2}}`)}
+	const want = "fa8c0f3fb577450c141ecd038eabd2059eed6cb9ef6191339bf6936c5b74ba59"
+	if got := TenantInputs(gw, inputsConfigs(t), httpRoutes, others); got != want {
+		t.Errorf("fingerprint %s, want %s", got, want)
+	}
+}
+
+// BenchmarkTenantInputsOf5000Routes is the fingerprint of a shared Gateway's routes,
+// computed at each of its renders.
+func BenchmarkTenantInputsOf5000Routes(b *testing.B) {
+	gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "tenant-0", Name: "shared", UID: "gw-1", Generation: 1}}
+	httpRoutes := make([]gatewayv1.HTTPRoute, 5000)
+	for i := range httpRoutes {
+		httpRoutes[i].ObjectMeta = metav1.ObjectMeta{Namespace: "tenant-" + strconv.Itoa(i%10), Name: "route-" + strconv.Itoa(i), UID: types.UID("r-" + strconv.Itoa(i)), Generation: 1}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		TenantInputs(gw, nil, httpRoutes, nil)
 	}
 }
