@@ -1,10 +1,10 @@
 package rollout
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,67 +27,54 @@ import (
 func TenantInputs(gw *gatewayv1.Gateway, configs []gatewrightv1alpha1.GatewayConfig, httpRoutes []gatewayv1.HTTPRoute, others []routes.Route) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "gateway %s %d\n", gw.UID, gw.Generation)
+	// The lines are hashed in sorted order: the configs' ("config ...") before the
+	// routes' ("route ..."), and the routes' by their heads, "route [kind ]namespace/name".
+	// A head is unique and followed by a space, below any character of a name, so the
+	// heads sort as the whole lines do; and each line is hashed as it is written, never
+	// holding thousands of routes' labels and annotations at once.
+	all := make([]routes.Route, 0, len(httpRoutes)+len(others))
+	for i := range httpRoutes {
+		all = append(all, &httpRoutes[i])
+	}
+	all = append(all, others...)
+	heads := make([]string, len(all))
+	order := make([]int, len(all))
 	ownRoutes := map[routes.Key]bool{}
-	// Thousands of routes: their lines are written into one buffer and sorted as spans of
-	// it, rather than formatted and allocated one by one.
-	lines := inputLines{buf: make([]byte, 0, 96*(len(httpRoutes)+len(others))), spans: make([]inputSpan, 0, len(httpRoutes)+len(others)+len(configs))}
-	see := func(route routes.Route) {
+	for i, route := range all {
 		key := routes.KeyOf(route)
 		if key.Namespace == gw.Namespace {
 			ownRoutes[key] = true
 		}
-		lines.begin()
-		lines.buf = append(lines.buf, "route "...)
 		// An HTTPRoute's line names no kind: records of before other kinds keep matching.
+		kind := ""
 		if key.Kind != routes.KindHTTPRoute {
-			lines.buf = append(append(lines.buf, key.Kind...), ' ')
+			kind = key.Kind + " "
 		}
-		lines.buf = append(append(append(lines.buf, key.Namespace...), '/'), key.Name...)
-		lines.buf = append(append(append(lines.buf, ' '), route.GetUID()...), ' ')
-		lines.buf = strconv.AppendInt(lines.buf, route.GetGeneration(), 10)
-		lines.buf = appendSortedPairs(append(lines.buf, ' '), route.GetLabels())
-		lines.buf = appendSortedPairs(append(lines.buf, ' '), route.GetAnnotations())
-		lines.end()
+		heads[i], order[i] = "route "+kind+key.Namespace+"/"+key.Name, i
 	}
-	for i := range httpRoutes {
-		see(&httpRoutes[i])
-	}
-	for _, route := range others {
-		see(route)
-	}
+	var configLines []string
 	for i := range configs {
 		config := &configs[i]
 		if config.Namespace == gw.Namespace && configMayApply(config, gw, ownRoutes) {
-			lines.begin()
-			lines.buf = fmt.Appendf(lines.buf, "config %s %s %d", config.Name, config.UID, config.Generation)
-			lines.end()
+			configLines = append(configLines, fmt.Sprintf("config %s %s %d\n", config.Name, config.UID, config.Generation))
 		}
 	}
-	lines.sort()
-	newline := []byte{'\n'}
-	for _, line := range lines.spans {
-		_, _ = h.Write(lines.buf[line.start:line.end])
-		_, _ = h.Write(newline)
+	slices.Sort(configLines)
+	for _, line := range configLines {
+		_, _ = io.WriteString(h, line)
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(heads[a], heads[b]) })
+	var line []byte
+	for _, i := range order {
+		route := all[i]
+		line = append(append(line[:0], heads[i]...), ' ')
+		line = append(append(line, route.GetUID()...), ' ')
+		line = strconv.AppendInt(line, route.GetGeneration(), 10)
+		line = appendSortedPairs(append(line, ' '), route.GetLabels())
+		line = appendSortedPairs(append(line, ' '), route.GetAnnotations())
+		_, _ = h.Write(append(line, '\n'))
 	}
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-// inputLines are lines written one after another into buf, each a span of it.
-type inputLines struct {
-	buf   []byte
-	spans []inputSpan
-}
-
-type inputSpan struct{ start, end int }
-
-func (l *inputLines) begin() { l.spans = append(l.spans, inputSpan{start: len(l.buf)}) }
-func (l *inputLines) end()   { l.spans[len(l.spans)-1].end = len(l.buf) }
-
-// sort sorts the lines as strings.
-func (l *inputLines) sort() {
-	slices.SortFunc(l.spans, func(a, b inputSpan) int {
-		return bytes.Compare(l.buf[a.start:a.end], l.buf[b.start:b.end])
-	})
 }
 
 // configMayApply says whether config, of gw's namespace, may bring values to gw or to
