@@ -101,6 +101,7 @@ func (b *binder) bind(t *template.Template) {
 		enterFunction:         b.enterTemplate,
 		leaveFunction:         b.leaveTemplate,
 		printFunction:         b.checkPrint,
+		keptRangeFunction:     b.keptRange,
 		printedBeforeFunction: b.printedBefore,
 		printedFunction:       b.printed,
 		"include": func(name string, data any) (string, error) {

@@ -81,7 +81,13 @@ func instrumentList(list *parse.ListNode) int {
 		case *parse.RangeNode:
 			calls += countCalls(n.Pipe)
 			perIteration := 1 + instrumentList(n.List)
-			n.Pipe.Cmds = append(n.Pipe.Cmds, command(n.Pos, iterationsFunction, number(n.Pos, perIteration)))
+			count := command(n.Pos, iterationsFunction, number(n.Pos, perIteration))
+			if last := len(n.Pipe.Cmds) - 1; isCallOf(n.Pipe.Cmds[last], keptRangeFunction) {
+				// Counted on the list as written, before the memo's runs replace elements.
+				n.Pipe.Cmds = append(n.Pipe.Cmds[:last:last], count, n.Pipe.Cmds[last])
+			} else {
+				n.Pipe.Cmds = append(n.Pipe.Cmds, count)
+			}
 			countAtStart(n.ElseList)
 		case *parse.TemplateNode:
 			calls += countCalls(n.Pipe)
@@ -92,6 +98,12 @@ func instrumentList(list *parse.ListNode) int {
 	}
 	list.Nodes = nodes
 	return calls
+}
+
+// isCallOf tells whether cmd calls function.
+func isCallOf(cmd *parse.CommandNode, function string) bool {
+	id, ok := cmd.Args[0].(*parse.IdentifierNode)
+	return ok && id.Ident == function
 }
 
 // givesString tells whether the last command of pipe calls a function that returns a

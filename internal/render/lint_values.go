@@ -121,9 +121,12 @@ func (w *pathWalker) condition(pipe *parse.PipeNode, dot scope) {
 // just $ or that data.
 func (w *pathWalker) pipeScope(pipe *parse.PipeNode, dot scope, items bool) scope {
 	cmds := pipe.Cmds
-	if last := len(cmds) - 1; items && last > 0 {
-		if id, ok := cmds[last].Args[0].(*parse.IdentifierNode); ok && id.Ident == iterationsFunction {
-			cmds = cmds[:last] // added by instrument, it passes the value on
+	if items {
+		// Added by keepRangeBodies and instrument, they pass the list on.
+		for _, added := range []string{keptRangeFunction, iterationsFunction} {
+			if last := len(cmds) - 1; last > 0 && isCallOf(cmds[last], added) {
+				cmds = cmds[:last]
+			}
 		}
 	}
 	if len(cmds) != 1 || len(cmds[0].Args) != 1 {

@@ -2,9 +2,11 @@ package render
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"text/template"
+	"text/template/parse"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -138,5 +140,74 @@ data:
 	got := render(memo)
 	if strings.Count(got, "kept/") != 50 || !strings.Contains(got, `ns/r20 "/changed"`) {
 		t.Errorf("after an edit, want the 50 other matches printed from the memo and r20 printed anew:\n%s", got)
+	}
+}
+
+// A kept range hands its body one run for each stretch of elements whose text the memo
+// kept for that body, and the other elements as they are: after an edit among
+// thousands of matches the body runs for the edited one, not for every match.
+func TestKeptRangeRunsTheBodyOnlyWhereTheMemoHasNoText(t *testing.T) {
+	memo := NewTableMemo()
+	maps := make([]any, 5)
+	for i := range maps {
+		m := map[string]any{"name": fmt.Sprintf("m%d", i)}
+		maps[i] = m
+		memo.shared[reflect.ValueOf(m).Pointer()] = true
+		if i != 2 {
+			memo.keepPrinted(reflect.ValueOf(m).Pointer(), 7, fmt.Sprintf("text%d;", i))
+		}
+	}
+	b := &binder{table: memo}
+	got, ok := b.keptRange(7, maps).([]any)
+	if !ok || len(got) != 3 {
+		t.Fatalf("keptRange gave %#v, want a run, the element without text, a run", got)
+	}
+	runTexts := func(v any) string {
+		run, ok := v.(*keptRun)
+		if !ok {
+			t.Fatalf("%#v is not a run", v)
+		}
+		return strings.Join(run.texts, "")
+	}
+	if runTexts(got[0]) != "text0;text1;" || runTexts(got[2]) != "text3;text4;" {
+		t.Errorf("the runs hold %q and %q, want the texts of m0, m1 and of m3, m4 in order", runTexts(got[0]), runTexts(got[2]))
+	}
+	if m, ok := got[1].(map[string]any); !ok || m["name"] != "m2" {
+		t.Errorf("the element without a text is %#v, want m2 as it is", got[1])
+	}
+	for _, tt := range []struct {
+		name  string
+		body  int
+		items any
+	}{
+		{"another body's texts", 8, maps},
+		{"a list the memo did not hand out", 7, []any{map[string]any{"name": "x"}}},
+		{"no list", 7, "text"},
+	} {
+		if got := b.keptRange(tt.body, tt.items); !reflect.DeepEqual(got, tt.items) {
+			t.Errorf("%s: keptRange gave %#v, want the items unchanged", tt.name, got)
+		}
+	}
+	if got := (&binder{}).keptRange(7, maps); len(got.([]any)) != 5 {
+		t.Errorf("without a memo, keptRange gave %#v, want the items", got)
+	}
+}
+
+// A kept range counts its iterations on the list as written, before the memo's runs
+// replace its elements: a render draws the same budget whatever the memo holds, so a
+// render refused by its budget is refused after a restart as before it.
+func TestKeptRangeCountsTheListAsWritten(t *testing.T) {
+	tmpl := template.Must(template.New("t").Funcs(baseFunctions()).Parse(`{{ range .matches }}{{ .name }}{{ end }}`))
+	keepRangeBodies(tmpl.Templates())
+	instrument(tmpl.Templates(), nil)
+	pipe := tmpl.Tree.Root.Nodes[len(tmpl.Tree.Root.Nodes)-1].(*parse.RangeNode).Pipe
+	var calls []string
+	for _, cmd := range pipe.Cmds {
+		if id, ok := cmd.Args[0].(*parse.IdentifierNode); ok {
+			calls = append(calls, id.Ident)
+		}
+	}
+	if want := []string{iterationsFunction, keptRangeFunction}; fmt.Sprint(calls) != fmt.Sprint(want) {
+		t.Errorf("the range's pipeline calls %v, want %v: %s", calls, want, pipe)
 	}
 }

@@ -179,6 +179,15 @@ func (t *TableMemo) printedFor(data uintptr, body int) (string, bool) {
 	return "", false
 }
 
+// printedOf is what body printed for m, when m is a shared map and the memo kept it.
+func (t *TableMemo) printedOf(m any, body int) (string, bool) {
+	data, ok := m.(map[string]any)
+	if !ok || data == nil {
+		return "", false
+	}
+	return t.printedFor(reflect.ValueOf(data).Pointer(), body)
+}
+
 // keepPrinted keeps what body printed for the shared map at data, while the memo holds
 // the map; the oldest text goes beyond keptBodiesPerMap.
 func (t *TableMemo) keepPrinted(data uintptr, body int, text string) {
