@@ -159,7 +159,7 @@ func gatewayRecords(renderings []gatewrightv1alpha1.Rendering) map[client.Object
 // routesNaming are the routes whose parentRefs name gw, of every namespace, the
 // HTTPRoutes and those of the other kinds the API server serves, uncopied from the cache:
 // they are only read.
-func (r *BlueprintReconciler) routesNaming(ctx context.Context, gw *gatewayv1.Gateway) ([]gatewayv1.HTTPRoute, []routes.Route, error) {
+func (r *BlueprintReconciler) routesNaming(ctx context.Context, gw *gatewayv1.Gateway) ([]*gatewayv1.HTTPRoute, []routes.Route, error) {
 	httpRoutes, err := httpRoutesOf(ctx, r.Client, gw)
 	if err != nil {
 		return nil, nil, err
@@ -180,11 +180,11 @@ func (r *BlueprintReconciler) routesNaming(ctx context.Context, gw *gatewayv1.Ga
 
 // ownRoutes are, of the routes whose parentRefs name gw, the ones of gw's namespace, the
 // only ones that gate it (rollout.Healthy).
-func ownRoutes(gw *gatewayv1.Gateway, httpRoutes []gatewayv1.HTTPRoute, others []routes.Route) []routes.Route {
+func ownRoutes(gw *gatewayv1.Gateway, httpRoutes []*gatewayv1.HTTPRoute, others []routes.Route) []routes.Route {
 	var own []routes.Route
-	for i := range httpRoutes {
-		if httpRoutes[i].Namespace == gw.Namespace {
-			own = append(own, &httpRoutes[i])
+	for _, route := range httpRoutes {
+		if route.Namespace == gw.Namespace {
+			own = append(own, route)
 		}
 	}
 	for _, route := range others {

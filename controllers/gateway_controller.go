@@ -132,7 +132,7 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 		status.listenerSets.routes = snap.Attached
 	}
 	status.accepted()
-	status.attach(snap.Routes, snap.Attached)
+	status.attach(snap.Attached)
 	if status.noValidListener() {
 		return ctrl.Result{}, nil
 	}
@@ -297,8 +297,8 @@ func (r *GatewayReconciler) notApplied(ctx context.Context, rec *apply.Record, e
 // servedRoutes are the routes of every kind a render's configuration holds.
 func servedRoutes(in render.Input) []metav1.Object {
 	out := make([]metav1.Object, 0, len(in.HTTPRoutes)+len(in.OtherRoutes))
-	for i := range in.HTTPRoutes {
-		out = append(out, &in.HTTPRoutes[i])
+	for _, route := range in.HTTPRoutes {
+		out = append(out, route)
 	}
 	for _, route := range in.OtherRoutes {
 		out = append(out, route)
@@ -386,12 +386,12 @@ func (r *GatewayReconciler) gather(ctx context.Context, g *snapshot.Gatherer, gw
 			return nil, err
 		}
 		have := make(map[types.NamespacedName]bool, len(candidates))
-		for i := range candidates {
-			have[client.ObjectKeyFromObject(&candidates[i])] = true
+		for _, route := range candidates {
+			have[client.ObjectKeyFromObject(route)] = true
 		}
 		for _, route := range onSets {
 			if !have[client.ObjectKeyFromObject(route)] {
-				candidates = append(candidates, *route.(*gatewayv1.HTTPRoute))
+				candidates = append(candidates, route.(*gatewayv1.HTTPRoute))
 			}
 		}
 	}

@@ -91,7 +91,7 @@ func (s *gatewayStatus) accepted() {
 func (s *gatewayStatus) notAccepted(reason gatewayv1.GatewayConditionReason, message string) {
 	s.set(gatewayv1.GatewayConditionAccepted, false, reason, message)
 	s.set(gatewayv1.GatewayConditionProgrammed, false, gatewayv1.GatewayReasonInvalid, "the Gateway is not accepted: "+message)
-	s.attach(nil, nil)
+	s.attach(nil)
 	s.setListeners(false, gatewayv1.ListenerReasonInvalid)
 	s.status.Addresses = nil
 }
@@ -125,7 +125,7 @@ func (s *gatewayStatus) fail(err error) (ctrl.Result, error) {
 	}
 	s.set(gatewayv1.GatewayConditionAccepted, false, gatewayv1.GatewayReasonInvalidParameters, err.Error())
 	s.setProgrammed(res.Programmed())
-	s.attach(nil, nil)
+	s.attach(nil)
 	s.setListeners(false, gatewayv1.ListenerReasonInvalid)
 	return ctrl.Result{}, nil
 }
@@ -296,7 +296,7 @@ func (s *gatewayStatus) affected(policies []values.PolicyReport) {
 }
 
 // attach records the listeners with their supported kinds and attached routes.
-func (s *gatewayStatus) attach(routes []gatewayv1.HTTPRoute, attached map[gatewayv1.SectionName]int32) {
+func (s *gatewayStatus) attach(attached map[gatewayv1.SectionName]int32) {
 	out := make([]gatewayv1.ListenerStatus, 0, len(s.listenerRules))
 	for _, rules := range s.listenerRules {
 		status := gatewayv1.ListenerStatus{Name: rules.Name, AttachedRoutes: attached[rules.Name], SupportedKinds: rules.SupportedKinds}

@@ -20,7 +20,7 @@ func programmedGateway() *gatewayv1.Gateway {
 	gw.Status.Addresses = []gatewayv1.GatewayStatusAddress{{Value: "192.0.2.1"}}
 	s := newGatewayStatus(gw, listeners.Evaluate(listeners.Serves{}, gw.Spec.Listeners, nil))
 	s.accepted()
-	s.attach(nil, map[gatewayv1.SectionName]int32{"http": 3})
+	s.attach(map[gatewayv1.SectionName]int32{"http": 3})
 	s.setListeners(true, gatewayv1.ListenerReasonProgrammed)
 	s.set(gatewayv1.GatewayConditionProgrammed, true, gatewayv1.GatewayReasonProgrammed, "")
 	gw.Status = s.status

@@ -217,10 +217,10 @@ func routesOf(ctx context.Context, r client.Reader, kind string, gw client.Objec
 
 // httpRoutesOf lists the HTTPRoutes that name gw in a parentRef, the cache's own as
 // routesOf does.
-func httpRoutesOf(ctx context.Context, r client.Reader, gw client.Object) ([]gatewayv1.HTTPRoute, error) {
+func httpRoutesOf(ctx context.Context, r client.Reader, gw client.Object) ([]*gatewayv1.HTTPRoute, error) {
 	var list gatewayv1.HTTPRouteList
 	err := r.List(ctx, &list, client.MatchingFields{indexRouteParent: client.ObjectKeyFromObject(gw).String()}, client.UnsafeDisableDeepCopy)
-	return list.Items, err
+	return snapshot.HTTPRoutesOf(&list), err
 }
 
 // listenerSetsOf lists the ListenerSets whose parentRef names gw.

@@ -82,11 +82,11 @@ func (s *Set) List(_ context.Context, list client.ObjectList, opts ...client.Lis
 // routesNaming copies the HTTPRoutes whose parentRefs name gw, or a ListenerSet that
 // names gw: the only ones that may attach to it, found without listing every route of
 // the set.
-func (s *Set) routesNaming(gw *gatewayv1.Gateway) []gatewayv1.HTTPRoute {
+func (s *Set) routesNaming(gw *gatewayv1.Gateway) []*gatewayv1.HTTPRoute {
 	positions := s.indexed().routesByParent[client.ObjectKeyFromObject(gw)]
-	out := make([]gatewayv1.HTTPRoute, len(positions))
+	out := make([]*gatewayv1.HTTPRoute, len(positions))
 	for i, at := range positions {
-		s.HTTPRoutes[at].DeepCopyInto(&out[i])
+		out[i] = s.HTTPRoutes[at].DeepCopy()
 	}
 	return out
 }

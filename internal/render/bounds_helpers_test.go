@@ -38,7 +38,7 @@ func routesInput(n, matches int) render.Input {
 				Headers: []gatewayv1.HTTPHeaderMatch{{Name: "x-tenant", Value: fmt.Sprintf("tenant-%d", i%50)}},
 			})
 		}
-		in.HTTPRoutes = append(in.HTTPRoutes, gatewayv1.HTTPRoute{
+		in.HTTPRoutes = append(in.HTTPRoutes, &gatewayv1.HTTPRoute{
 			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("route-%d", i), Namespace: fmt.Sprintf("team-%d", i%100)},
 			Spec: gatewayv1.HTTPRouteSpec{
 				CommonRouteSpec: gatewayv1.CommonRouteSpec{ParentRefs: []gatewayv1.ParentReference{{Name: "web", Namespace: new(gatewayv1.Namespace("team-a"))}}},

@@ -110,7 +110,7 @@ func TestBoundsGrowWithRouteMatches(t *testing.T) {
 }
 
 func TestRouteMatchesCountRulesWithoutMatchesOnce(t *testing.T) {
-	in := Input{HTTPRoutes: []gatewayv1.HTTPRoute{
+	in := Input{HTTPRoutes: []*gatewayv1.HTTPRoute{
 		{Spec: gatewayv1.HTTPRouteSpec{Rules: []gatewayv1.HTTPRouteRule{{Matches: make([]gatewayv1.HTTPRouteMatch, 3)}, {}}}},
 		{Spec: gatewayv1.HTTPRouteSpec{Rules: []gatewayv1.HTTPRouteRule{{Matches: make([]gatewayv1.HTTPRouteMatch, 128)}}}},
 		{},

@@ -24,7 +24,7 @@ type Input struct {
 	Gateway      *gatewayv1.Gateway
 	GatewayClass *gatewayv1.GatewayClass
 	// HTTPRoutes are the routes attached to the Gateway, .HTTPRoutes in gateway templates.
-	HTTPRoutes []gatewayv1.HTTPRoute
+	HTTPRoutes []*gatewayv1.HTTPRoute
 	// OtherRoutes are the routes of the other kinds attached to the Gateway: .GRPCRoutes,
 	// .TLSRoutes, .TCPRoutes and .UDPRoutes in gateway templates.
 	OtherRoutes []routekinds.Route
@@ -175,8 +175,8 @@ func (b *Blueprint) gatewayData(in Input, reads map[string]bool) map[string]any 
 	routes := []any{}
 	if reads["HTTPRoutes"] {
 		routes = make([]any, len(in.HTTPRoutes))
-		for i := range in.HTTPRoutes {
-			routes[i] = toMap(&in.HTTPRoutes[i])
+		for i, route := range in.HTTPRoutes {
+			routes[i] = toMap(route)
 		}
 	}
 	data["HTTPRoutes"] = routes

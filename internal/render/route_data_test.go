@@ -32,7 +32,7 @@ func TestRoutesAreGivenToTheTemplatesThatMayReadThem(t *testing.T) {
 				t.Fatal(err)
 			}
 			in := testInput(nil)
-			in.HTTPRoutes, in.RouteTable = []gatewayv1.HTTPRoute{route}, table
+			in.HTTPRoutes, in.RouteTable = []*gatewayv1.HTTPRoute{&route}, table
 			out, err := parsed.Gateway(in)
 			if err != nil {
 				t.Fatal(err)

@@ -11,8 +11,8 @@ import (
 // matches counting one, as it matches every request.
 func (in Input) RouteMatches() int {
 	n := 0
-	for i := range in.HTTPRoutes {
-		n += routeMatches(&in.HTTPRoutes[i])
+	for _, route := range in.HTTPRoutes {
+		n += routeMatches(route)
 	}
 	return n
 }

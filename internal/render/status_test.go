@@ -160,7 +160,7 @@ gatewayTemplate:
 			}
 			in := testInput(nil)
 			in.IsReady = alwaysReady
-			in.HTTPRoutes = []gatewayv1.HTTPRoute{{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "one"}}, {ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "two"}}}
+			in.HTTPRoutes = []*gatewayv1.HTTPRoute{{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "one"}}, {ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "two"}}}
 			in.RouteTable = &routing.Table{Listeners: []routing.Listener{}, Routes: []routing.RouteVerdict{{ObjectRef: routing.ObjectRef{Name: "one"}}, {ObjectRef: routing.ObjectRef{Name: "two"}}}}
 			out, err := parsed.Gateway(in)
 			if err != nil {

@@ -24,7 +24,7 @@ import (
 // A Gateway whose fingerprint differs from the one it rendered the revision with was
 // changed by its tenants: its failure is not the revision's. Status writes change none
 // of it, so a fleet settling does not look like tenants' edits.
-func TenantInputs(gw *gatewayv1.Gateway, configs []gatewrightv1alpha1.GatewayConfig, httpRoutes []gatewayv1.HTTPRoute, others []routes.Route) string {
+func TenantInputs(gw *gatewayv1.Gateway, configs []gatewrightv1alpha1.GatewayConfig, httpRoutes []*gatewayv1.HTTPRoute, others []routes.Route) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "gateway %s %d\n", gw.UID, gw.Generation)
 	// The lines are hashed in sorted order: the configs' ("config ...") before the
@@ -33,8 +33,8 @@ func TenantInputs(gw *gatewayv1.Gateway, configs []gatewrightv1alpha1.GatewayCon
 	// heads sort as the whole lines do; and each line is hashed as it is written, never
 	// holding thousands of routes' labels and annotations at once.
 	all := make([]routes.Route, 0, len(httpRoutes)+len(others))
-	for i := range httpRoutes {
-		all = append(all, &httpRoutes[i])
+	for _, route := range httpRoutes {
+		all = append(all, route)
 	}
 	all = append(all, others...)
 	heads := make([]string, len(all))

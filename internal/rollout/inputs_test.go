@@ -37,65 +37,65 @@ func inputsConfigs(t *testing.T) []gatewrightv1alpha1.GatewayConfig {
 	return out
 }
 
-func inputsRoutes(t *testing.T) []gatewayv1.HTTPRoute {
-	return []gatewayv1.HTTPRoute{
-		*decode[gatewayv1.HTTPRoute](t, `{metadata: {namespace: shop, name: cart, uid: r-1, generation: 2, labels: {team: cart}}}`),
-		*decode[gatewayv1.HTTPRoute](t, `{metadata: {namespace: blog, name: posts, uid: r-2, generation: 1}}`),
+func inputsRoutes(t *testing.T) []*gatewayv1.HTTPRoute {
+	return []*gatewayv1.HTTPRoute{
+		decode[gatewayv1.HTTPRoute](t, `{metadata: {namespace: shop, name: cart, uid: r-1, generation: 2, labels: {team: cart}}}`),
+		decode[gatewayv1.HTTPRoute](t, `{metadata: {namespace: blog, name: posts, uid: r-2, generation: 1}}`),
 	}
 }
 
 func TestTenantInputs(t *testing.T) {
 	cases := []struct {
 		name    string
-		change  func(gw *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, routes *[]gatewayv1.HTTPRoute)
+		change  func(gw *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, routes *[]*gatewayv1.HTTPRoute)
 		changed bool
 	}{
-		{"status writes change nothing", func(gw *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, routes *[]gatewayv1.HTTPRoute) {
+		{"status writes change nothing", func(gw *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, routes *[]*gatewayv1.HTTPRoute) {
 			gw.Status.Conditions = []metav1.Condition{{Type: "Programmed", Status: metav1.ConditionTrue}}
 			gw.ResourceVersion = "99"
 			(*routes)[0].Status.Parents = []gatewayv1.RouteParentStatus{{ControllerName: gatewrightv1alpha1.ControllerName}}
 			(*configs)[0].ResourceVersion = "98"
 		}, false},
-		{"the order of the lists changes nothing", func(_ *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, routes *[]gatewayv1.HTTPRoute) {
+		{"the order of the lists changes nothing", func(_ *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, routes *[]*gatewayv1.HTTPRoute) {
 			slices.Reverse(*configs)
 			slices.Reverse(*routes)
 		}, false},
-		{"an edit of the Gateway's spec (or a move to another class) is a change", func(gw *gatewayv1.Gateway, _ *[]gatewrightv1alpha1.GatewayConfig, _ *[]gatewayv1.HTTPRoute) {
+		{"an edit of the Gateway's spec (or a move to another class) is a change", func(gw *gatewayv1.Gateway, _ *[]gatewrightv1alpha1.GatewayConfig, _ *[]*gatewayv1.HTTPRoute) {
 			gw.Generation++
 		}, true},
-		{"a Gateway recreated under the same name is a change", func(gw *gatewayv1.Gateway, _ *[]gatewrightv1alpha1.GatewayConfig, _ *[]gatewayv1.HTTPRoute) {
+		{"a Gateway recreated under the same name is a change", func(gw *gatewayv1.Gateway, _ *[]gatewrightv1alpha1.GatewayConfig, _ *[]*gatewayv1.HTTPRoute) {
 			gw.UID = "gw-2"
 		}, true},
-		{"an edit of a GatewayConfig that targets the Gateway is a change", func(_ *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, _ *[]gatewayv1.HTTPRoute) {
+		{"an edit of a GatewayConfig that targets the Gateway is a change", func(_ *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, _ *[]*gatewayv1.HTTPRoute) {
 			(*configs)[0].Generation++
 		}, true},
-		{"an edit of a GatewayConfig that targets the namespace is a change", func(_ *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, _ *[]gatewayv1.HTTPRoute) {
+		{"an edit of a GatewayConfig that targets the namespace is a change", func(_ *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, _ *[]*gatewayv1.HTTPRoute) {
 			(*configs)[1].Generation++
 		}, true},
-		{"an edit of a GatewayConfig that targets one of its own routes is a change", func(_ *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, _ *[]gatewayv1.HTTPRoute) {
+		{"an edit of a GatewayConfig that targets one of its own routes is a change", func(_ *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, _ *[]*gatewayv1.HTTPRoute) {
 			(*configs)[2].Generation++
 		}, true},
-		{"an edit of the GatewayConfig its parametersRef names is a change", func(_ *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, _ *[]gatewayv1.HTTPRoute) {
+		{"an edit of the GatewayConfig its parametersRef names is a change", func(_ *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, _ *[]*gatewayv1.HTTPRoute) {
 			(*configs)[3].Generation++
 		}, true},
-		{"a new GatewayConfig for it is a change", func(_ *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, _ *[]gatewayv1.HTTPRoute) {
+		{"a new GatewayConfig for it is a change", func(_ *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, _ *[]*gatewayv1.HTTPRoute) {
 			extra := (*configs)[0]
 			extra.Name, extra.UID = "more-for-web", "c-7"
 			*configs = append(*configs, extra)
 		}, true},
-		{"an edit of a GatewayConfig for another Gateway is not", func(_ *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, _ *[]gatewayv1.HTTPRoute) {
+		{"an edit of a GatewayConfig for another Gateway is not", func(_ *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, _ *[]*gatewayv1.HTTPRoute) {
 			(*configs)[4].Generation++
 		}, false},
-		{"an edit of a GatewayConfig of another namespace is not", func(_ *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, _ *[]gatewayv1.HTTPRoute) {
+		{"an edit of a GatewayConfig of another namespace is not", func(_ *gatewayv1.Gateway, configs *[]gatewrightv1alpha1.GatewayConfig, _ *[]*gatewayv1.HTTPRoute) {
 			(*configs)[5].Generation++
 		}, false},
-		{"a route attached is a change", func(_ *gatewayv1.Gateway, _ *[]gatewrightv1alpha1.GatewayConfig, routes *[]gatewayv1.HTTPRoute) {
-			*routes = append(*routes, *decode[gatewayv1.HTTPRoute](t, `{metadata: {namespace: shop, name: new, uid: r-3, generation: 1}}`))
+		{"a route attached is a change", func(_ *gatewayv1.Gateway, _ *[]gatewrightv1alpha1.GatewayConfig, routes *[]*gatewayv1.HTTPRoute) {
+			*routes = append(*routes, decode[gatewayv1.HTTPRoute](t, `{metadata: {namespace: shop, name: new, uid: r-3, generation: 1}}`))
 		}, true},
-		{"a route of another namespace attached is a change too: it changes what the Gateway renders", func(_ *gatewayv1.Gateway, _ *[]gatewrightv1alpha1.GatewayConfig, routes *[]gatewayv1.HTTPRoute) {
+		{"a route of another namespace attached is a change too: it changes what the Gateway renders", func(_ *gatewayv1.Gateway, _ *[]gatewrightv1alpha1.GatewayConfig, routes *[]*gatewayv1.HTTPRoute) {
 			(*routes)[1].Generation++
 		}, true},
-		{"a route's labels, which templates may read, are a change", func(_ *gatewayv1.Gateway, _ *[]gatewrightv1alpha1.GatewayConfig, routes *[]gatewayv1.HTTPRoute) {
+		{"a route's labels, which templates may read, are a change", func(_ *gatewayv1.Gateway, _ *[]gatewrightv1alpha1.GatewayConfig, routes *[]*gatewayv1.HTTPRoute) {
 			(*routes)[0].Labels["team"] = "checkout"
 		}, true},
 	}
@@ -128,7 +128,7 @@ func TestTenantInputsOfRoutesOfOtherKinds(t *testing.T) {
 		t.Error("an edit of a TCPRoute changes nothing")
 	}
 	// An HTTPRoute named as a route of another kind is another route.
-	asHTTP := []gatewayv1.HTTPRoute{*decode[gatewayv1.HTTPRoute](t, `{metadata: {namespace: shop, name: rpc, uid: g-1, generation: 1}}`)}
+	asHTTP := []*gatewayv1.HTTPRoute{decode[gatewayv1.HTTPRoute](t, `{metadata: {namespace: shop, name: rpc, uid: g-1, generation: 1}}`)}
 	if TenantInputs(gw, configs, asHTTP, nil) == TenantInputs(gw, configs, nil, grpc(1)[:1]) {
 		t.Error("an HTTPRoute and a GRPCRoute of the same name, UID and generation have the same fingerprint")
 	}
@@ -148,9 +148,9 @@ func TestTenantInputsKeepTheirFormat(t *testing.T) {
 	// Names of which one begins another (cart, cart-v2; shop, shop-eu) order the lines
 	// by more than their first word.
 	httpRoutes := append(inputsRoutes(t),
-		*decode[gatewayv1.HTTPRoute](t, `{metadata: {namespace: shop, name: quoted, uid: r-4, generation: 7, labels: {"a\"b": "é\n", z: ""}, annotations: {note: "x=y,z"}}}`),
-		*decode[gatewayv1.HTTPRoute](t, `{metadata: {namespace: shop, name: cart-v2, uid: r-5, generation: 1}}`),
-		*decode[gatewayv1.HTTPRoute](t, `{metadata: {namespace: shop-eu, name: cart, uid: r-6, generation: 1}}`))
+		decode[gatewayv1.HTTPRoute](t, `{metadata: {namespace: shop, name: quoted, uid: r-4, generation: 7, labels: {"a\"b": "é\n", z: ""}, annotations: {note: "x=y,z"}}}`),
+		decode[gatewayv1.HTTPRoute](t, `{metadata: {namespace: shop, name: cart-v2, uid: r-5, generation: 1}}`),
+		decode[gatewayv1.HTTPRoute](t, `{metadata: {namespace: shop-eu, name: cart, uid: r-6, generation: 1}}`))
 	others := []routes.Route{decode[gatewayv1.TCPRoute](t, `{metadata: {namespace: shop, name: db, uid: t-1, generation: 2}}`)}
 	const want = "e9de7b779d6151e974ec4b0e2370daf0495a0766d9edbb27f949b3fe73c534e2"
 	if got := TenantInputs(gw, inputsConfigs(t), httpRoutes, others); got != want {
@@ -162,8 +162,9 @@ func TestTenantInputsKeepTheirFormat(t *testing.T) {
 // computed at each of its renders.
 func BenchmarkTenantInputsOf5000Routes(b *testing.B) {
 	gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "tenant-0", Name: "shared", UID: "gw-1", Generation: 1}}
-	httpRoutes := make([]gatewayv1.HTTPRoute, 5000)
+	httpRoutes := make([]*gatewayv1.HTTPRoute, 5000)
 	for i := range httpRoutes {
+		httpRoutes[i] = &gatewayv1.HTTPRoute{}
 		httpRoutes[i].ObjectMeta = metav1.ObjectMeta{Namespace: "tenant-" + strconv.Itoa(i%10), Name: "route-" + strconv.Itoa(i), UID: types.UID("r-" + strconv.Itoa(i)), Generation: 1}
 	}
 	b.ReportAllocs()

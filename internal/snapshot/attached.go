@@ -19,7 +19,7 @@ import (
 type attachment struct {
 	// routes are the HTTPRoutes attached to at least one listener, sorted by
 	// namespace/name; others those of the other kinds, by kind then namespace/name.
-	routes []gatewayv1.HTTPRoute
+	routes []*gatewayv1.HTTPRoute
 	others []routes.Route
 	// listeners are the listeners each of routes and others attaches to.
 	listeners map[routes.Key][]gatewayv1.SectionName
@@ -38,7 +38,7 @@ type namespaceLabels struct {
 // kinds) attached to gw by the Gateway API rules, on a class that serves what serves says.
 // A route attaches to the listeners of sets, the Gateway's ListenerSets, through its
 // parentRefs naming them; those listeners are named by listeners.SetRef.Key.
-func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves listeners.Serves, candidates []gatewayv1.HTTPRoute, others []routes.Route, sets []listenerSet) (attachment, error) {
+func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves listeners.Serves, candidates []*gatewayv1.HTTPRoute, others []routes.Route, sets []listenerSet) (attachment, error) {
 	a := attachment{
 		listeners: make(map[routes.Key][]gatewayv1.SectionName, len(candidates)+len(others)),
 		counts:    map[gatewayv1.SectionName]int32{},
@@ -125,15 +125,14 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 		}
 		return taken, nil
 	}
-	attachedRoutes := make([]*gatewayv1.HTTPRoute, 0, len(candidates))
-	for i := range candidates {
-		route := &candidates[i]
+	a.routes = make([]*gatewayv1.HTTPRoute, 0, len(candidates))
+	for _, route := range candidates {
 		taken, err := take(route)
 		if err != nil {
 			return attachment{}, err
 		}
 		if len(taken) > 0 {
-			attachedRoutes = append(attachedRoutes, route)
+			a.routes = append(a.routes, route)
 			a.listeners[routes.KeyOf(route)] = taken
 		}
 	}
@@ -148,17 +147,10 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 		}
 	}
 	complete = true
-	// Sorted as pointers, by "namespace/name" without building it, then copied once: a
-	// route is a kilobyte or more.
-	slices.SortFunc(attachedRoutes, func(a, b *gatewayv1.HTTPRoute) int {
+	// By "namespace/name", without building it.
+	slices.SortFunc(a.routes, func(a, b *gatewayv1.HTTPRoute) int {
 		return routing.CompareNamespacedNames(a.Namespace, a.Name, b.Namespace, b.Name)
 	})
-	if len(attachedRoutes) > 0 {
-		a.routes = make([]gatewayv1.HTTPRoute, 0, len(attachedRoutes))
-	}
-	for _, route := range attachedRoutes {
-		a.routes = append(a.routes, *route)
-	}
 	sortByKey(a.others, routeKey)
 	return a, nil
 }

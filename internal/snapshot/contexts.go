@@ -69,8 +69,8 @@ func (g *Gatherer) contextsReached(ctx context.Context, namespace string, target
 		if err != nil {
 			return nil, err
 		}
-		for j := range a.routes {
-			out = append(out, Context{Gateway: gw, Route: &a.routes[j]})
+		for _, route := range a.routes {
+			out = append(out, Context{Gateway: gw, Route: route})
 		}
 		for _, route := range a.others {
 			out = append(out, Context{Gateway: gw, Route: route})
@@ -89,12 +89,12 @@ func (g *Gatherer) contextsReached(ctx context.Context, namespace string, target
 // routesNaming lists the HTTPRoutes that may attach to gw: those whose parentRefs name
 // it, through RouteParentIndex; without it every one, listed once into *all for every
 // Gateway of the pass.
-func (g *Gatherer) routesNaming(ctx context.Context, gw *gatewayv1.Gateway, all **gatewayv1.HTTPRouteList) ([]gatewayv1.HTTPRoute, error) {
+func (g *Gatherer) routesNaming(ctx context.Context, gw *gatewayv1.Gateway, all **gatewayv1.HTTPRouteList) ([]*gatewayv1.HTTPRoute, error) {
 	if g.RouteParentIndex != "" {
 		var naming gatewayv1.HTTPRouteList
 		// The cache's own routes, not copied: a judgement only reads them.
 		err := g.Reader.List(ctx, &naming, client.MatchingFields{g.RouteParentIndex: client.ObjectKeyFromObject(gw).String()}, client.UnsafeDisableDeepCopy)
-		return naming.Items, err
+		return HTTPRoutesOf(&naming), err
 	}
 	if *all == nil {
 		*all = &gatewayv1.HTTPRouteList{}
@@ -103,7 +103,7 @@ func (g *Gatherer) routesNaming(ctx context.Context, gw *gatewayv1.Gateway, all 
 			return nil, err
 		}
 	}
-	return (*all).Items, nil
+	return HTTPRoutesOf(*all), nil
 }
 
 // otherRoutesNaming lists the routes of OtherRouteKinds that may attach to gw: those

@@ -92,7 +92,7 @@ func (g *Gatherer) routeTable(ctx context.Context, gw *gatewayv1.Gateway, class 
 
 // attachedWithBackends is gw's snapshot with the routes attached among candidates and
 // their backendRefs resolved.
-func (g *Gatherer) attachedWithBackends(ctx context.Context, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, serves listeners.Serves, candidates []gatewayv1.HTTPRoute, others []routes.Route, sets []listenerSet) (*translate.Gateway, error) {
+func (g *Gatherer) attachedWithBackends(ctx context.Context, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, serves listeners.Serves, candidates []*gatewayv1.HTTPRoute, others []routes.Route, sets []listenerSet) (*translate.Gateway, error) {
 	a, err := g.attached(ctx, gw, serves, candidates, others, sets)
 	if err != nil {
 		return nil, err
@@ -108,8 +108,8 @@ func (g *Gatherer) attachedWithBackends(ctx context.Context, gw *gatewayv1.Gatew
 		snap.RouteBackends[routes.KeyOf(route)] = backends.BackendRefs
 		return nil
 	}
-	for i := range a.routes {
-		if err := resolve(&a.routes[i]); err != nil {
+	for _, route := range a.routes {
+		if err := resolve(route); err != nil {
 			return nil, err
 		}
 	}
@@ -166,8 +166,7 @@ func (g *Gatherer) Routes(ctx context.Context, snap *translate.Gateway) ([]trans
 		return g.addPolicies(ctx, &snap.Values, route.GetNamespace())
 	}
 	out := make([]translate.Route, 0, len(snap.Routes))
-	for i := range snap.Routes {
-		route := &snap.Routes[i]
+	for _, route := range snap.Routes {
 		if err := addPolicies(route); err != nil {
 			return nil, err
 		}

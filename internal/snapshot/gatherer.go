@@ -92,7 +92,7 @@ type Rights struct {
 type Option func(*options)
 
 type options struct {
-	candidates []gatewayv1.HTTPRoute
+	candidates []*gatewayv1.HTTPRoute
 	haveRoutes bool
 	others     []routes.Route
 	judged     []listeners.Status
@@ -114,7 +114,7 @@ func optionsOf(opts []Option) options {
 
 // Among gathers the routes attached to the Gateway among candidates, those that may
 // name it as the caller's index finds them, instead of listing every HTTPRoute.
-func Among(candidates []gatewayv1.HTTPRoute) Option {
+func Among(candidates []*gatewayv1.HTTPRoute) Option {
 	return func(o *options) { o.candidates, o.haveRoutes = candidates, true }
 }
 

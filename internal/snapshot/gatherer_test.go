@@ -65,7 +65,7 @@ func TestGatewayGathersWhatItsOptionsSay(t *testing.T) {
 			gathered{routes: all, listeners: 2, template: "one", revision: 1, greeting: `{"greeting":"held-one"}`, gatewayConfig: []string{"team-a"}}},
 		{"a proposed spec is run as it is, with the live configs", Gatherer{Proposed: map[string]bool{"envoy": true}}, "web", nil,
 			gathered{routes: all, listeners: 2, template: "live", revision: 0, greeting: `{"greeting":"live"}`, gatewayConfig: []string{"team-a"}}},
-		{"the routes among the caller's candidates only", Gatherer{}, "web", []Option{Among([]gatewayv1.HTTPRoute{*route("team-a", "shop", "web", "shop"), *route("team-a", "elsewhere", "other", "shop")})},
+		{"the routes among the caller's candidates only", Gatherer{}, "web", []Option{Among([]*gatewayv1.HTTPRoute{route("team-a", "shop", "web", "shop"), route("team-a", "elsewhere", "other", "shop")})},
 			gathered{routes: []string{"team-a/shop"}, listeners: 2, template: "one", revision: 1, greeting: `{"greeting":"held-one"}`, gatewayConfig: []string{"team-a"}}},
 		{"the listeners as the caller judged them", Gatherer{}, "web", []Option{Judged(nil)},
 			gathered{routes: all, listeners: 0, template: "one", revision: 1, greeting: `{"greeting":"held-one"}`, gatewayConfig: []string{"team-a"}}},

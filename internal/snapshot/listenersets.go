@@ -118,13 +118,13 @@ func attachedOnly(sets []listenerSet) []listenerSet {
 
 // routesOnListenerSets adds to candidates the HTTPRoutes whose parentRefs name one of
 // sets, through RouteParentIndex; without it candidates already hold every route.
-func (g *Gatherer) routesOnListenerSets(ctx context.Context, sets []listenerSet, candidates []gatewayv1.HTTPRoute) ([]gatewayv1.HTTPRoute, error) {
+func (g *Gatherer) routesOnListenerSets(ctx context.Context, sets []listenerSet, candidates []*gatewayv1.HTTPRoute) ([]*gatewayv1.HTTPRoute, error) {
 	if g.RouteParentIndex == "" || len(sets) == 0 {
 		return candidates, nil
 	}
 	seen := make(map[types.NamespacedName]bool, len(candidates))
-	for i := range candidates {
-		seen[client.ObjectKeyFromObject(&candidates[i])] = true
+	for _, route := range candidates {
+		seen[client.ObjectKeyFromObject(route)] = true
 	}
 	out := candidates
 	for _, set := range sets {
@@ -133,8 +133,8 @@ func (g *Gatherer) routesOnListenerSets(ctx context.Context, sets []listenerSet,
 		if err := g.Reader.List(ctx, &naming, client.MatchingFields{g.RouteParentIndex: ListenerSetRouteKey(client.ObjectKeyFromObject(set.item))}, client.UnsafeDisableDeepCopy); err != nil {
 			return nil, err
 		}
-		for _, route := range naming.Items {
-			if key := client.ObjectKeyFromObject(&route); !seen[key] {
+		for _, route := range HTTPRoutesOf(&naming) {
+			if key := client.ObjectKeyFromObject(route); !seen[key] {
 				seen[key] = true
 				out = append(out, route)
 			}

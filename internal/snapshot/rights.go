@@ -85,7 +85,7 @@ func (g *Gatherer) class(ctx context.Context, name string) (*gatewayv1.GatewayCl
 // candidateRoutes are the HTTPRoutes that may attach to gw: every one, or, when a
 // caller may not list them cluster-wide and gw's listeners take routes of their own
 // namespace only, those of gw's namespace.
-func (g *Gatherer) candidateRoutes(ctx context.Context, gw *gatewayv1.Gateway) ([]gatewayv1.HTTPRoute, error) {
+func (g *Gatherer) candidateRoutes(ctx context.Context, gw *gatewayv1.Gateway) ([]*gatewayv1.HTTPRoute, error) {
 	var list gatewayv1.HTTPRouteList
 	err := g.Reader.List(ctx, &list)
 	if apierrors.IsForbidden(err) && g.Rights != nil && attach.SameNamespaceOnly(gw) {
@@ -94,7 +94,7 @@ func (g *Gatherer) candidateRoutes(ctx context.Context, gw *gatewayv1.Gateway) (
 	if err != nil {
 		return nil, fmt.Errorf("listing HTTPRoutes (routes of other namespaces may attach to Gateway %s/%s): %w", gw.Namespace, gw.Name, err)
 	}
-	return list.Items, nil
+	return HTTPRoutesOf(&list), nil
 }
 
 // routeNamespaceLabels are the labels of a namespace of routes that may attach to gw.

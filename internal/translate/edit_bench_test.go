@@ -72,12 +72,12 @@ func BenchmarkRouteEditOf5000Routes(b *testing.B) {
 			&corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "echo"}})
 	}
 	reader := fake.NewClientBuilder().WithScheme(scheme.New()).WithRuntimeObjects(objs...).Build()
-	route := func(i, edit int) gatewayv1.HTTPRoute {
+	route := func(i, edit int) *gatewayv1.HTTPRoute {
 		path := fmt.Sprintf("/route-%d", i)
 		if edit > 0 {
 			path += fmt.Sprintf("/edited-%d", edit)
 		}
-		return gatewayv1.HTTPRoute{
+		return &gatewayv1.HTTPRoute{
 			ObjectMeta: metav1.ObjectMeta{Namespace: fmt.Sprintf("tenant-%d", i%10), Name: fmt.Sprintf("route-%d", i), UID: types.UID(fmt.Sprintf("uid-%d", i)), Generation: int64(edit + 1)},
 			Spec: gatewayv1.HTTPRouteSpec{
 				CommonRouteSpec: gatewayv1.CommonRouteSpec{ParentRefs: []gatewayv1.ParentReference{{
@@ -92,7 +92,7 @@ func BenchmarkRouteEditOf5000Routes(b *testing.B) {
 			},
 		}
 	}
-	candidates := make([]gatewayv1.HTTPRoute, 5000)
+	candidates := make([]*gatewayv1.HTTPRoute, 5000)
 	for i := range candidates {
 		candidates[i] = route(i, 0)
 	}

@@ -23,7 +23,7 @@ func TestTheLoserOfAKindConflictIsInNeitherTheTableNorTheTemplatesRoutes(t *test
 	rpc := &gatewayv1.GRPCRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "rpc", CreationTimestamp: metav1.NewTime(base.Add(time.Minute))},
 		Spec: gatewayv1.GRPCRouteSpec{Hostnames: []gatewayv1.Hostname{"api.example"}}}
 	g := &Gateway{Gateway: gw, Listeners: listeners.Evaluate(listeners.Serves{}, gw.Spec.Listeners, nil),
-		Routes: []gatewayv1.HTTPRoute{web}, OtherRoutes: []routes.Route{rpc},
+		Routes: []*gatewayv1.HTTPRoute{&web}, OtherRoutes: []routes.Route{rpc},
 		RouteListeners: map[routes.Key][]gatewayv1.SectionName{routes.KeyOf(&web): {"http"}, routes.KeyOf(rpc): {"http"}}}
 
 	table, _ := g.RouteTable()

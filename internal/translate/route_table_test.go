@@ -25,7 +25,7 @@ func TestRouteTableTakesTheRecordedCutoffOverLimits(t *testing.T) {
 		g := &Gateway{Gateway: gw, Listeners: listeners.Evaluate(listeners.Serves{}, gw.Spec.Listeners, nil), RouteListeners: map[routes.Key][]gatewayv1.SectionName{}}
 		for i, name := range []string{"old", "mid", "new"} {
 			r := gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: name, CreationTimestamp: metav1.NewTime(base.Add(time.Duration(i) * time.Minute))}}
-			g.Routes = append(g.Routes, r)
+			g.Routes = append(g.Routes, &r)
 			g.RouteListeners[routes.Key{Kind: routes.KindHTTPRoute, Namespace: "a", Name: name}] = []gatewayv1.SectionName{"http"}
 		}
 		return g

@@ -34,7 +34,7 @@ type Gateway struct {
 	Revision int64
 	// Routes are the HTTPRoutes attached to at least one listener, by namespace/name;
 	// Attached counts them per listener.
-	Routes   []gatewayv1.HTTPRoute
+	Routes   []*gatewayv1.HTTPRoute
 	Attached map[gatewayv1.SectionName]int32
 	// OtherRoutes are the routes of the other kinds (GRPCRoute, TLSRoute, TCPRoute,
 	// UDPRoute) attached to at least one listener, by kind, then namespace/name; Attached
@@ -204,8 +204,8 @@ func (g *Gateway) RouteTable() (*routing.Table, *routing.Cutoff) {
 		}
 		in.Routes = append(in.Routes, r)
 	}
-	for i := range g.Routes {
-		add(&g.Routes[i])
+	for _, route := range g.Routes {
+		add(route)
 	}
 	for _, route := range g.OtherRoutes {
 		add(route)
@@ -238,14 +238,14 @@ func refusedIn(table *routing.Table) map[routes.Key]bool {
 
 // acceptedRoutes are the Gateway's routes but those refused (refusedIn): what its
 // templates see as .HTTPRoutes, as the route table holds them.
-func (g *Gateway) acceptedRoutes(refused map[routes.Key]bool) []gatewayv1.HTTPRoute {
+func (g *Gateway) acceptedRoutes(refused map[routes.Key]bool) []*gatewayv1.HTTPRoute {
 	if len(refused) == 0 {
 		return g.Routes
 	}
-	var out []gatewayv1.HTTPRoute
-	for i := range g.Routes {
-		if route := &g.Routes[i]; !refused[routes.KeyOf(route)] {
-			out = append(out, *route)
+	var out []*gatewayv1.HTTPRoute
+	for _, route := range g.Routes {
+		if !refused[routes.KeyOf(route)] {
+			out = append(out, route)
 		}
 	}
 	return out
