@@ -223,10 +223,10 @@ func httpRoutesOf(ctx context.Context, r client.Reader, gw client.Object) ([]*ga
 	return snapshot.HTTPRoutesOf(&list), err
 }
 
-// listenerSetsOf lists the ListenerSets whose parentRef names gw.
-func listenerSetsOf(ctx context.Context, r client.Reader, gw client.Object) ([]gatewayv1.ListenerSet, error) {
+// listenerSetsOf lists the ListenerSets whose parentRef names gw, with opts.
+func listenerSetsOf(ctx context.Context, r client.Reader, gw client.Object, opts ...client.ListOption) ([]gatewayv1.ListenerSet, error) {
 	var list gatewayv1.ListenerSetList
-	err := r.List(ctx, &list, client.MatchingFields{indexListenerSetParent: client.ObjectKeyFromObject(gw).String()})
+	err := r.List(ctx, &list, append(opts, client.MatchingFields{indexListenerSetParent: client.ObjectKeyFromObject(gw).String()})...)
 	return list.Items, err
 }
 

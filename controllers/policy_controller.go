@@ -179,7 +179,8 @@ func (r *PolicyReconciler) withReferencingGateways(ctx context.Context, obj clie
 		return targets, nil
 	}
 	var gateways gatewayv1.GatewayList
-	if err := r.List(ctx, &gateways, client.InNamespace(obj.GetNamespace())); err != nil {
+	// The cache's own Gateways, not copied: they are only read (sorted as the list's copies).
+	if err := r.List(ctx, &gateways, client.InNamespace(obj.GetNamespace()), client.UnsafeDisableDeepCopy); err != nil {
 		return nil, err
 	}
 	// The cache lists in no particular order; the ancestors must come out the same way

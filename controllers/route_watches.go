@@ -69,7 +69,7 @@ func (r *RouteReconciler) routesNamingGateway(ctx context.Context, gw client.Obj
 	if err != nil || !r.listenerSets {
 		return named, err
 	}
-	sets, err := listenerSetsOf(ctx, r.Client, gw)
+	sets, err := listenerSetsOf(ctx, r.Client, gw, client.UnsafeDisableDeepCopy) // only read
 	if err != nil {
 		return nil, err
 	}
@@ -104,10 +104,12 @@ func requestsForRoutes(named []routes.Route) []reconcile.Request {
 }
 
 // routesOnGateways lists the routes that name one of the Gateways opts select, through
-// the parentRef index: a route of no such Gateway is not even looked at.
+// the parentRef index: a route of no such Gateway is not even looked at. The Gateways
+// are the cache's, not copied: a class-wide policy's change maps to every one, and they
+// are only read.
 func (r *RouteReconciler) routesOnGateways(ctx context.Context, opts ...client.ListOption) []reconcile.Request {
 	var gateways gatewayv1.GatewayList
-	if err := r.List(ctx, &gateways, opts...); err != nil {
+	if err := r.List(ctx, &gateways, append(opts, client.UnsafeDisableDeepCopy)...); err != nil {
 		return nil
 	}
 	var requests []reconcile.Request
