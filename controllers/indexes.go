@@ -220,7 +220,7 @@ func routesOf(ctx context.Context, r client.Reader, kind string, gw client.Objec
 func httpRoutesOf(ctx context.Context, r client.Reader, gw client.Object) ([]*gatewayv1.HTTPRoute, error) {
 	var list gatewayv1.HTTPRouteList
 	err := r.List(ctx, &list, client.MatchingFields{indexRouteParent: client.ObjectKeyFromObject(gw).String()}, client.UnsafeDisableDeepCopy)
-	return snapshot.HTTPRoutesOf(&list), err
+	return routes.HTTPRoutes(&list), err
 }
 
 // listenerSetsOf lists the ListenerSets whose parentRef names gw, with opts.

@@ -138,6 +138,16 @@ func Items(list List) []Route {
 	return out
 }
 
+// HTTPRoutes are the items of list, in order, as pointers into it, typed: a Gateway's
+// thousands of routes are handed on without a copy of each.
+func HTTPRoutes(list *gatewayv1.HTTPRouteList) []*gatewayv1.HTTPRoute {
+	out := make([]*gatewayv1.HTTPRoute, len(list.Items))
+	for i := range list.Items {
+		out[i] = &list.Items[i]
+	}
+	return out
+}
+
 // ParentRefs are the route's spec.parentRefs.
 func ParentRefs(route Route) []gatewayv1.ParentReference {
 	if spec := commonSpec(route); spec != nil {

@@ -14,6 +14,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gatewright/gatewright/internal/listeners"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/scheme"
 )
 
@@ -74,7 +75,7 @@ func TestAttachMemoAttachesAsIfEveryRouteWereAttachedAgain(t *testing.T) {
 		attachWith := func(memo *AttachMemo) string {
 			t.Helper()
 			g := &Gatherer{Reader: r, AttachMemos: memoOf(memo)}
-			a, err := g.attached(ctx, step.state.gw, serves, HTTPRoutesOf(&gatewayv1.HTTPRouteList{Items: step.state.routes}), nil, nil)
+			a, err := g.attached(ctx, step.state.gw, serves, routes.HTTPRoutes(&gatewayv1.HTTPRouteList{Items: step.state.routes}), nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,7 +96,7 @@ func TestAttachMemoAttachesAsIfEveryRouteWereAttachedAgain(t *testing.T) {
 	// What the memo holds is used: a spec changed without a new generation (which the API
 	// server never does) is not looked at again.
 	gw := selected(2)
-	unchanged := HTTPRoutesOf(&gatewayv1.HTTPRouteList{Items: []gatewayv1.HTTPRoute{onWeb("team-b", "cart", 1, "none")}})
+	unchanged := routes.HTTPRoutes(&gatewayv1.HTTPRouteList{Items: []gatewayv1.HTTPRoute{onWeb("team-b", "cart", 1, "none")}})
 	r := fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(namespace("team-a", false), namespace("team-b", false)).Build()
 	a, err := (&Gatherer{Reader: r, AttachMemos: memoOf(memo)}).attached(ctx, gw, listeners.NewServes(nil, nil, nil), unchanged, nil, nil)
 	if err != nil {

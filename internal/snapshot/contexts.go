@@ -94,7 +94,7 @@ func (g *Gatherer) routesNaming(ctx context.Context, gw *gatewayv1.Gateway, all 
 		var naming gatewayv1.HTTPRouteList
 		// The cache's own routes, not copied: a judgement only reads them.
 		err := g.Reader.List(ctx, &naming, client.MatchingFields{g.RouteParentIndex: client.ObjectKeyFromObject(gw).String()}, client.UnsafeDisableDeepCopy)
-		return HTTPRoutesOf(&naming), err
+		return routes.HTTPRoutes(&naming), err
 	}
 	if *all == nil {
 		*all = &gatewayv1.HTTPRouteList{}
@@ -103,7 +103,7 @@ func (g *Gatherer) routesNaming(ctx context.Context, gw *gatewayv1.Gateway, all 
 			return nil, err
 		}
 	}
-	return HTTPRoutesOf(*all), nil
+	return routes.HTTPRoutes(*all), nil
 }
 
 // otherRoutesNaming lists the routes of OtherRouteKinds that may attach to gw: those

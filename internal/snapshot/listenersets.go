@@ -10,6 +10,7 @@ import (
 
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/listeners"
+	"github.com/gatewright/gatewright/internal/routes"
 )
 
 // ListenerSets judges candidates, ListenerSets whose parentRef names gw, on a class that
@@ -133,7 +134,7 @@ func (g *Gatherer) routesOnListenerSets(ctx context.Context, sets []listenerSet,
 		if err := g.Reader.List(ctx, &naming, client.MatchingFields{g.RouteParentIndex: ListenerSetRouteKey(client.ObjectKeyFromObject(set.item))}, client.UnsafeDisableDeepCopy); err != nil {
 			return nil, err
 		}
-		for _, route := range HTTPRoutesOf(&naming) {
+		for _, route := range routes.HTTPRoutes(&naming) {
 			if key := client.ObjectKeyFromObject(route); !seen[key] {
 				seen[key] = true
 				out = append(out, route)

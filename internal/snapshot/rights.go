@@ -10,6 +10,7 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/translate"
 )
 
@@ -94,7 +95,7 @@ func (g *Gatherer) candidateRoutes(ctx context.Context, gw *gatewayv1.Gateway) (
 	if err != nil {
 		return nil, fmt.Errorf("listing HTTPRoutes (routes of other namespaces may attach to Gateway %s/%s): %w", gw.Namespace, gw.Name, err)
 	}
-	return HTTPRoutesOf(&list), nil
+	return routes.HTTPRoutes(&list), nil
 }
 
 // routeNamespaceLabels are the labels of a namespace of routes that may attach to gw.

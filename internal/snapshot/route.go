@@ -59,13 +59,3 @@ func (g *Gatherer) NamespaceLabels(ctx context.Context, name string) (map[string
 	}
 	return ns.Labels, nil
 }
-
-// HTTPRoutesOf are the items of list, in order, as pointers into it: a Gateway's
-// thousands of routes are handed on without a copy of each.
-func HTTPRoutesOf(list *gatewayv1.HTTPRouteList) []*gatewayv1.HTTPRoute {
-	out := make([]*gatewayv1.HTTPRoute, len(list.Items))
-	for i := range list.Items {
-		out[i] = &list.Items[i]
-	}
-	return out
-}

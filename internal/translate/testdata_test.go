@@ -254,7 +254,7 @@ func (c *testCase) translate(t *testing.T) caseResult {
 	}
 	everyRoute = append(everyRoute, others...)
 	out := caseResult{Gateway: c.header.Gateway}
-	snap, err := g.Gateway(ctx, gw, class, snapshot.Among(snapshot.HTTPRoutesOf(&all)), snapshot.AmongOthers(others), snapshot.Judged(judged))
+	snap, err := g.Gateway(ctx, gw, class, snapshot.Among(routes.HTTPRoutes(&all)), snapshot.AmongOthers(others), snapshot.Judged(judged))
 	if servesErr != nil {
 		err = servesErr
 	}
