@@ -51,6 +51,8 @@ type GatewayReconciler struct {
 	// routePace spaces the renders of a Gateway that its routes' events ask for
 	// (routeRenderSpacing).
 	routePace ctrlutil.Pace
+	// httpRoutes finds the HTTPRoutes that name a Gateway, uncopied.
+	httpRoutes *routeParentIndex
 }
 
 // routeRenderSpacing is the least time between two renders of a Gateway that its routes'
@@ -371,7 +373,7 @@ func (r *GatewayReconciler) SetupWithManager(mgr ctrl.Manager) error {
 // and keeps it with the render, so a rollout can tell a Gateway its tenant changed from
 // one the revision broke.
 func (r *GatewayReconciler) gather(ctx context.Context, g *snapshot.Gatherer, gw *gatewayv1.Gateway, class *gatewayv1.GatewayClass, judged []listeners.Status, sets *gatewayListenerSets, rec *apply.Record) (*translate.Gateway, error) {
-	candidates, err := httpRoutesOf(ctx, r.Client, gw)
+	candidates, err := r.httpRoutes.httpRoutesOf(gw)
 	if err != nil {
 		return nil, err
 	}

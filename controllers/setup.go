@@ -197,7 +197,12 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 			return err
 		}
 	}
-	gateways := &GatewayReconciler{programmer: programming, routeLimits: opts.RouteLimits, routeKinds: routeKinds, listenerSets: listenerSets, tables: tables, routePace: ctrlutil.Pace{Every: routeRenderSpacing}}
+	httpRoutes, err := newRouteParentIndex(ctx, mgr.GetCache())
+	if err != nil {
+		return err
+	}
+	gateways := &GatewayReconciler{programmer: programming, routeLimits: opts.RouteLimits, routeKinds: routeKinds, listenerSets: listenerSets, tables: tables,
+		routePace: ctrlutil.Pace{Every: routeRenderSpacing}, httpRoutes: httpRoutes}
 	gateways.Workers = orDefault(opts.GatewayWorkers, DefaultGatewayWorkers)
 	if err := gateways.SetupWithManager(mgr); err != nil {
 		return err

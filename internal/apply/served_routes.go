@@ -28,22 +28,29 @@ const (
 )
 
 // ServedRoutes is the servedRoutes record of routes, those a Gateway's configuration
-// holds.
+// holds. The digests are arrays, not slices of each route's sum: a Gateway of thousands
+// of routes records them at each render.
 func ServedRoutes(routes []metav1.Object) string {
 	if len(routes) > maxServedRoutes {
 		return ""
 	}
-	digests := make([][]byte, 0, len(routes))
-	for _, route := range routes {
-		digests = append(digests, servedDigest(route))
+	digests := make([][servedDigestSize]byte, len(routes))
+	for i, route := range routes {
+		digests[i] = servedDigest(route)
 	}
-	slices.SortFunc(digests, bytes.Compare)
-	return base64.StdEncoding.EncodeToString(bytes.Join(digests, nil))
+	slices.SortFunc(digests, func(a, b [servedDigestSize]byte) int { return bytes.Compare(a[:], b[:]) })
+	served := make([]byte, 0, len(digests)*servedDigestSize)
+	for _, d := range digests {
+		served = append(served, d[:]...)
+	}
+	return base64.StdEncoding.EncodeToString(served)
 }
 
-func servedDigest(route metav1.Object) []byte {
-	sum := sha256.Sum256([]byte(string(route.GetUID()) + "/" + strconv.FormatInt(route.GetGeneration(), 10)))
-	return sum[:servedDigestSize]
+// servedDigest is the digest of route's UID and generation.
+func servedDigest(route metav1.Object) [servedDigestSize]byte {
+	var id [64]byte
+	sum := sha256.Sum256(strconv.AppendInt(append(append(id[:0], route.GetUID()...), '/'), route.GetGeneration(), 10))
+	return [servedDigestSize]byte(sum[:servedDigestSize])
 }
 
 // Serves tells whether head, part 0 of Gateway gateway's record, says its configuration
@@ -70,9 +77,9 @@ func Serves(head *gatewrightv1alpha1.Rendering, gateway string, route metav1.Obj
 	want := servedDigest(route)
 	n := len(served) / servedDigestSize
 	i := sort.Search(n, func(i int) bool {
-		return bytes.Compare(served[i*servedDigestSize:(i+1)*servedDigestSize], want) >= 0
+		return bytes.Compare(served[i*servedDigestSize:(i+1)*servedDigestSize], want[:]) >= 0
 	})
-	if i == n || !bytes.Equal(served[i*servedDigestSize:(i+1)*servedDigestSize], want) {
+	if i == n || !bytes.Equal(served[i*servedDigestSize:(i+1)*servedDigestSize], want[:]) {
 		return false, notServed
 	}
 	return true, ""

@@ -20,8 +20,8 @@ import (
 // same offline. One memo serves one Gateway; it is safe for concurrent use.
 type TableMemo struct {
 	mu       sync.Mutex
-	matches  map[string]*memoEntry[routing.Match]                   // by the match's name in the table
-	verdicts map[routing.ObjectRef]*memoEntry[routing.RouteVerdict] // by the route
+	matches  memoItems[string, routing.Match]                   // by the match's name in the table
+	verdicts memoItems[routing.ObjectRef, routing.RouteVerdict] // by the route
 	// shared holds every map of the data handed out, by address: the memo holds the
 	// maps, so no other map takes one of these addresses while it is here. printed
 	// holds what kept range bodies printed for some of them (range_memo.go), forgotten
@@ -40,12 +40,37 @@ type printedText struct {
 // generation that range over it, and those of the last few generations.
 const keptBodiesPerMap = 4
 
-// memoEntry is the data converted from one item of the table, and whether the latest
-// table had the item.
+// memoEntry is the data converted from one item of the table, whether the current
+// table has the item, and where the latest had it (-1: it did not). gone is set once the
+// memo forgot it.
 type memoEntry[T any] struct {
 	from T
 	data map[string]any
 	used bool
+	at   int
+	gone bool
+}
+
+// memoItems are the entries of one kind of item, by key, and the order of the items of
+// the latest table and of the current one so far. An item is looked for first where the
+// latest table's order says the next one is: after a route's edit nearly every match and
+// verdict is where it was, and comparing it with the entry there hashes no key.
+type memoItems[K comparable, T any] struct {
+	entries         map[K]*memoEntry[T]
+	latest, current []*memoEntry[T]
+	// next is where in latest the current table's next item is looked for.
+	next int
+}
+
+// use marks e as the current table's next item, which the next follows in the latest
+// table's order.
+func (m *memoItems[K, T]) use(e *memoEntry[T]) map[string]any {
+	e.used = true
+	m.current = append(m.current, e)
+	if e.at >= 0 {
+		m.next = e.at + 1
+	}
+	return e.data
 }
 
 // errSharedData is what changing the route table's data fails with.
@@ -53,31 +78,41 @@ var errSharedData = errors.New("the route table is shared by every render of the
 
 // NewTableMemo is an empty memo, for one Gateway.
 func NewTableMemo() *TableMemo {
-	return &TableMemo{matches: map[string]*memoEntry[routing.Match]{}, verdicts: map[routing.ObjectRef]*memoEntry[routing.RouteVerdict]{}, shared: map[uintptr]bool{}, printed: map[uintptr][]printedText{}}
+	return &TableMemo{
+		matches:  memoItems[string, routing.Match]{entries: map[string]*memoEntry[routing.Match]{}},
+		verdicts: memoItems[routing.ObjectRef, routing.RouteVerdict]{entries: map[routing.ObjectRef]*memoEntry[routing.RouteVerdict]{}},
+		shared:   map[uintptr]bool{}, printed: map[uintptr][]printedText{},
+	}
 }
 
 // match is m's data: the memo's if m is what it was converted from, else converted now.
 func (t *TableMemo) match(m *routing.Match) map[string]any {
-	return memoized(t, t.matches, m.Name, m, sameMatch, matchData)
+	return memoized(t, &t.matches, m.Name, m, sameMatch, matchData)
 }
 
 // verdict is v's data, as match is m's.
 func (t *TableMemo) verdict(v *routing.RouteVerdict) map[string]any {
-	return memoized(t, t.verdicts, v.ObjectRef, v, sameVerdict, verdictData)
+	return memoized(t, &t.verdicts, v.ObjectRef, v, sameVerdict, verdictData)
 }
 
-// memoized is item's data, kept in entries under key: the memo's if item is the same as
+// memoized is item's data, kept in items under key: the memo's if item is the same as
 // what it was converted from, else converted now.
-func memoized[K comparable, T any](t *TableMemo, entries map[K]*memoEntry[T], key K, item *T, same func(a, b *T) bool, convert func(*T) map[string]any) map[string]any {
-	if e, ok := entries[key]; ok && same(&e.from, item) {
-		e.used = true
-		return e.data
+func memoized[K comparable, T any](t *TableMemo, items *memoItems[K, T], key K, item *T, same func(a, b *T) bool, convert func(*T) map[string]any) map[string]any {
+	// Item equal to the entry means the same key: each key is a field of its item.
+	if items.next < len(items.latest) {
+		if e := items.latest[items.next]; !e.gone && same(&e.from, item) {
+			return items.use(e)
+		}
 	}
-	forget(t, entries, key)
+	if e, ok := items.entries[key]; ok && same(&e.from, item) {
+		return items.use(e)
+	}
+	forget(t, items.entries, key)
 	data := convert(item)
-	entries[key] = &memoEntry[T]{from: *item, data: data, used: true}
+	e := &memoEntry[T]{from: *item, data: data, at: -1}
+	items.entries[key] = e
 	t.walkMaps(data, func(p uintptr) { t.shared[p] = true })
-	return data
+	return items.use(e)
 }
 
 // sameMatch tells whether x and y are equal: at once when they share their lists, as a
@@ -109,20 +144,24 @@ func sharedList[T any](a, b []T) bool {
 }
 
 // sweep forgets the matches and verdicts the latest table did not have, and marks the
-// others unused for the next.
+// others unused for the next, in the order this table had them.
 func (t *TableMemo) sweep() {
-	sweep(t, t.matches)
-	sweep(t, t.verdicts)
+	sweep(t, &t.matches)
+	sweep(t, &t.verdicts)
 }
 
-func sweep[K comparable, T any](t *TableMemo, entries map[K]*memoEntry[T]) {
-	for key, e := range entries {
+func sweep[K comparable, T any](t *TableMemo, items *memoItems[K, T]) {
+	for key, e := range items.entries {
 		if !e.used {
-			forget(t, entries, key)
+			forget(t, items.entries, key)
 			continue
 		}
 		e.used = false
 	}
+	for i, e := range items.current {
+		e.at = i
+	}
+	items.latest, items.current, items.next = items.current, items.latest[:0], 0
 }
 
 func forget[K comparable, T any](t *TableMemo, entries map[K]*memoEntry[T], key K) {
@@ -131,6 +170,7 @@ func forget[K comparable, T any](t *TableMemo, entries map[K]*memoEntry[T], key 
 			delete(t.shared, p)
 			delete(t.printed, p)
 		})
+		e.gone = true
 		delete(entries, key)
 	}
 }

@@ -46,8 +46,8 @@ func TestTableMemoConvertsOnlyWhatChanged(t *testing.T) {
 	}
 
 	third := matchesOf(routeTableData(memoTable(b), memo))
-	if len(memo.matches) != 1 || !samePointer(third[0], first[1]) {
-		t.Errorf("the memo holds %d matches after a table of one, or converted the one left again", len(memo.matches))
+	if len(memo.matches.entries) != 1 || !samePointer(third[0], first[1]) {
+		t.Errorf("the memo holds %d matches after a table of one, or converted the one left again", len(memo.matches.entries))
 	}
 	if memo.isShared(second[0]) {
 		t.Error("the maps of a match the table no longer has are still held as shared")
@@ -80,8 +80,8 @@ func TestTableMemoKeepsVerdictsThatDidNotChange(t *testing.T) {
 		t.Error("the verdicts' maps handed out are not shared, or those replaced still are")
 	}
 	routeTableData(table(verdict("b", true)), memo)
-	if len(memo.verdicts) != 1 || memo.isShared(second[0]) {
-		t.Errorf("the memo holds %d verdicts after a table of one, or still shares the one gone", len(memo.verdicts))
+	if len(memo.verdicts.entries) != 1 || memo.isShared(second[0]) {
+		t.Errorf("the memo holds %d verdicts after a table of one, or still shares the one gone", len(memo.verdicts.entries))
 	}
 }
 
@@ -153,5 +153,68 @@ func changeValue(v reflect.Value) {
 		}
 	default:
 		panic("no change for " + v.Kind().String())
+	}
+}
+
+// The memo looks each item up where the latest table had the next one before by its
+// key: whatever moved, came, went or appears twice, every item gets the data of what it
+// is, the same data while it did not change, and none of data the memo let go.
+func TestTableMemoFollowsTheLatestOrderAndStaysRightWhenItChanges(t *testing.T) {
+	match := func(name, path string) routing.Match {
+		return routing.Match{Name: "ns/" + name + "/rule/0/match/0", Route: routing.ObjectRef{Kind: "HTTPRoute", Namespace: "ns", Name: name}, Path: routing.PathMatch{Type: "PathPrefix", Value: path}}
+	}
+	twoHosts := func(first, second []routing.Match) *routing.Table {
+		return &routing.Table{Listeners: []routing.Listener{{Name: "http", Hosts: []routing.Host{{Hostname: "a.example", Matches: first}, {Hostname: "b.example", Matches: second}}}}}
+	}
+	hostsOf := func(data map[string]any) [][]any {
+		var out [][]any
+		for _, h := range data["listeners"].([]any)[0].(map[string]any)["hosts"].([]any) {
+			out = append(out, h.(map[string]any)["matches"].([]any))
+		}
+		return out
+	}
+	a, b, c, d := match("a", "/a"), match("b", "/b"), match("c", "/c"), match("d", "/d")
+	memo := NewTableMemo()
+	steps := []struct {
+		name  string
+		table *routing.Table
+		// odd: a table no route table is, two items under one key: only the data is checked.
+		odd bool
+	}{
+		{"first", twoHosts([]routing.Match{a, b, c}, []routing.Match{d, a}), false},
+		{"a's path edited, so it moves after c", twoHosts([]routing.Match{b, c, match("a", "/z")}, []routing.Match{d, match("a", "/z")}), false},
+		{"a route comes first, one goes", twoHosts([]routing.Match{d, b, match("a", "/z")}, []routing.Match{d, match("a", "/z")}), false},
+		{"a's path back, its host b first", twoHosts([]routing.Match{d, b, a}, []routing.Match{a, d}), false},
+		{"a alone on both hosts", twoHosts([]routing.Match{a}, []routing.Match{a}), false},
+		// No route table names one match with two paths, but the memo does not count on it.
+		{"one name, two paths", twoHosts([]routing.Match{match("a", "/z")}, []routing.Match{a}), true},
+		{"and the same again", twoHosts([]routing.Match{match("a", "/z")}, []routing.Match{a}), true},
+		{"then one path", twoHosts([]routing.Match{a}, []routing.Match{a}), false},
+	}
+	var held map[string]any // the data the latest table had for each match
+	for _, step := range steps {
+		got := hostsOf(routeTableData(step.table, memo))
+		latest := held
+		held = map[string]any{}
+		for h, host := range step.table.Listeners[0].Hosts {
+			for i := range host.Matches {
+				m := &host.Matches[i]
+				data := got[h][i]
+				if !reflect.DeepEqual(data, matchData(m)) {
+					t.Errorf("%s: host %s, match %d: %v, want the data of %s", step.name, host.Hostname, i, data, m.Path.Value)
+				}
+				if step.odd {
+					continue
+				}
+				if !memo.isShared(data) {
+					t.Errorf("%s: host %s, match %d: its data is not held as shared: a template could change it", step.name, host.Hostname, i)
+				}
+				key := m.Name + " " + m.Path.Value
+				if was, ok := latest[key]; ok && !samePointer(was, data) {
+					t.Errorf("%s: the data of %s, unchanged, was converted again", step.name, key)
+				}
+				held[key] = data
+			}
+		}
 	}
 }

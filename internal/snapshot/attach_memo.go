@@ -21,7 +21,7 @@ import (
 type AttachMemo struct {
 	mu     sync.Mutex
 	side   *attachSide
-	routes map[routes.Key]*attachedRoute
+	routes map[types.UID]*attachedRoute // by the route's UID: one string to hash, not three
 	pass   uint64
 }
 
@@ -41,7 +41,6 @@ type attachedSet struct {
 
 // attachedRoute is what a route took, and of what.
 type attachedRoute struct {
-	uid        types.UID
 	generation int64
 	labels     string
 	taken      []gatewayv1.SectionName
@@ -50,7 +49,7 @@ type attachedRoute struct {
 
 // NewAttachMemo is an empty memo, for one Gateway.
 func NewAttachMemo() *AttachMemo {
-	return &AttachMemo{routes: map[routes.Key]*attachedRoute{}}
+	return &AttachMemo{routes: map[types.UID]*attachedRoute{}}
 }
 
 // begin starts a pass over gw's routes, which holds the memo until end: what the memo
@@ -71,11 +70,11 @@ func (m *AttachMemo) begin(gw *gatewayv1.Gateway, serves listeners.Serves, sets 
 // held is what the memo has of route at its generation, whatever the labels of its
 // namespace; nil when it has nothing (or there is no memo).
 func (m *AttachMemo) held(route routes.Route) *attachedRoute {
-	if m == nil {
+	if m == nil || route.GetUID() == "" {
 		return nil
 	}
-	e := m.routes[routes.KeyOf(route)]
-	if e == nil || e.uid != route.GetUID() || e.generation != route.GetGeneration() {
+	e := m.routes[route.GetUID()]
+	if e == nil || e.generation != route.GetGeneration() {
 		return nil
 	}
 	return e
@@ -91,9 +90,12 @@ func (m *AttachMemo) taken(e *attachedRoute, labels string) ([]gatewayv1.Section
 	return e.taken, true
 }
 
-// keep remembers what route took in this pass.
+// keep remembers what route took in this pass; a route without a UID (read from a file)
+// is not kept.
 func (m *AttachMemo) keep(route routes.Route, labels string, taken []gatewayv1.SectionName) {
-	m.routes[routes.KeyOf(route)] = &attachedRoute{uid: route.GetUID(), generation: route.GetGeneration(), labels: labels, taken: taken, pass: m.pass}
+	if route.GetUID() != "" {
+		m.routes[route.GetUID()] = &attachedRoute{generation: route.GetGeneration(), labels: labels, taken: taken, pass: m.pass}
+	}
 }
 
 // end forgets the routes a pass that saw them all (complete) did not see: gone, or no
