@@ -107,6 +107,7 @@ func (r *GatewayReconciler) Reconcile(ctx context.Context, req ctrl.Request) (re
 	g := r.gatherer(ctx)
 	g.RouteLimits = r.routeLimits
 	g.AttachMemos = func(*gatewayv1.Gateway) *snapshot.AttachMemo { return memo.attached }
+	g.BackendMemos = func(*gatewayv1.Gateway) *snapshot.BackendMemo { return memo.backends }
 	// The listeners are judged by what the revision the Gateway runs serves. When that
 	// cannot be read, they are judged as a blueprint that says nothing of it would have
 	// them, so that the status still lists them, and the error refuses the Gateway.

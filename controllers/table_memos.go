@@ -10,9 +10,10 @@ import (
 	"github.com/gatewright/gatewright/internal/translate"
 )
 
-// tableMemos keeps each Gateway's translate.Memo and snapshot.AttachMemo between its
-// reconciles, so that a route's edit on a Gateway of thousands attaches that route and
-// computes its part of the route table again, not all of them; and the render of it the
+// tableMemos keeps each Gateway's translate.Memo, snapshot.AttachMemo and
+// snapshot.BackendMemo between its reconciles, so that a route's edit on a Gateway of
+// thousands attaches that route, resolves its backendRefs and computes its part of the
+// route table again, not all of them; and the render of it the
 // API server last refused (refusedApply). A Gateway's memo goes with the Gateway, or
 // with its UID (a Gateway deleted and made again under the same name starts anew).
 type tableMemos struct {
@@ -24,6 +25,7 @@ type gatewayMemo struct {
 	uid      types.UID
 	table    *translate.Memo
 	attached *snapshot.AttachMemo
+	backends *snapshot.BackendMemo
 	refused  *refusedApply
 }
 
@@ -38,7 +40,7 @@ func (t *tableMemos) of(gw *gatewayv1.Gateway) gatewayMemo {
 	if t.memos == nil {
 		t.memos = map[types.NamespacedName]gatewayMemo{}
 	}
-	m := gatewayMemo{uid: gw.UID, table: translate.NewMemo(), attached: snapshot.NewAttachMemo(), refused: &refusedApply{}}
+	m := gatewayMemo{uid: gw.UID, table: translate.NewMemo(), attached: snapshot.NewAttachMemo(), backends: snapshot.NewBackendMemo(), refused: &refusedApply{}}
 	t.memos[key] = m
 	return m
 }

@@ -79,7 +79,7 @@ func TestAttachMemoAttachesAsIfEveryRouteWereAttachedAgain(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			return fmt.Sprint(a.listeners, " ", a.counts)
+			return fmt.Sprint(listenersByKey(a), " ", a.counts)
 		}
 		fresh := attachWith(nil)
 		if fresh != step.want {
@@ -102,9 +102,21 @@ func TestAttachMemoAttachesAsIfEveryRouteWereAttachedAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fmt.Sprint(a.listeners); got != "map[HTTPRoute team-b/cart:[http]]" {
+	if got := fmt.Sprint(listenersByKey(a)); got != "map[HTTPRoute team-b/cart:[http]]" {
 		t.Errorf("a route of the same generation was attached again: %s", got)
 	}
+}
+
+// listenersByKey are the listeners each route of a attaches to, by its key.
+func listenersByKey(a attachment) map[routes.Key][]gatewayv1.SectionName {
+	out := map[routes.Key][]gatewayv1.SectionName{}
+	for i, route := range a.routes {
+		out[routes.KeyOf(route)] = a.routeListeners[i]
+	}
+	for i, route := range a.others {
+		out[routes.KeyOf(route)] = a.otherListeners[i]
+	}
+	return out
 }
 
 // memoOf gives memo for every Gateway; none when it is nil.

@@ -21,8 +21,9 @@ type attachment struct {
 	// namespace/name; others those of the other kinds, by kind then namespace/name.
 	routes []*gatewayv1.HTTPRoute
 	others []routes.Route
-	// listeners are the listeners each of routes and others attaches to.
-	listeners map[routes.Key][]gatewayv1.SectionName
+	// routeListeners and otherListeners are the listeners each of routes and others
+	// attaches to, by index.
+	routeListeners, otherListeners [][]gatewayv1.SectionName
 	// counts are how many routes, of every kind, attach to each listener.
 	counts map[gatewayv1.SectionName]int32
 }
@@ -39,10 +40,7 @@ type namespaceLabels struct {
 // A route attaches to the listeners of sets, the Gateway's ListenerSets, through its
 // parentRefs naming them; those listeners are named by listeners.SetRef.Key.
 func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves listeners.Serves, candidates []*gatewayv1.HTTPRoute, others []routes.Route, sets []listenerSet) (attachment, error) {
-	a := attachment{
-		listeners: make(map[routes.Key][]gatewayv1.SectionName, len(candidates)+len(others)),
-		counts:    map[gatewayv1.SectionName]int32{},
-	}
+	a := attachment{counts: map[gatewayv1.SectionName]int32{}}
 	setOf := make(map[types.NamespacedName]*listenerSet, len(sets))
 	for i := range sets {
 		setOf[types.NamespacedName{Namespace: sets[i].item.Namespace, Name: sets[i].item.Name}] = &sets[i]
@@ -125,34 +123,50 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 		}
 		return taken, nil
 	}
-	a.routes = make([]*gatewayv1.HTTPRoute, 0, len(candidates))
+	httpRoutes := make([]routeOn[*gatewayv1.HTTPRoute], 0, len(candidates))
 	for _, route := range candidates {
 		taken, err := take(route)
 		if err != nil {
 			return attachment{}, err
 		}
 		if len(taken) > 0 {
-			a.routes = append(a.routes, route)
-			a.listeners[routes.KeyOf(route)] = taken
+			httpRoutes = append(httpRoutes, routeOn[*gatewayv1.HTTPRoute]{route, taken})
 		}
 	}
+	var otherRoutes []routeOn[routes.Route]
 	for _, route := range others {
 		taken, err := take(route)
 		if err != nil {
 			return attachment{}, err
 		}
 		if len(taken) > 0 {
-			a.others = append(a.others, route)
-			a.listeners[routes.KeyOf(route)] = taken
+			otherRoutes = append(otherRoutes, routeOn[routes.Route]{route, taken})
 		}
 	}
 	complete = true
 	// By "namespace/name", without building it.
-	slices.SortFunc(a.routes, func(a, b *gatewayv1.HTTPRoute) int {
-		return routing.CompareNamespacedNames(a.Namespace, a.Name, b.Namespace, b.Name)
+	slices.SortFunc(httpRoutes, func(a, b routeOn[*gatewayv1.HTTPRoute]) int {
+		return routing.CompareNamespacedNames(a.route.Namespace, a.route.Name, b.route.Namespace, b.route.Name)
 	})
-	sortByKey(a.others, routeKey)
+	sortByKey(otherRoutes, func(t routeOn[routes.Route]) string { return routeKey(t.route) })
+	a.routes, a.routeListeners = split(httpRoutes)
+	a.others, a.otherListeners = split(otherRoutes)
 	return a, nil
+}
+
+// routeOn is a route and the listeners it attaches to.
+type routeOn[R routes.Route] struct {
+	route     R
+	listeners []gatewayv1.SectionName
+}
+
+// split is the routes of attached and, by index, their listeners.
+func split[R routes.Route](attached []routeOn[R]) ([]R, [][]gatewayv1.SectionName) {
+	out, on := make([]R, len(attached)), make([][]gatewayv1.SectionName, len(attached))
+	for i, t := range attached {
+		out[i], on[i] = t.route, t.listeners
+	}
+	return out, on
 }
 
 // sortByKey sorts items by the key of each, computed once rather than at every

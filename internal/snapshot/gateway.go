@@ -7,9 +7,9 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
-	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/routes"
+	"github.com/gatewright/gatewright/internal/routing"
 	"github.com/gatewright/gatewright/internal/translate"
 	"github.com/gatewright/gatewright/internal/values"
 )
@@ -50,7 +50,7 @@ func (g *Gatherer) Gateway(ctx context.Context, gw *gatewayv1.Gateway, class *ga
 		return nil, err
 	}
 	snap.Listeners, snap.ListenerSets, snap.Routes, snap.OtherRoutes, snap.Attached = routed.Listeners, routed.ListenerSets, routed.Routes, routed.OtherRoutes, routed.Attached
-	snap.RouteListeners, snap.RouteBackends, snap.RouteLimits = routed.RouteListeners, routed.RouteBackends, routed.RouteLimits
+	snap.RouteInputs, snap.RouteLimits = routed.RouteInputs, routed.RouteLimits
 	return snap, g.decided(ctx, snap)
 }
 
@@ -98,26 +98,44 @@ func (g *Gatherer) attachedWithBackends(ctx context.Context, gw *gatewayv1.Gatew
 		return nil, err
 	}
 	snap := &translate.Gateway{Gateway: gw, Class: class}
-	snap.Routes, snap.OtherRoutes, snap.Attached, snap.RouteListeners = a.routes, a.others, a.counts, a.listeners
-	snap.RouteBackends = make(map[routes.Key][]attach.BackendRef, len(a.routes)+len(a.others))
-	resolve := func(route routes.Route) error {
-		backends, err := g.BackendRefs(ctx, route)
+	snap.Routes, snap.OtherRoutes, snap.Attached = a.routes, a.others, a.counts
+	snap.RouteInputs = make([]routing.RouteInput, 0, len(a.routes)+len(a.others))
+	var memo *BackendMemo
+	if g.BackendMemos != nil {
+		memo = g.BackendMemos(gw)
+	}
+	complete := false
+	if memo != nil {
+		memo.begin()
+		defer func() { memo.end(complete) }()
+	}
+	exists := g.serviceExists(ctx)
+	resolve := func(route routes.Route, listeners []gatewayv1.SectionName) error {
+		refs, held, err := memo.resolved(route, exists)
 		if err != nil {
 			return err
 		}
-		snap.RouteBackends[routes.KeyOf(route)] = backends.BackendRefs
+		if !held {
+			backends, err := g.BackendRefs(ctx, route)
+			if err != nil {
+				return err
+			}
+			refs = memo.keep(route, backends.BackendRefs)
+		}
+		snap.RouteInputs = append(snap.RouteInputs, routing.RouteInput{Route: route, Listeners: listeners, BackendRefs: refs})
 		return nil
 	}
-	for _, route := range a.routes {
-		if err := resolve(route); err != nil {
+	for i, route := range a.routes {
+		if err := resolve(route, a.routeListeners[i]); err != nil {
 			return nil, err
 		}
 	}
-	for _, route := range a.others {
-		if err := resolve(route); err != nil {
+	for i, route := range a.others {
+		if err := resolve(route, a.otherListeners[i]); err != nil {
 			return nil, err
 		}
 	}
+	complete = true
 	return snap, nil
 }
 
@@ -165,21 +183,22 @@ func (g *Gatherer) Routes(ctx context.Context, snap *translate.Gateway) ([]trans
 		seen[route.GetNamespace()] = true
 		return g.addPolicies(ctx, &snap.Values, route.GetNamespace())
 	}
+	// RouteInputs hold Routes, then OtherRoutes, in order.
 	out := make([]translate.Route, 0, len(snap.Routes))
-	for _, route := range snap.Routes {
+	for i, route := range snap.Routes {
 		if err := addPolicies(route); err != nil {
 			return nil, err
 		}
-		out = append(out, translate.Route{Route: route, BackendRefs: snap.RouteBackends[routes.KeyOf(route)]})
+		out = append(out, translate.Route{Route: route, BackendRefs: snap.RouteInputs[i].BackendRefs})
 	}
-	for _, route := range snap.OtherRoutes {
+	for i, route := range snap.OtherRoutes {
 		if snap.Values.Blueprint.Spec.RouteTemplateOf(routes.KindOf(route)) == nil {
 			continue // nothing rendered for it
 		}
 		if err := addPolicies(route); err != nil {
 			return nil, err
 		}
-		out = append(out, translate.Route{Route: route, BackendRefs: snap.RouteBackends[routes.KeyOf(route)]})
+		out = append(out, translate.Route{Route: route, BackendRefs: snap.RouteInputs[len(snap.Routes)+i].BackendRefs})
 	}
 	return out, nil
 }

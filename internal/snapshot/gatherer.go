@@ -50,6 +50,9 @@ type Gatherer struct {
 	// kept between passes: the Gateway's AttachMemo, or nil for none (the controller's,
 	// one per Gateway it programs).
 	AttachMemos func(*gatewayv1.Gateway) *AttachMemo
+	// BackendMemos, when set, is where how each route of a Gateway resolved its
+	// backendRefs is kept between passes, as AttachMemos.
+	BackendMemos func(*gatewayv1.Gateway) *BackendMemo
 	// RouteLimits are the controller's bounds on the routes one Gateway takes.
 	RouteLimits routing.Limits
 	// AsRecorded reads what the controller decided of a Gateway's routes from its

@@ -98,8 +98,8 @@ func TestGatewayResolvesBackendRefsAndListeners(t *testing.T) {
 		t.Fatal(err)
 	}
 	resolved := map[string]bool{}
-	for key, refs := range snap.RouteBackends {
-		resolved[key.Namespace+"/"+key.Name] = refs[0].Resolved()
+	for _, in := range snap.RouteInputs {
+		resolved[in.Route.GetNamespace()+"/"+in.Route.GetName()] = in.BackendRefs[0].Resolved()
 	}
 	if want := map[string]bool{"team-a/shop": true, "team-b/cart": false}; !reflect.DeepEqual(resolved, want) {
 		t.Errorf("backendRefs resolved: %v, want %v (the Service of team-b/cart does not exist)", resolved, want)

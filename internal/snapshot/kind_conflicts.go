@@ -43,12 +43,12 @@ func (g *Gatherer) KindConflict(ctx context.Context, gw *gatewayv1.Gateway, serv
 	}
 	self := routes.KeyOf(route)
 	in := make([]routing.RouteInput, 0, len(a.others))
-	for _, r := range a.others {
+	for i, r := range a.others {
 		key := routes.KeyOf(r)
 		if _, cut := translate.RouteCut(cutoff, "", r); key != self && (cut || refused[key] != "") {
 			continue // refused otherwise: it takes no part
 		}
-		in = append(in, routing.RouteInput{Route: r, Listeners: a.listeners[key]})
+		in = append(in, routing.RouteInput{Route: r, Listeners: a.otherListeners[i]})
 	}
 	routing.RefuseKindConflicts(in, routing.ListenerHostnames(routing.Input{Gateway: gw, ListenerSets: verdicts}))
 	for i := range in {

@@ -97,7 +97,7 @@ func BenchmarkRouteEditOf5000Routes(b *testing.B) {
 		candidates[i] = route(i, 0)
 	}
 	parser := &render.Cache{}
-	attachMemo, memo := snapshot.NewAttachMemo(), translate.NewMemo()
+	attachMemo, backendMemo, memo := snapshot.NewAttachMemo(), snapshot.NewBackendMemo(), translate.NewMemo()
 	edit := func(n int) {
 		candidates[0] = route(0, n)
 		g := &snapshot.Gatherer{Reader: reader, ControllerNamespace: "gatewright-system",
@@ -105,7 +105,8 @@ func BenchmarkRouteEditOf5000Routes(b *testing.B) {
 				err := reader.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, &corev1.Service{})
 				return err == nil, client.IgnoreNotFound(err)
 			},
-			AttachMemos: func(*gatewayv1.Gateway) *snapshot.AttachMemo { return attachMemo },
+			AttachMemos:  func(*gatewayv1.Gateway) *snapshot.AttachMemo { return attachMemo },
+			BackendMemos: func(*gatewayv1.Gateway) *snapshot.BackendMemo { return backendMemo },
 		}
 		serves, err := g.Serves(ctx, gw, class)
 		if err != nil {

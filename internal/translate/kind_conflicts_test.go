@@ -24,7 +24,7 @@ func TestTheLoserOfAKindConflictIsInNeitherTheTableNorTheTemplatesRoutes(t *test
 		Spec: gatewayv1.GRPCRouteSpec{Hostnames: []gatewayv1.Hostname{"api.example"}}}
 	g := &Gateway{Gateway: gw, Listeners: listeners.Evaluate(listeners.Serves{}, gw.Spec.Listeners, nil),
 		Routes: []*gatewayv1.HTTPRoute{&web}, OtherRoutes: []routes.Route{rpc},
-		RouteListeners: map[routes.Key][]gatewayv1.SectionName{routes.KeyOf(&web): {"http"}, routes.KeyOf(rpc): {"http"}}}
+		RouteInputs: []routing.RouteInput{{Route: &web, Listeners: []gatewayv1.SectionName{"http"}}, {Route: rpc, Listeners: []gatewayv1.SectionName{"http"}}}}
 
 	table, _ := g.RouteTable()
 	for _, v := range table.Routes {

@@ -10,7 +10,6 @@ import (
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/listeners"
-	"github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/routing"
 )
 
@@ -22,11 +21,11 @@ func TestRouteTableTakesTheRecordedCutoffOverLimits(t *testing.T) {
 	gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "infra", Name: "web"}, Spec: gatewayv1.GatewaySpec{Listeners: []gatewayv1.Listener{listener}}}
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	snap := func() *Gateway {
-		g := &Gateway{Gateway: gw, Listeners: listeners.Evaluate(listeners.Serves{}, gw.Spec.Listeners, nil), RouteListeners: map[routes.Key][]gatewayv1.SectionName{}}
+		g := &Gateway{Gateway: gw, Listeners: listeners.Evaluate(listeners.Serves{}, gw.Spec.Listeners, nil)}
 		for i, name := range []string{"old", "mid", "new"} {
 			r := gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: name, CreationTimestamp: metav1.NewTime(base.Add(time.Duration(i) * time.Minute))}}
 			g.Routes = append(g.Routes, &r)
-			g.RouteListeners[routes.Key{Kind: routes.KindHTTPRoute, Namespace: "a", Name: name}] = []gatewayv1.SectionName{"http"}
+			g.RouteInputs = append(g.RouteInputs, routing.RouteInput{Route: &r, Listeners: []gatewayv1.SectionName{"http"}})
 		}
 		return g
 	}

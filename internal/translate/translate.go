@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"slices"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -40,11 +41,11 @@ type Gateway struct {
 	// UDPRoute) attached to at least one listener, by kind, then namespace/name; Attached
 	// counts them too.
 	OtherRoutes []routes.Route
-	// RouteListeners and RouteBackends are, by kind, namespace and name, the listeners
-	// each of Routes and OtherRoutes attaches to and its backendRefs as they resolved:
-	// what the route table is built from besides the routes.
-	RouteListeners map[routes.Key][]gatewayv1.SectionName
-	RouteBackends  map[routes.Key][]attach.BackendRef
+	// RouteInputs are each of Routes, then each of OtherRoutes, in their order, with the
+	// listeners it attaches to and its backendRefs as they resolved: what the route table
+	// is built from. They are at hand by index, not looked up by each route's name: an
+	// edit on a Gateway of thousands of routes builds its table again.
+	RouteInputs []routing.RouteInput
 	// RouteLimits bound the routes the Gateway takes; unset bounds are the defaults.
 	RouteLimits routing.Limits
 	// CutoffRecorded says that RecordedCutoff, as the Gateway's record holds it, decides
@@ -192,23 +193,17 @@ func (g *Gateway) TranslateRoute(p Parser, route Route, live Live) *Result {
 // sharing a hostname on a listener; and where its routes went past the bound, nil when
 // all fit.
 func (g *Gateway) RouteTable() (*routing.Table, *routing.Cutoff) {
-	in := routing.Input{Gateway: g.Gateway, Listeners: g.Listeners, ListenerSets: g.ListenerSets, Routes: make([]routing.RouteInput, 0, len(g.Routes)+len(g.OtherRoutes))}
+	// The table refuses routes in its copy of the inputs.
+	in := routing.Input{Gateway: g.Gateway, Listeners: g.Listeners, ListenerSets: g.ListenerSets, Routes: slices.Clone(g.RouteInputs)}
 	if g.Memo != nil {
 		in.Memo = &g.Memo.Matches
 	}
-	add := func(route routes.Route) {
-		key := routes.KeyOf(route)
-		r := routing.RouteInput{Route: route, Listeners: g.RouteListeners[key], BackendRefs: g.RouteBackends[key]}
-		if message, refused := g.RefusedRoutes[key]; refused {
-			r.Refusal = &routing.Refusal{Reason: string(gatewayv1.RouteReasonUnsupportedValue), Message: message}
+	if len(g.RefusedRoutes) > 0 {
+		for i := range in.Routes {
+			if message, refused := g.RefusedRoutes[routes.KeyOf(in.Routes[i].Route)]; refused {
+				in.Routes[i].Refusal = &routing.Refusal{Reason: string(gatewayv1.RouteReasonUnsupportedValue), Message: message}
+			}
 		}
-		in.Routes = append(in.Routes, r)
-	}
-	for _, route := range g.Routes {
-		add(route)
-	}
-	for _, route := range g.OtherRoutes {
-		add(route)
 	}
 	var cutoff *routing.Cutoff
 	if g.CutoffRecorded {

@@ -1,0 +1,96 @@
+package snapshot
+
+import (
+	"slices"
+	"sync"
+
+	"k8s.io/apimachinery/pkg/types"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/routes"
+)
+
+// BackendMemo keeps, for one Gateway, how each route's backendRefs resolved between the
+// passes that resolve them. A route whose spec did not change (its UID and generation)
+// resolves as it did while every Service it names still exists or not as it did: a
+// route's edit on a Gateway of thousands resolves that route's backendRefs, and of the
+// others only looks up their Services in what the pass read. A route naming another
+// namespace, whose resolution depends on ReferenceGrants too, is resolved at each pass.
+// The controller keeps one per Gateway; a pass holds it alone.
+type BackendMemo struct {
+	mu     sync.Mutex
+	routes map[types.UID]*resolvedRoute
+	pass   uint64
+}
+
+// resolvedRoute is how a route's backendRefs resolved at its generation.
+type resolvedRoute struct {
+	generation int64
+	refs       []attach.BackendRef
+	pass       uint64
+}
+
+// NewBackendMemo is an empty memo, for one Gateway.
+func NewBackendMemo() *BackendMemo {
+	return &BackendMemo{routes: map[types.UID]*resolvedRoute{}}
+}
+
+// begin starts a pass, which holds the memo until end.
+func (m *BackendMemo) begin() {
+	m.mu.Lock()
+	m.pass++
+}
+
+// end forgets the routes a pass that resolved them all (complete) did not resolve, and
+// lets the memo go.
+func (m *BackendMemo) end(complete bool) {
+	defer m.mu.Unlock()
+	if !complete {
+		return
+	}
+	for uid, e := range m.routes {
+		if e.pass != m.pass {
+			delete(m.routes, uid)
+		}
+	}
+}
+
+// resolved is route's backendRefs as the memo has them, when they resolve so still:
+// exists says whether each Service they name exists. False when the memo has none of
+// route at its generation, or a Service came or went.
+func (m *BackendMemo) resolved(route routes.Route, exists attach.ServiceExists) ([]attach.BackendRef, bool, error) {
+	if m == nil || route.GetUID() == "" {
+		return nil, false, nil
+	}
+	e := m.routes[route.GetUID()]
+	if e == nil || e.generation != route.GetGeneration() {
+		return nil, false, nil
+	}
+	for _, ref := range e.refs {
+		if ref.Reason != gatewayv1.RouteReasonResolvedRefs && ref.Reason != gatewayv1.RouteReasonBackendNotFound {
+			continue // refused by its spec alone (a kind that is not a Service)
+		}
+		found, err := exists(ref.Namespace, ref.Name)
+		if err != nil {
+			return nil, false, err
+		}
+		if found != ref.Resolved() {
+			return nil, false, nil
+		}
+	}
+	e.pass = m.pass
+	return e.refs, true, nil
+}
+
+// keep remembers how route's backendRefs resolved in this pass, unless one of them names
+// another namespace. The memo shares refs with the pass's snapshot, clipped so that no
+// append writes into them.
+func (m *BackendMemo) keep(route routes.Route, refs []attach.BackendRef) []attach.BackendRef {
+	refs = slices.Clip(refs)
+	if m == nil || route.GetUID() == "" || slices.ContainsFunc(refs, func(ref attach.BackendRef) bool { return ref.Namespace != route.GetNamespace() }) {
+		return refs
+	}
+	m.routes[route.GetUID()] = &resolvedRoute{generation: route.GetGeneration(), refs: refs, pass: m.pass}
+	return refs
+}
