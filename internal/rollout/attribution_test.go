@@ -98,6 +98,17 @@ func TestAttribution(t *testing.T) {
 				t.Errorf("the failure names %v, want ns/gw-00", got)
 			}
 		}},
+		{"a Gateway first recorded in the second its wave starts, which the revision breaks, still gates and rolls back", func(t *testing.T, f *fleet) {
+			// Records keep whole seconds: its inputs look recorded as the wave started.
+			f.members[0].Created, f.members[0].Recorded, f.members[0].InputsSince = f.now, f.now, f.now
+			f.broken[2] = true
+			f.step(t)
+			f.advance(t, 300*time.Second)
+			wantPhase(t, f, gatewrightv1alpha1.RolloutRolledBack)
+			if got := f.status.Failure; got == nil || !reflect.DeepEqual(got.Gateways, []string{"ns/gw-00"}) {
+				t.Errorf("the failure %+v, want it to name ns/gw-00", got)
+			}
+		}},
 		{"a revision whose render fails for a first-wave Gateway rolls back and says the render's error", func(t *testing.T, f *fleet) {
 			f.unrenderable[2] = `template "proxy" line 4: replicas: "three" is not an integer`
 			f.step(t)

@@ -184,8 +184,14 @@ const notGating = "it was not healthy on the revision it ran when it took this o
 // of them fails for its tenant, and one that keeps changing would keep restarting the
 // soak; both stop gating. Deleted and recreated Gateways are other Gateways, which the
 // wave did not take.
+//
+// The times compared are whole seconds, as records keep them. Inputs first recorded with
+// the record itself are no tenant's change, whenever the record was made: counted as
+// one, a Gateway made in the second its wave started, or took the revision, would not
+// gate, and a revision that breaks every Gateway of a young fleet would roll out.
 func (s *stepper) excuse(m Member) string {
 	changed := "its Gateway, GatewayConfigs or routes changed"
+	changedSinceRecorded := m.InputsSince.After(m.Recorded)
 	switch {
 	case !s.gates(m) && m.Target == s.st.Revision:
 		return notGating
@@ -193,8 +199,8 @@ func (s *stepper) excuse(m Member) string {
 		return "it joined the class after the wave started"
 	case m.InputsUnrendered:
 		return changed + " since its last render"
-	case m.Running == s.st.Revision && !m.RevisionSince.IsZero() && !m.InputsSince.Before(m.RevisionSince),
-		!m.InputsSince.Before(s.st.WaveStarted.Truncate(time.Second)):
+	case changedSinceRecorded && m.Running == s.st.Revision && !m.RevisionSince.IsZero() && !m.InputsSince.Before(m.RevisionSince),
+		changedSinceRecorded && !m.InputsSince.Before(s.st.WaveStarted.Truncate(time.Second)):
 		return fmt.Sprintf("%s after it took revision %d", changed, s.st.Revision)
 	case !m.Healthy && m.TenantOnly:
 		return "it fails for a reason in its tenant's control: " + m.Reason
