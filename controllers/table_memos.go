@@ -13,9 +13,9 @@ import (
 // tableMemos keeps each Gateway's translate.Memo, snapshot.AttachMemo and
 // snapshot.BackendMemo between its reconciles, so that a route's edit on a Gateway of
 // thousands attaches that route, resolves its backendRefs and computes its part of the
-// route table again, not all of them; and the render of it the
-// API server last refused (refusedApply). A Gateway's memo goes with the Gateway, or
-// with its UID (a Gateway deleted and made again under the same name starts anew).
+// route table again, not all of them; and the render of it the API server last refused
+// (refusedApply). A Gateway's memo goes with the Gateway, or with its UID (a Gateway
+// deleted and made again under the same name starts anew).
 type tableMemos struct {
 	mu    sync.Mutex
 	memos map[types.NamespacedName]gatewayMemo
