@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"maps"
 	"reflect"
 	"sync"
 
@@ -102,12 +103,7 @@ func (m *AttachMemo) keep(route routes.Route, labels string, taken []gatewayv1.S
 // longer naming the Gateway. It lets the memo go.
 func (m *AttachMemo) end(complete bool) {
 	defer m.mu.Unlock()
-	if !complete {
-		return
-	}
-	for key, e := range m.routes {
-		if e.pass != m.pass {
-			delete(m.routes, key)
-		}
+	if complete {
+		maps.DeleteFunc(m.routes, func(_ types.UID, e *attachedRoute) bool { return e.pass != m.pass })
 	}
 }

@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"maps"
 	"slices"
 	"sync"
 
@@ -46,13 +47,8 @@ func (m *BackendMemo) begin() {
 // lets the memo go.
 func (m *BackendMemo) end(complete bool) {
 	defer m.mu.Unlock()
-	if !complete {
-		return
-	}
-	for uid, e := range m.routes {
-		if e.pass != m.pass {
-			delete(m.routes, uid)
-		}
+	if complete {
+		maps.DeleteFunc(m.routes, func(_ types.UID, e *resolvedRoute) bool { return e.pass != m.pass })
 	}
 }
 
