@@ -58,6 +58,9 @@ type PolicyReconciler struct {
 	// tables are the Gateway reconciler's memos of its Gateways' routes, which a
 	// judgement reads as the Gateway's reconcile does.
 	tables *tableMemos
+	// httpRoutes finds the HTTPRoutes that name a Gateway, uncopied: the objects the
+	// memos in tables find again.
+	httpRoutes *routeParentIndex
 
 	shard shard
 	pace  judgementPace
@@ -97,7 +100,7 @@ func (r *PolicyReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctr
 	// One gatherer for every target: they often reach the same classes and namespaces.
 	g := &snapshot.Gatherer{Reader: r.Client, ControllerNamespace: r.ControllerNamespace, GatewayClassIndex: indexGatewayClassName, RouteParentIndex: indexRouteParent,
 		ServesListenerSets: r.listenerSets, ListenerSetParentIndex: indexListenerSetParent, OtherRouteKinds: otherRouteKinds(r.RouteKinds),
-		AttachMemos: r.tables.attachedOf}
+		AttachMemos: r.tables.attachedOf, HTTPRoutesNaming: r.httpRoutes.httpRoutesOf}
 	ancestors := make([]gatewayv1.PolicyAncestorStatus, 0, len(targets))
 	writesAny := false
 	for _, target := range targets {

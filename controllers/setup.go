@@ -150,10 +150,15 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 	// What the Gateway reconciler keeps of each Gateway's routes, which the policies'
 	// judgements read too.
 	tables := &tableMemos{}
+	// The HTTPRoutes that name each Gateway, as the cache holds them, which both read.
+	httpRoutes, err := newRouteParentIndex(ctx, mgr.GetCache())
+	if err != nil {
+		return err
+	}
 	for _, kind := range []string{gatewrightv1alpha1.KindGatewayClassConfig, gatewrightv1alpha1.KindGatewayConfig} {
 		if err := (&PolicyReconciler{
 			Client: mgr.GetClient(), ControllerNamespace: opts.ControllerNamespace, Blueprints: blueprints, Kind: kind, Recorder: recorder, shard: shard,
-			Workers: orDefault(opts.PolicyWorkers, DefaultPolicyWorkers), RouteKinds: routeKinds, listenerSets: listenerSets, tables: tables,
+			Workers: orDefault(opts.PolicyWorkers, DefaultPolicyWorkers), RouteKinds: routeKinds, listenerSets: listenerSets, tables: tables, httpRoutes: httpRoutes,
 		}).SetupWithManager(mgr); err != nil {
 			return err
 		}
@@ -196,10 +201,6 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts Options) error {
 		if err := reconciler.SetupWithManager(mgr); err != nil {
 			return err
 		}
-	}
-	httpRoutes, err := newRouteParentIndex(ctx, mgr.GetCache())
-	if err != nil {
-		return err
 	}
 	gateways := &GatewayReconciler{programmer: programming, routeLimits: opts.RouteLimits, routeKinds: routeKinds, listenerSets: listenerSets, tables: tables,
 		routePace: ctrlutil.Pace{Every: routeRenderSpacing}, httpRoutes: httpRoutes}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gatewright/gatewright/internal/attach"
@@ -169,7 +170,6 @@ func listener(key string, l *gatewayv1.Listener, verdict *listeners.Status, atta
 // HTTPRoutes' and GRPCRoutes' matches by effective hostname, each kind in its
 // precedence order.
 func httpHosts(key, hostname string, attached []*RouteInput, memo *MatchMemo) []Host {
-	ages := routeAges(attached)
 	// The listener's own hostname is always a host, matched or not: a request for it
 	// that no route takes is answered here (404), not by another listener's host.
 	own := cmp.Or(hostname, "*")
@@ -192,7 +192,7 @@ func httpHosts(key, hostname string, attached []*RouteInput, memo *MatchMemo) []
 			matches := memo.httpMatches(r, route)
 			for _, name := range effectiveHostnames(hostname, route.Spec.Hostnames) {
 				h := host(name)
-				h.http = append(h.http, hostRoute{uid: route.UID, matches: matches})
+				h.http = append(h.http, hostRoute{uid: route.UID, created: route.CreationTimestamp, matches: matches})
 			}
 		case *gatewayv1.GRPCRoute:
 			matches := grpcMatches(r, route)
@@ -203,9 +203,15 @@ func httpHosts(key, hostname string, attached []*RouteInput, memo *MatchMemo) []
 		}
 	}
 	out := make([]Host, 0, len(hosts))
+	var grpcAges map[ObjectRef]metav1.Time // read once, if a host has GRPCRoutes to order
 	for name, p := range hosts {
-		h := Host{Hostname: name, Matches: memo.sortedHTTP(hostKey{listener: key, hostname: name}, p.http, ages), GRPCMatches: slices.Concat(p.grpc...)}
-		sortMatches(h.GRPCMatches, func(m *GRPCMatch) ObjectRef { return m.Route }, ages, grpcPrecedence)
+		h := Host{Hostname: name, Matches: memo.sortedHTTP(hostKey{listener: key, hostname: name}, p.http), GRPCMatches: slices.Concat(p.grpc...)}
+		if len(h.GRPCMatches) > 1 {
+			if grpcAges == nil {
+				grpcAges = routeAges(attached)
+			}
+			sortMatches(h.GRPCMatches, func(m *GRPCMatch) ObjectRef { return m.Route }, grpcAges, grpcPrecedence)
+		}
 		out = append(out, h)
 	}
 	slices.SortFunc(out, func(a, b Host) int { return compareHostnames(a.Hostname, b.Hostname) })

@@ -101,30 +101,34 @@ type hostKey struct{ listener, hostname string }
 // is unchanged.
 type hostRoute struct {
 	uid     types.UID
+	created metav1.Time
 	matches []Match
 }
 
-// memoHost is a host's HTTP matches in precedence order in the latest table, and the
-// routes that gave them, in the order the table's input had them. The matches are
-// shared by the tables and never changed.
+// memoHost is a host's HTTP matches in precedence order in the latest table, the
+// routes that gave them, in the order the table's input had them, and when each of
+// those routes was created. The matches are shared by the tables and never changed.
 type memoHost struct {
-	sorted []Match
-	from   []hostRoute
-	used   bool
+	sorted  []Match
+	from    []hostRoute
+	created map[ObjectRef]metav1.Time
+	used    bool
 }
 
-// sortedHTTP is a host's HTTP matches, those routes give it, in precedence order
-// (created holds each route's creation time). When few of the routes changed since the
+// sortedHTTP is a host's HTTP matches, those routes give it, in precedence order. When few of the routes changed since the
 // latest table, it is that table's order with the changed routes' matches taken out and
 // merged back in where they sort; a route's edit on a host of thousands of matches sorts
 // that route's instead of them all. The order is the same: precedence is a total order.
-func (m *MatchMemo) sortedHTTP(key hostKey, from []hostRoute, created map[ObjectRef]metav1.Time) []Match {
+func (m *MatchMemo) sortedHTTP(key hostKey, from []hostRoute) []Match {
+	// Only a host the memo keeps is built from its latest order, which it then replaces.
+	keeps := m != nil && !slices.ContainsFunc(from, func(r hostRoute) bool { return r.uid == "" })
 	var prev *memoHost
-	if m != nil {
+	if keeps {
 		prev = m.hosts[key]
 	}
-	sorted, ok := resorted(prev, from, created)
+	sorted, created, ok := resorted(prev, from)
 	if !ok {
+		created = hostAges(from)
 		parts := make([][]Match, len(from))
 		for i, r := range from {
 			parts[i] = r.matches
@@ -135,18 +139,20 @@ func (m *MatchMemo) sortedHTTP(key hostKey, from []hostRoute, created map[Object
 		}
 		sortMatches(sorted, func(m *Match) ObjectRef { return m.Route }, created, precedence)
 	}
-	if m != nil && !slices.ContainsFunc(from, func(r hostRoute) bool { return r.uid == "" }) {
-		m.hosts[key] = &memoHost{sorted: sorted, from: from, used: true}
+	if keeps {
+		m.hosts[key] = &memoHost{sorted: sorted, from: from, created: created, used: true}
 	}
 	return sorted
 }
 
 // resorted is prev's order with the matches of the routes that changed, came or went
-// taken out and those of the routes now in from merged in; false when prev is nil or so
-// much changed that sorting them all is as cheap.
-func resorted(prev *memoHost, from []hostRoute, created map[ObjectRef]metav1.Time) ([]Match, bool) {
+// taken out and those of the routes now in from merged in, and when each of those routes
+// was created; false when prev is nil or so much changed that sorting them all is as
+// cheap. The creation times are prev's, changed in place: prev is the host's memo until
+// the table being built takes its place.
+func resorted(prev *memoHost, from []hostRoute) ([]Match, map[ObjectRef]metav1.Time, bool) {
 	if prev == nil {
-		return nil, false
+		return nil, nil, false
 	}
 	added, gone := changedRoutes(prev.from, from)
 	var in []Match
@@ -154,7 +160,16 @@ func resorted(prev *memoHost, from []hostRoute, created map[ObjectRef]metav1.Tim
 		in = append(in, r.matches...)
 	}
 	if len(gone)+len(in) > len(prev.sorted)/2+1 {
-		return nil, false
+		return nil, nil, false
+	}
+	created := prev.created
+	for _, route := range gone {
+		delete(created, route)
+	}
+	for _, r := range added {
+		if len(r.matches) > 0 {
+			created[r.matches[0].Route] = r.created
+		}
 	}
 	isGone := func(route ObjectRef) bool { return slices.Contains(gone, route) }
 	if len(gone) > 8 {
@@ -194,7 +209,18 @@ func resorted(prev *memoHost, from []hostRoute, created map[ObjectRef]metav1.Tim
 		sorted = append(keep(sorted, was[next:at]), *m)
 		next = at
 	}
-	return keep(sorted, was[next:]), true
+	return keep(sorted, was[next:]), created, true
+}
+
+// hostAges is when each route of from was created, by the route of its matches.
+func hostAges(from []hostRoute) map[ObjectRef]metav1.Time {
+	created := make(map[ObjectRef]metav1.Time, len(from))
+	for _, r := range from {
+		if len(r.matches) > 0 {
+			created[r.matches[0].Route] = r.created
+		}
+	}
+	return created
 }
 
 // changedRoutes are the routes of now whose matches are not those they had in was

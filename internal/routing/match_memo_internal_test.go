@@ -120,11 +120,7 @@ func TestMatchMemoKeepsEachHostInOrder(t *testing.T) {
 		}
 		// The same host again from the last table's order: taken when few changed.
 		from := memo.hosts[key].from
-		ptrs := make([]*RouteInput, len(in.Routes))
-		for i := range in.Routes {
-			ptrs[i] = &in.Routes[i]
-		}
-		if sorted, ok := resorted(prev, from, routeAges(ptrs)); ok {
+		if sorted, _, ok := resorted(prev, from); ok {
 			resortedTables++
 			if !reflect.DeepEqual(sorted, memo.hosts[key].sorted) {
 				t.Fatalf("step %d: the host's order kept differs from the one built", step)

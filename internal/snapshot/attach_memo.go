@@ -1,8 +1,8 @@
 package snapshot
 
 import (
-	"maps"
 	"reflect"
+	"slices"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -10,20 +10,27 @@ import (
 
 	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/routes"
+	"github.com/gatewright/gatewright/internal/routing"
 )
 
 // AttachMemo keeps, for one Gateway, the listeners each route took, between the passes
 // that attach its routes: a route is attached again only when it changed (its UID or
 // generation), when the labels of its namespace did, or when the Gateway's side did (its
-// UID and generation, what its class serves, its ListenerSets and their verdicts). A
-// route's edit on a Gateway of thousands then attaches one route, not all of them. The
-// controller keeps one per Gateway, which its Gateway and policy reconciles share; a pass
-// holds it alone.
+// UID and generation, what its class serves, its ListenerSets and their verdicts). It
+// keeps the HTTPRoutes in their order by namespace and name too, so that a pass sorts
+// only the routes that came. A route's edit on a Gateway of thousands then attaches one
+// route and reads of the others only their generation. The controller keeps one per
+// Gateway, which its Gateway and policy reconciles share; a pass holds it alone.
 type AttachMemo struct {
 	mu     sync.Mutex
 	side   *attachSide
-	routes map[types.UID]*attachedRoute // by the route's UID: one string to hash, not three
-	pass   uint64
+	routes routeEntries[attachedRoute]
+	// order is every HTTPRoute the latest pass kept (attached or not), by namespace and
+	// name.
+	order []*routeEntry[attachedRoute]
+	// labels are the labels of each namespace the latest pass read, as one string, when
+	// it saw every route; nil else.
+	labels map[string]string
 }
 
 // attachSide is what of the Gateway's side a route's listeners depend on.
@@ -40,17 +47,17 @@ type attachedSet struct {
 	verdict    listeners.SetVerdict
 }
 
-// attachedRoute is what a route took, and of what.
+// attachedRoute is what a route took, and for which labels of its namespace.
 type attachedRoute struct {
-	generation int64
-	labels     string
-	taken      []gatewayv1.SectionName
-	pass       uint64
+	labels string
+	taken  []gatewayv1.SectionName
+	// ordered says the entry has its place in the memo's order.
+	ordered bool
 }
 
 // NewAttachMemo is an empty memo, for one Gateway.
 func NewAttachMemo() *AttachMemo {
-	return &AttachMemo{routes: map[types.UID]*attachedRoute{}}
+	return &AttachMemo{routes: newRouteEntries[attachedRoute]()}
 }
 
 // begin starts a pass over gw's routes, which holds the memo until end: what the memo
@@ -62,48 +69,103 @@ func (m *AttachMemo) begin(gw *gatewayv1.Gateway, serves listeners.Serves, sets 
 		side.sets = append(side.sets, attachedSet{uid: s.item.UID, generation: s.item.Generation, verdict: s.verdict})
 	}
 	if m.side == nil || !reflect.DeepEqual(m.side, side) {
-		clear(m.routes)
+		m.routes.clear()
+		m.order, m.labels = nil, nil
 		m.side = side
 	}
-	m.pass++
+	m.routes.pass++
 }
 
-// held is what the memo has of route at its generation, whatever the labels of its
-// namespace; nil when it has nothing (or there is no memo).
-func (m *AttachMemo) held(route routes.Route) *attachedRoute {
-	if m == nil || route.GetUID() == "" {
+// sameLabels says whether every namespace the memo's routes are in has the labels it
+// had at the end of the latest pass, which saw every route (then every route the memo
+// holds was judged by those labels): a route then needs no reading of its namespace.
+// key is a namespace's labels now, as one string.
+func (m *AttachMemo) sameLabels(key func(namespace string) (string, error)) (bool, error) {
+	if m.labels == nil {
+		return false, nil
+	}
+	for namespace, was := range m.labels {
+		now, err := key(namespace)
+		if err != nil || now != was {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// taken is route's entry from an earlier pass, at its generation and for labels, those
+// of its namespace (unless sameLabels says they are the same); nil when that does not
+// hold.
+func (m *AttachMemo) taken(route routes.Route, sameLabels bool, labels func() (string, error)) (*routeEntry[attachedRoute], error) {
+	e := m.routes.find(route)
+	if e == nil || sameLabels {
+		return e, nil
+	}
+	current, err := labels()
+	if err != nil || current != e.value.labels {
+		return nil, err
+	}
+	return e, nil
+}
+
+// takenBy is what e's route took; nil when e is.
+func takenBy(e *routeEntry[attachedRoute]) []gatewayv1.SectionName {
+	if e == nil {
 		return nil
 	}
-	e := m.routes[route.GetUID()]
-	if e == nil || e.generation != route.GetGeneration() {
+	return e.value.taken
+}
+
+// keep remembers what route took in this pass, for labels; a route without a UID (read
+// from a file) is not kept (nil).
+func (m *AttachMemo) keep(route routes.Route, labels string, taken []gatewayv1.SectionName) *routeEntry[attachedRoute] {
+	if m == nil {
 		return nil
 	}
-	return e
+	// The entry keeps its place in the order: it is the same route whatever it took.
+	return m.routes.keep(route, func(v *attachedRoute) { v.labels, v.taken = labels, taken })
 }
 
-// taken is what e's route took in an earlier pass, if that still holds for labels, those
-// of its namespace.
-func (m *AttachMemo) taken(e *attachedRoute, labels string) ([]gatewayv1.SectionName, bool) {
-	if e.labels != labels {
-		return nil, false
+// reorder is the memo's order for this pass: the routes it kept before and saw again,
+// in their places, with came (entries this pass kept anew) merged in by namespace and
+// name. The memo keeps it for the next pass.
+func (m *AttachMemo) reorder(came []*routeEntry[attachedRoute]) []*routeEntry[attachedRoute] {
+	slices.SortFunc(came, compareEntries)
+	order := make([]*routeEntry[attachedRoute], 0, len(m.order)+len(came))
+	for _, e := range m.order {
+		if e.pass != m.routes.pass {
+			continue // gone, or no longer naming the Gateway
+		}
+		for len(came) > 0 && compareEntries(came[0], e) < 0 {
+			order = append(order, came[0])
+			came = came[1:]
+		}
+		order = append(order, e)
 	}
-	e.pass = m.pass
-	return e.taken, true
+	order = append(order, came...)
+	for _, e := range order {
+		e.value.ordered = true
+	}
+	m.order = order
+	return order
 }
 
-// keep remembers what route took in this pass; a route without a UID (read from a file)
-// is not kept.
-func (m *AttachMemo) keep(route routes.Route, labels string, taken []gatewayv1.SectionName) {
-	if route.GetUID() != "" {
-		m.routes[route.GetUID()] = &attachedRoute{generation: route.GetGeneration(), labels: labels, taken: taken, pass: m.pass}
-	}
+func compareEntries(a, b *routeEntry[attachedRoute]) int {
+	return routing.CompareNamespacedNames(a.route.GetNamespace(), a.route.GetName(), b.route.GetNamespace(), b.route.GetName())
 }
 
 // end forgets the routes a pass that saw them all (complete) did not see: gone, or no
-// longer naming the Gateway. It lets the memo go.
-func (m *AttachMemo) end(complete bool) {
+// longer naming the Gateway; and keeps the labels of their namespaces it judged them by
+// (labels), for sameLabels. It lets the memo go.
+func (m *AttachMemo) end(complete bool, labels map[string]namespaceLabels) {
 	defer m.mu.Unlock()
-	if complete {
-		maps.DeleteFunc(m.routes, func(_ types.UID, e *attachedRoute) bool { return e.pass != m.pass })
+	m.labels = nil
+	if !complete {
+		return
+	}
+	m.routes.forgetUnseen()
+	m.labels = make(map[string]string, len(labels))
+	for namespace, l := range labels {
+		m.labels[namespace] = l.key
 	}
 }

@@ -88,8 +88,8 @@ func TestAttachMemoAttachesAsIfEveryRouteWereAttachedAgain(t *testing.T) {
 		if got := attachWith(memo); got != fresh {
 			t.Errorf("%s: attached with the memo %s, afresh %s", step.name, got, fresh)
 		}
-		if len(memo.routes) != len(step.state.routes) {
-			t.Errorf("%s: the memo holds %d routes, want the %d of the pass", step.name, len(memo.routes), len(step.state.routes))
+		if len(memo.routes.byUID) != len(step.state.routes) || len(memo.routes.byObject) != len(step.state.routes) {
+			t.Errorf("%s: the memo holds %d routes, want the %d of the pass", step.name, len(memo.routes.byUID), len(step.state.routes))
 		}
 	}
 
@@ -125,4 +125,84 @@ func memoOf(memo *AttachMemo) func(*gatewayv1.Gateway) *AttachMemo {
 		return nil
 	}
 	return func(*gatewayv1.Gateway) *AttachMemo { return memo }
+}
+
+// The memo hands a pass its HTTPRoutes by namespace and name, as a pass without it sorts
+// them, whatever order the routes come in; it finds an unchanged route by the object the
+// cache hands out again, and by its UID when it is another copy of it; and it judges a
+// route again when its namespace's labels change, even when the object is the same.
+func TestAttachMemoKeepsTheOrderAndFindsTheSameObjects(t *testing.T) {
+	ctx := context.Background()
+	gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "web", UID: "gw-uid", Generation: 1}, Spec: gatewayv1.GatewaySpec{Listeners: []gatewayv1.Listener{
+		{Name: "http", Port: 80, Protocol: gatewayv1.HTTPProtocolType, AllowedRoutes: &gatewayv1.AllowedRoutes{Namespaces: &gatewayv1.RouteNamespaces{
+			From: ptr.To(gatewayv1.NamespacesFromSelector), Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"shared": "yes"}}}}},
+	}}}
+	route := func(namespace, name string, gen int64, section string) *gatewayv1.HTTPRoute {
+		return &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, UID: types.UID("uid-" + namespace + "-" + name), Generation: gen}, Spec: gatewayv1.HTTPRouteSpec{
+			CommonRouteSpec: gatewayv1.CommonRouteSpec{ParentRefs: []gatewayv1.ParentReference{{Name: "web", Namespace: ptr.To(gatewayv1.Namespace("team-a")), SectionName: ptr.To(gatewayv1.SectionName(section))}}}}}
+	}
+	z, a, m, b := route("team-b", "z", 1, "http"), route("team-a", "a", 1, "http"), route("team-c", "m", 1, "http"), route("team-a", "b", 1, "http")
+	mNone, c := route("team-c", "m", 2, "none"), route("team-a", "c", 1, "http")
+	copies := func(routes ...*gatewayv1.HTTPRoute) []*gatewayv1.HTTPRoute {
+		out := make([]*gatewayv1.HTTPRoute, len(routes))
+		for i, r := range routes {
+			out[i] = r.DeepCopy()
+		}
+		return out
+	}
+	every := map[string]bool{"team-a": true, "team-b": true, "team-c": true}
+	steps := []struct {
+		name       string
+		candidates []*gatewayv1.HTTPRoute
+		shared     map[string]bool
+		want       string
+	}{
+		{"first pass", []*gatewayv1.HTTPRoute{z, a, m}, every, "[team-a/a:[http] team-b/z:[http] team-c/m:[http]]"},
+		{"the same objects the other way round, and one more", []*gatewayv1.HTTPRoute{m, b, a, z}, every, "[team-a/a:[http] team-a/b:[http] team-b/z:[http] team-c/m:[http]]"},
+		{"one edited to name no listener", []*gatewayv1.HTTPRoute{z, mNone, a, b}, every, "[team-a/a:[http] team-a/b:[http] team-b/z:[http]]"},
+		{"copies of the same routes", copies(b, a, mNone, z), every, "[team-a/a:[http] team-a/b:[http] team-b/z:[http]]"},
+		{"one gone, one came", []*gatewayv1.HTTPRoute{z, c, b, mNone}, every, "[team-a/b:[http] team-a/c:[http] team-b/z:[http]]"},
+		{"a namespace's label taken away, the same objects", []*gatewayv1.HTTPRoute{z, c, b, mNone}, map[string]bool{"team-a": true}, "[team-a/b:[http] team-a/c:[http]]"},
+		{"and given back", []*gatewayv1.HTTPRoute{c, mNone, b, z}, every, "[team-a/b:[http] team-a/c:[http] team-b/z:[http]]"},
+	}
+	memo := NewAttachMemo()
+	for _, step := range steps {
+		var objs []client.Object
+		for _, name := range []string{"team-a", "team-b", "team-c"} {
+			ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}
+			if step.shared[name] {
+				ns.Labels = map[string]string{"shared": "yes"}
+			}
+			objs = append(objs, ns)
+		}
+		r := fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(objs...).Build()
+		attachWith := func(memo *AttachMemo) string {
+			t.Helper()
+			g := &Gatherer{Reader: r, AttachMemos: memoOf(memo)}
+			at, err := g.attached(ctx, gw, listeners.NewServes(nil, nil, nil), step.candidates, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []string
+			for i, route := range at.routes {
+				out = append(out, fmt.Sprintf("%s/%s:%v", route.Namespace, route.Name, at.routeListeners[i]))
+			}
+			return fmt.Sprint(out)
+		}
+		if fresh := attachWith(nil); fresh != step.want {
+			t.Fatalf("%s: attached afresh %s, want %s", step.name, fresh, step.want)
+		}
+		if got := attachWith(memo); got != step.want {
+			t.Errorf("%s: attached with the memo %s, want %s", step.name, got, step.want)
+		}
+		// Every route the pass saw is found by the object it was handed.
+		for _, route := range step.candidates {
+			if e := memo.routes.byObject[route]; e != nil && e.route != route {
+				t.Errorf("%s: route %s's entry holds another object", step.name, route.Name)
+			}
+		}
+		if len(memo.routes.byObject) != len(memo.routes.byUID) || len(memo.order) != len(memo.routes.byUID) {
+			t.Errorf("%s: the memo holds %d routes by object, %d by UID, %d in order", step.name, len(memo.routes.byObject), len(memo.routes.byUID), len(memo.order))
+		}
+	}
 }

@@ -45,17 +45,18 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 	for i := range sets {
 		setOf[types.NamespacedName{Namespace: sets[i].item.Namespace, Name: sets[i].item.Name}] = &sets[i]
 	}
-	labelsOf := map[string]namespaceLabels{}
 	onGw := attach.ToGateway(gw, serves)
-	var memo *AttachMemo
+	// Without a Gateway's memo, one for this pass: the same path either way.
+	memo := NewAttachMemo()
 	if g.AttachMemos != nil {
-		memo = g.AttachMemos(gw)
+		if kept := g.AttachMemos(gw); kept != nil {
+			memo = kept
+		}
 	}
+	memo.begin(gw, serves, sets)
 	complete := false
-	if memo != nil {
-		memo.begin(gw, serves, sets)
-		defer func() { memo.end(complete) }()
-	}
+	labelsOf := map[string]namespaceLabels{}
+	defer func() { memo.end(complete, labelsOf) }()
 	labelsFor := func(namespace string) (namespaceLabels, error) {
 		ns, ok := labelsOf[namespace]
 		if !ok {
@@ -63,29 +64,28 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 			if err != nil {
 				return namespaceLabels{}, err
 			}
-			ns = namespaceLabels{labels: labels}
-			if memo != nil {
-				ns.key = k8slabels.Set(labels).String()
-			}
+			ns = namespaceLabels{labels: labels, key: k8slabels.Set(labels).String()}
 			labelsOf[namespace] = ns
 		}
 		return ns, nil
 	}
-	take := func(route routes.Route) ([]gatewayv1.SectionName, error) {
+	sameLabels, err := memo.sameLabels(func(namespace string) (string, error) {
+		ns, err := labelsFor(namespace)
+		return ns.key, err
+	})
+	if err != nil {
+		return attachment{}, err
+	}
+	take := func(route routes.Route) ([]gatewayv1.SectionName, *routeEntry[attachedRoute], error) {
 		// A route the memo holds at its generation named the Gateway or its ListenerSets
 		// as it does now, the Gateway's side being the same: its parentRefs need no
-		// reading again, only its namespace's labels.
-		if e := memo.held(route); e != nil {
+		// reading again, only its namespace's labels, unless no namespace's changed.
+		e, err := memo.taken(route, sameLabels, func() (string, error) {
 			ns, err := labelsFor(route.GetNamespace())
-			if err != nil {
-				return nil, err
-			}
-			if taken, ok := memo.taken(e, ns.key); ok {
-				for _, l := range taken {
-					a.counts[l]++
-				}
-				return taken, nil
-			}
+			return ns.key, err
+		})
+		if err != nil || e != nil {
+			return takenBy(e), e, err
 		}
 		var onSets []gatewayv1.ParentReference
 		for _, ref := range routes.ParentRefs(route) {
@@ -95,11 +95,11 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 		}
 		onGateway := len(attach.ParentRefsTo(route, gw)) > 0
 		if !onGateway && len(onSets) == 0 {
-			return nil, nil
+			return nil, nil, nil
 		}
 		ns, err := labelsFor(route.GetNamespace())
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		labels := ns.labels
 		var taken []gatewayv1.SectionName
@@ -115,27 +115,41 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 				}
 			}
 		}
-		for _, l := range taken {
-			a.counts[l]++
-		}
-		if memo != nil {
-			memo.keep(route, ns.key, taken)
-		}
-		return taken, nil
+		return taken, memo.keep(route, ns.key, taken), nil
 	}
-	httpRoutes := make([]routeOn[*gatewayv1.HTTPRoute], 0, len(candidates))
+	// The HTTPRoutes the memo kept keep their order by namespace and name; those that
+	// came are merged in, and those it cannot keep (without a UID) sorted with the rest.
+	var came []*routeEntry[attachedRoute]
+	var unkept []routeOn[*gatewayv1.HTTPRoute]
 	for _, route := range candidates {
-		taken, err := take(route)
+		taken, e, err := take(route)
 		if err != nil {
 			return attachment{}, err
 		}
-		if len(taken) > 0 {
-			httpRoutes = append(httpRoutes, routeOn[*gatewayv1.HTTPRoute]{route, taken})
+		switch {
+		case e != nil && !e.value.ordered:
+			came = append(came, e)
+		case e == nil && len(taken) > 0:
+			unkept = append(unkept, routeOn[*gatewayv1.HTTPRoute]{route, taken})
 		}
+	}
+	order := memo.reorder(came)
+	httpRoutes := make([]routeOn[*gatewayv1.HTTPRoute], 0, len(order)+len(unkept))
+	for _, e := range order {
+		if len(e.value.taken) > 0 {
+			httpRoutes = append(httpRoutes, routeOn[*gatewayv1.HTTPRoute]{e.route.(*gatewayv1.HTTPRoute), e.value.taken})
+		}
+	}
+	if len(unkept) > 0 {
+		httpRoutes = append(httpRoutes, unkept...)
+		// By "namespace/name", without building it.
+		slices.SortFunc(httpRoutes, func(a, b routeOn[*gatewayv1.HTTPRoute]) int {
+			return routing.CompareNamespacedNames(a.route.Namespace, a.route.Name, b.route.Namespace, b.route.Name)
+		})
 	}
 	var otherRoutes []routeOn[routes.Route]
 	for _, route := range others {
-		taken, err := take(route)
+		taken, _, err := take(route)
 		if err != nil {
 			return attachment{}, err
 		}
@@ -143,15 +157,24 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 			otherRoutes = append(otherRoutes, routeOn[routes.Route]{route, taken})
 		}
 	}
+	for _, attached := range httpRoutes {
+		a.count(attached.listeners)
+	}
+	for _, attached := range otherRoutes {
+		a.count(attached.listeners)
+	}
 	complete = true
-	// By "namespace/name", without building it.
-	slices.SortFunc(httpRoutes, func(a, b routeOn[*gatewayv1.HTTPRoute]) int {
-		return routing.CompareNamespacedNames(a.route.Namespace, a.route.Name, b.route.Namespace, b.route.Name)
-	})
 	sortByKey(otherRoutes, func(t routeOn[routes.Route]) string { return routeKey(t.route) })
 	a.routes, a.routeListeners = split(httpRoutes)
 	a.others, a.otherListeners = split(otherRoutes)
 	return a, nil
+}
+
+// count counts a route attached to listeners.
+func (a *attachment) count(listeners []gatewayv1.SectionName) {
+	for _, l := range listeners {
+		a.counts[l]++
+	}
 }
 
 // routeOn is a route and the listeners it attaches to.

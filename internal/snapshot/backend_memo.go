@@ -1,11 +1,9 @@
 package snapshot
 
 import (
-	"maps"
 	"slices"
 	"sync"
 
-	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gatewright/gatewright/internal/attach"
@@ -21,26 +19,18 @@ import (
 // The controller keeps one per Gateway; a pass holds it alone.
 type BackendMemo struct {
 	mu     sync.Mutex
-	routes map[types.UID]*resolvedRoute
-	pass   uint64
-}
-
-// resolvedRoute is how a route's backendRefs resolved at its generation.
-type resolvedRoute struct {
-	generation int64
-	refs       []attach.BackendRef
-	pass       uint64
+	routes routeEntries[[]attach.BackendRef]
 }
 
 // NewBackendMemo is an empty memo, for one Gateway.
 func NewBackendMemo() *BackendMemo {
-	return &BackendMemo{routes: map[types.UID]*resolvedRoute{}}
+	return &BackendMemo{routes: newRouteEntries[[]attach.BackendRef]()}
 }
 
 // begin starts a pass, which holds the memo until end.
 func (m *BackendMemo) begin() {
 	m.mu.Lock()
-	m.pass++
+	m.routes.pass++
 }
 
 // end forgets the routes a pass that resolved them all (complete) did not resolve, and
@@ -48,7 +38,7 @@ func (m *BackendMemo) begin() {
 func (m *BackendMemo) end(complete bool) {
 	defer m.mu.Unlock()
 	if complete {
-		maps.DeleteFunc(m.routes, func(_ types.UID, e *resolvedRoute) bool { return e.pass != m.pass })
+		m.routes.forgetUnseen()
 	}
 }
 
@@ -56,14 +46,14 @@ func (m *BackendMemo) end(complete bool) {
 // exists says whether each Service they name exists. False when the memo has none of
 // route at its generation, or a Service came or went.
 func (m *BackendMemo) resolved(route routes.Route, exists attach.ServiceExists) ([]attach.BackendRef, bool, error) {
-	if m == nil || route.GetUID() == "" {
+	if m == nil {
 		return nil, false, nil
 	}
-	e := m.routes[route.GetUID()]
-	if e == nil || e.generation != route.GetGeneration() {
+	e := m.routes.find(route)
+	if e == nil {
 		return nil, false, nil
 	}
-	for _, ref := range e.refs {
+	for _, ref := range e.value {
 		if ref.Reason != gatewayv1.RouteReasonResolvedRefs && ref.Reason != gatewayv1.RouteReasonBackendNotFound {
 			continue // refused by its spec alone (a kind that is not a Service)
 		}
@@ -75,8 +65,7 @@ func (m *BackendMemo) resolved(route routes.Route, exists attach.ServiceExists) 
 			return nil, false, nil
 		}
 	}
-	e.pass = m.pass
-	return e.refs, true, nil
+	return e.value, true, nil
 }
 
 // keep remembers how route's backendRefs resolved in this pass, unless one of them names
@@ -84,9 +73,9 @@ func (m *BackendMemo) resolved(route routes.Route, exists attach.ServiceExists) 
 // append writes into them.
 func (m *BackendMemo) keep(route routes.Route, refs []attach.BackendRef) []attach.BackendRef {
 	refs = slices.Clip(refs)
-	if m == nil || route.GetUID() == "" || slices.ContainsFunc(refs, func(ref attach.BackendRef) bool { return ref.Namespace != route.GetNamespace() }) {
+	if m == nil || slices.ContainsFunc(refs, func(ref attach.BackendRef) bool { return ref.Namespace != route.GetNamespace() }) {
 		return refs
 	}
-	m.routes[route.GetUID()] = &resolvedRoute{generation: route.GetGeneration(), refs: refs, pass: m.pass}
+	m.routes.keep(route, func(kept *[]attach.BackendRef) { *kept = refs })
 	return refs
 }

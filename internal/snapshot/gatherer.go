@@ -46,6 +46,10 @@ type Gatherer struct {
 	// contexts include (contextsReached): those Reader serves. A kind the API server does
 	// not serve has no routes.
 	OtherRouteKinds []string
+	// HTTPRoutesNaming, when set, lists the HTTPRoutes whose parentRefs name a Gateway
+	// instead of RouteParentIndex: the controller's cache's own objects, which an
+	// AttachMemo finds again by the object while a route does not change.
+	HTTPRoutesNaming func(client.Object) ([]*gatewayv1.HTTPRoute, error)
 	// AttachMemos, when set, is where the listeners each route of a Gateway took are
 	// kept between passes: the Gateway's AttachMemo, or nil for none (the controller's,
 	// one per Gateway it programs).
