@@ -88,7 +88,7 @@ data:
 				continue
 			}
 			ref := routing.ObjectRef{Kind: "HTTPRoute", Namespace: "ns", Name: name}
-			tbl.Listeners[0].Hosts[0].Matches = append(tbl.Listeners[0].Hosts[0].Matches, routing.Match{Route: ref, Name: "ns/" + name + "/rule/0/match/0",
+			tbl.Listeners[0].Hosts[0].Matches = append(tbl.Listeners[0].Hosts[0].Matches, &routing.Match{Route: ref, Name: "ns/" + name + "/rule/0/match/0",
 				Path: routing.PathMatch{Type: "PathPrefix", Value: path}, Headers: []routing.ValueMatch{{Type: "Exact", Name: "x-" + name, Value: "1"}}})
 			tbl.Routes = append(tbl.Routes, routing.RouteVerdict{ObjectRef: ref, Accepted: true, Listeners: []string{"http"}})
 		}

@@ -66,7 +66,7 @@ func tableListenerData(l *routing.Listener, memo *TableMemo) map[string]any {
 }
 
 func hostData(h *routing.Host, memo *TableMemo) map[string]any {
-	out := map[string]any{"hostname": h.Hostname, "matches": listOf(h.Matches, memo.match)}
+	out := map[string]any{"hostname": h.Hostname, "matches": listOf(h.Matches, func(m **routing.Match) map[string]any { return memo.match(*m) })}
 	if len(h.GRPCMatches) > 0 {
 		out["grpcMatches"] = listOf(h.GRPCMatches, grpcMatchData)
 	}

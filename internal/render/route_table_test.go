@@ -48,10 +48,10 @@ func TestRouteTableDataIsTheConvertersForm(t *testing.T) {
 			Listeners: []routing.Listener{
 				{Name: "https", Port: 443, Protocol: "HTTPS", Hostname: "*.example.com", TLSMode: "Terminate", Valid: true,
 					Certificates: []routing.ObjectRef{{Kind: "Secret", Namespace: "infra", Name: "cert"}},
-					Hosts:        []routing.Host{{Hostname: "a.example.com", Matches: []routing.Match{full, {Route: full.Route, Path: routing.PathMatch{Type: "PathPrefix", Value: "/"}}}}}},
+					Hosts:        []routing.Host{{Hostname: "a.example.com", Matches: []*routing.Match{&full, {Route: full.Route, Path: routing.PathMatch{Type: "PathPrefix", Value: "/"}}}}}},
 				{Name: "tcp", Port: 5432, Protocol: "TCP", Certificates: []routing.ObjectRef{}, Hosts: []routing.Host{},
 					ListenerSet: &routing.ObjectRef{Kind: "ListenerSet", Namespace: "team-b", Name: "extra"}},
-				{Name: "empty-host", Hosts: []routing.Host{{Hostname: "*", Matches: []routing.Match{}}}},
+				{Name: "empty-host", Hosts: []routing.Host{{Hostname: "*", Matches: []*routing.Match{}}}},
 			},
 			Routes: []routing.RouteVerdict{
 				{ObjectRef: full.Route, Accepted: true, Listeners: []string{"https", "http"}},
@@ -61,8 +61,8 @@ func TestRouteTableDataIsTheConvertersForm(t *testing.T) {
 		},
 		"every kind": {
 			Listeners: []routing.Listener{
-				{Name: "grpc", Port: 443, Protocol: "HTTPS", Valid: true, Hosts: []routing.Host{{Hostname: "*", Matches: []routing.Match{}, GRPCMatches: []routing.GRPCMatch{grpc, {Route: grpc.Route}}}}},
-				{Name: "tls", Port: 8443, Protocol: "TLS", TLSMode: "Passthrough", Valid: true, Hosts: []routing.Host{{Hostname: "db.example.com", Matches: []routing.Match{}, TLSRoutes: []routing.L4Route{l4, {Route: l4.Route}}}}},
+				{Name: "grpc", Port: 443, Protocol: "HTTPS", Valid: true, Hosts: []routing.Host{{Hostname: "*", Matches: []*routing.Match{}, GRPCMatches: []routing.GRPCMatch{grpc, {Route: grpc.Route}}}}},
+				{Name: "tls", Port: 8443, Protocol: "TLS", TLSMode: "Passthrough", Valid: true, Hosts: []routing.Host{{Hostname: "db.example.com", Matches: []*routing.Match{}, TLSRoutes: []routing.L4Route{l4, {Route: l4.Route}}}}},
 				{Name: "tcp", Port: 5432, Protocol: "TCP", Valid: true, Hosts: []routing.Host{}, Routes: []routing.L4Route{l4}},
 			},
 			Routes: []routing.RouteVerdict{{ObjectRef: grpc.Route, Accepted: true, Listeners: []string{"grpc"}}},

@@ -11,7 +11,16 @@ import (
 )
 
 func memoTable(matches ...routing.Match) *routing.Table {
-	return &routing.Table{Listeners: []routing.Listener{{Name: "http", Hosts: []routing.Host{{Hostname: "*", Matches: matches}}}}}
+	return &routing.Table{Listeners: []routing.Listener{{Name: "http", Hosts: []routing.Host{{Hostname: "*", Matches: pointers(matches)}}}}}
+}
+
+// pointers are the matches as a host holds them.
+func pointers(matches []routing.Match) []*routing.Match {
+	out := make([]*routing.Match, len(matches))
+	for i := range matches {
+		out[i] = &matches[i]
+	}
+	return out
 }
 
 func matchesOf(data map[string]any) []any {
@@ -164,7 +173,7 @@ func TestTableMemoFollowsTheLatestOrderAndStaysRightWhenItChanges(t *testing.T) 
 		return routing.Match{Name: "ns/" + name + "/rule/0/match/0", Route: routing.ObjectRef{Kind: "HTTPRoute", Namespace: "ns", Name: name}, Path: routing.PathMatch{Type: "PathPrefix", Value: path}}
 	}
 	twoHosts := func(first, second []routing.Match) *routing.Table {
-		return &routing.Table{Listeners: []routing.Listener{{Name: "http", Hosts: []routing.Host{{Hostname: "a.example", Matches: first}, {Hostname: "b.example", Matches: second}}}}}
+		return &routing.Table{Listeners: []routing.Listener{{Name: "http", Hosts: []routing.Host{{Hostname: "a.example", Matches: pointers(first)}, {Hostname: "b.example", Matches: pointers(second)}}}}}
 	}
 	hostsOf := func(data map[string]any) [][]any {
 		var out [][]any
@@ -197,8 +206,7 @@ func TestTableMemoFollowsTheLatestOrderAndStaysRightWhenItChanges(t *testing.T) 
 		latest := held
 		held = map[string]any{}
 		for h, host := range step.table.Listeners[0].Hosts {
-			for i := range host.Matches {
-				m := &host.Matches[i]
+			for i, m := range host.Matches {
 				data := got[h][i]
 				if !reflect.DeepEqual(data, matchData(m)) {
 					t.Errorf("%s: host %s, match %d: %v, want the data of %s", step.name, host.Hostname, i, data, m.Path.Value)

@@ -13,7 +13,7 @@ import (
 // earlier one did to it; a copy is the template's to change.
 func TestTemplatesCannotChangeTheRouteTable(t *testing.T) {
 	const match = `{{ $m := index (index (index .RouteTable.listeners 0).hosts 0).matches 0 }}`
-	table := &routing.Table{Listeners: []routing.Listener{{Name: "http", Hosts: []routing.Host{{Hostname: "*", Matches: []routing.Match{{
+	table := &routing.Table{Listeners: []routing.Listener{{Name: "http", Hosts: []routing.Host{{Hostname: "*", Matches: []*routing.Match{{
 		Name: "team-a/web/rule/0/match/0", Route: routing.ObjectRef{Kind: "HTTPRoute", Namespace: "team-a", Name: "web"},
 		Path: routing.PathMatch{Type: "PathPrefix", Value: "/"},
 	}}}}}}, Routes: []routing.RouteVerdict{{ObjectRef: routing.ObjectRef{Kind: "HTTPRoute", Namespace: "team-a", Name: "web"}, Accepted: true, Listeners: []string{"http"}}}}

@@ -228,7 +228,7 @@ func TestBackendsCarryWeightsResolutionAndNormalizedFilters(t *testing.T) {
 	var first Match
 	for _, m := range matches {
 		if m.Rule == 0 {
-			first = m
+			first = *m
 		}
 	}
 	want := []HTTPBackend{

@@ -34,7 +34,7 @@ func tlsHosts(hostname string, attached []*RouteInput) []Host {
 			if !seen {
 				i = len(out)
 				at[name] = i
-				out = append(out, Host{Hostname: name, Matches: []Match{}})
+				out = append(out, Host{Hostname: name, Matches: []*Match{}})
 			}
 			out[i].TLSRoutes = append(out[i].TLSRoutes, l4)
 		}

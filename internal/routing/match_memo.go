@@ -109,7 +109,7 @@ type hostRoute struct {
 // routes that gave them, in the order the table's input had them, and when each of
 // those routes was created. The matches are shared by the tables and never changed.
 type memoHost struct {
-	sorted  []Match
+	sorted  []*Match
 	from    []hostRoute
 	created map[ObjectRef]metav1.Time
 	used    bool
@@ -119,7 +119,7 @@ type memoHost struct {
 // latest table, it is that table's order with the changed routes' matches taken out and
 // merged back in where they sort; a route's edit on a host of thousands of matches sorts
 // that route's instead of them all. The order is the same: precedence is a total order.
-func (m *MatchMemo) sortedHTTP(key hostKey, from []hostRoute) []Match {
+func (m *MatchMemo) sortedHTTP(key hostKey, from []hostRoute) []*Match {
 	// Only a host the memo keeps is built from its latest order, which it then replaces.
 	keeps := m != nil && !slices.ContainsFunc(from, func(r hostRoute) bool { return r.uid == "" })
 	var prev *memoHost
@@ -129,15 +129,13 @@ func (m *MatchMemo) sortedHTTP(key hostKey, from []hostRoute) []Match {
 	sorted, created, ok := resorted(prev, from)
 	if !ok {
 		created = hostAges(from)
-		parts := make([][]Match, len(from))
-		for i, r := range from {
-			parts[i] = r.matches
+		sorted = make([]*Match, 0, matchesIn(from)) // every host lists its matches, if none
+		for _, r := range from {
+			for i := range r.matches {
+				sorted = append(sorted, &r.matches[i])
+			}
 		}
-		sorted = slices.Concat(parts...)
-		if sorted == nil {
-			sorted = []Match{} // every host lists its matches, if none
-		}
-		sortMatches(sorted, func(m *Match) ObjectRef { return m.Route }, created, precedence)
+		sortMatches(sorted, func(m **Match) ObjectRef { return (*m).Route }, created, byPrecedence)
 	}
 	if keeps {
 		m.hosts[key] = &memoHost{sorted: sorted, from: from, created: created, used: true}
@@ -150,14 +148,16 @@ func (m *MatchMemo) sortedHTTP(key hostKey, from []hostRoute) []Match {
 // was created; false when prev is nil or so much changed that sorting them all is as
 // cheap. The creation times are prev's, changed in place: prev is the host's memo until
 // the table being built takes its place.
-func resorted(prev *memoHost, from []hostRoute) ([]Match, map[ObjectRef]metav1.Time, bool) {
+func resorted(prev *memoHost, from []hostRoute) ([]*Match, map[ObjectRef]metav1.Time, bool) {
 	if prev == nil {
 		return nil, nil, false
 	}
 	added, gone := changedRoutes(prev.from, from)
-	var in []Match
+	var in []*Match
 	for _, r := range added {
-		in = append(in, r.matches...)
+		for i := range r.matches {
+			in = append(in, &r.matches[i])
+		}
 	}
 	if len(gone)+len(in) > len(prev.sorted)/2+1 {
 		return nil, nil, false
@@ -179,7 +179,7 @@ func resorted(prev *memoHost, from []hostRoute) ([]Match, map[ObjectRef]metav1.T
 		}
 		isGone = func(route ObjectRef) bool { return set[route] }
 	}
-	keep := func(sorted, part []Match) []Match {
+	keep := func(sorted, part []*Match) []*Match {
 		if len(gone) == 0 {
 			return append(sorted, part...)
 		}
@@ -193,23 +193,36 @@ func resorted(prev *memoHost, from []hostRoute) ([]Match, map[ObjectRef]metav1.T
 	// Each match put in goes where halving prev's order finds its place among the kept
 	// matches (a match taken out stands for the next kept one, whose place it had): a few
 	// comparisons each, and the kept matches copied between.
-	sortMatches(in, func(m *Match) ObjectRef { return m.Route }, created, precedence)
+	sortMatches(in, func(m **Match) ObjectRef { return (*m).Route }, created, byPrecedence)
 	was := prev.sorted
-	sorted := make([]Match, 0, len(was)+len(in))
+	sorted := make([]*Match, 0, len(was)+len(in))
 	next := 0
-	for i := range in {
-		m := &in[i]
+	for _, m := range in {
 		at := next + sort.Search(len(was)-next, func(j int) bool {
 			j += next
 			for j < len(was) && len(gone) > 0 && isGone(was[j].Route) {
 				j++
 			}
-			return j == len(was) || precedence(m, &was[j], created[m.Route], created[was[j].Route]) < 0
+			return j == len(was) || precedence(m, was[j], created[m.Route], created[was[j].Route]) < 0
 		})
-		sorted = append(keep(sorted, was[next:at]), *m)
+		sorted = append(keep(sorted, was[next:at]), m)
 		next = at
 	}
 	return keep(sorted, was[next:]), created, true
+}
+
+// matchesIn counts the matches of from.
+func matchesIn(from []hostRoute) int {
+	n := 0
+	for _, r := range from {
+		n += len(r.matches)
+	}
+	return n
+}
+
+// byPrecedence is precedence for matches held by pointer.
+func byPrecedence(a, b **Match, createdA, createdB metav1.Time) int {
+	return precedence(*a, *b, createdA, createdB)
 }
 
 // hostAges is when each route of from was created, by the route of its matches.

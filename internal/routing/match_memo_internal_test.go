@@ -32,9 +32,9 @@ func TestMatchMemoKeepsOnlyWhatIsUnchanged(t *testing.T) {
 		return memoized
 	}
 	matchOf := func(tb *Table, name string) *Match {
-		for i, m := range tb.Listeners[0].Hosts[0].Matches {
+		for _, m := range tb.Listeners[0].Hosts[0].Matches {
 			if m.Route.Name == name {
-				return &tb.Listeners[0].Hosts[0].Matches[i]
+				return m
 			}
 		}
 		t.Fatalf("no match of route %s", name)

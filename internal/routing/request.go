@@ -239,8 +239,7 @@ func hostnameRankFor(pattern, hostname string) int {
 func firstMatch(host *Host, req Request) *Match {
 	path, rawQuery, _ := strings.Cut(req.Path, "?")
 	query, _ := url.ParseQuery(rawQuery) // what parses; a malformed pair matches nothing
-	for i := range host.Matches {
-		m := &host.Matches[i]
+	for _, m := range host.Matches {
 		if matchesPath(m.Path, path) && (m.Method == "" || m.Method == req.Method) &&
 			matchesAll(m.Headers, func(name string) (string, bool) {
 				values, ok := req.Headers[http.CanonicalHeaderKey(name)]

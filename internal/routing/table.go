@@ -48,7 +48,7 @@ type Listener struct {
 // matches a request or connection takes it.
 type Host struct {
 	Hostname string  `json:"hostname"`
-	Matches  []Match `json:"matches"`
+	Matches  []*Match `json:"matches"`
 	// GRPCMatches are the GRPCRoutes' matches on an HTTP or HTTPS listener, apart from
 	// Matches: the API orders them by rules of their own and forbids merging the two.
 	GRPCMatches []GRPCMatch `json:"grpcMatches,omitempty"`
