@@ -189,10 +189,11 @@ func httpHosts(key, hostname string, attached []*RouteInput, memo *MatchMemo) []
 	for _, r := range attached {
 		switch route := r.Route.(type) {
 		case *gatewayv1.HTTPRoute:
-			matches := memo.httpMatches(r, route)
-			for _, name := range effectiveHostnames(hostname, route.Spec.Hostnames) {
+			// What the memo keeps of the route: the route itself is not read again.
+			of := memo.httpRouteOf(r, route)
+			for _, name := range effectiveHostnames(hostname, of.hostnames) {
 				h := host(name)
-				h.http = append(h.http, hostRoute{uid: route.UID, created: route.CreationTimestamp, matches: matches})
+				h.http = append(h.http, hostRoute{uid: of.uid, created: of.created, matches: of.matches})
 			}
 		case *gatewayv1.GRPCRoute:
 			matches := grpcMatches(r, route)

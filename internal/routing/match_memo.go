@@ -10,25 +10,30 @@ import (
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/routes"
 )
 
 // MatchMemo keeps the matches of each HTTPRoute of a Gateway's route table from one
 // table to the next, by the route's UID and generation and how its backendRefs
 // resolved: a Gateway of thousands of routes is rendered again for one route's edit, and
-// the others' matches, unchanged, are not computed again. The matches it hands out are
-// shared by the tables that hold them, and never changed. Its zero value is empty; one
-// memo serves one Gateway, and is safe for concurrent use.
+// the others' matches, unchanged, are not computed again, nor their routes read but for
+// their generation. The matches it hands out are shared by the tables that hold them,
+// and never changed. Its zero value is empty; one memo serves one Gateway, and is safe
+// for concurrent use.
 type MatchMemo struct {
 	mu     sync.Mutex
-	routes map[types.UID]*memoRoute
+	routes routes.Memo[httpRoute]
 	hosts  map[hostKey]*memoHost
 }
 
-type memoRoute struct {
-	generation int64
-	resolved   []resolution
-	matches    []Match
-	used       bool
+// httpRoute is what of an HTTPRoute its hosts take: its UID, when it was created, its
+// hostnames, its matches, and how its backendRefs resolved for them.
+type httpRoute struct {
+	uid       types.UID
+	created   metav1.Time
+	hostnames []gatewayv1.Hostname
+	matches   []Match
+	resolved  []resolution
 }
 
 // resolution is what of a backendRef's resolution the matches hold.
@@ -37,29 +42,29 @@ type resolution struct {
 	reason gatewayv1.RouteConditionReason
 }
 
-// httpMatches are r's matches, route being r's HTTPRoute: the memo's when route has
-// the UID, generation and resolved backendRefs they were computed from. A nil memo, or
-// a route without a UID (read from a file), computes them.
-func (m *MatchMemo) httpMatches(r *RouteInput, route *gatewayv1.HTTPRoute) []Match {
+// httpRouteOf is what r's hosts take of it, route being r's HTTPRoute: the memo's when
+// route has the UID, generation and resolved backendRefs it was computed from. A nil
+// memo, or a route without a UID (read from a file), computes it.
+func (m *MatchMemo) httpRouteOf(r *RouteInput, route *gatewayv1.HTTPRoute) httpRoute {
 	if m == nil || route.UID == "" {
-		return routeMatches(r, route)
+		return httpRoute{uid: route.UID, created: route.CreationTimestamp, hostnames: route.Spec.Hostnames, matches: routeMatches(r, route)}
 	}
-	if e, ok := m.routes[route.UID]; ok && e.generation == route.Generation && e.resolvedAs(r) {
-		e.used = true
-		return e.matches
+	if e := m.routes.Find(route); e != nil && e.Value.resolvedAs(r) {
+		return e.Value
 	}
 	resolved := make([]resolution, len(r.BackendRefs))
 	for i, ref := range r.BackendRefs {
 		resolved[i] = resolution{rule: ref.Rule, reason: ref.Reason}
 	}
-	matches := routeMatches(r, route)
-	m.routes[route.UID] = &memoRoute{generation: route.Generation, resolved: resolved, matches: matches, used: true}
-	return matches
+	e := m.routes.Keep(route, func(v *httpRoute) {
+		*v = httpRoute{uid: route.UID, created: route.CreationTimestamp, hostnames: route.Spec.Hostnames, matches: routeMatches(r, route), resolved: resolved}
+	})
+	return e.Value
 }
 
-// resolvedAs tells whether r's backendRefs resolve as they did for e's matches.
-func (e *memoRoute) resolvedAs(r *RouteInput) bool {
-	return slices.EqualFunc(e.resolved, r.BackendRefs, func(was resolution, ref attach.BackendRef) bool {
+// resolvedAs tells whether r's backendRefs resolve as they did for h's matches.
+func (h *httpRoute) resolvedAs(r *RouteInput) bool {
+	return slices.EqualFunc(h.resolved, r.BackendRefs, func(was resolution, ref attach.BackendRef) bool {
 		return was.rule == ref.Rule && was.reason == ref.Reason
 	})
 }
@@ -71,18 +76,13 @@ func (m *MatchMemo) begin() func() {
 		return func() {}
 	}
 	m.mu.Lock()
-	if m.routes == nil {
-		m.routes, m.hosts = map[types.UID]*memoRoute{}, map[hostKey]*memoHost{}
+	if m.hosts == nil {
+		m.hosts = map[hostKey]*memoHost{}
 	}
+	m.routes.Pass()
 	return func() {
 		defer m.mu.Unlock()
-		for uid, e := range m.routes {
-			if !e.used {
-				delete(m.routes, uid)
-				continue
-			}
-			e.used = false
-		}
+		m.routes.ForgetUnseen()
 		for key, h := range m.hosts {
 			if !h.used {
 				delete(m.hosts, key)

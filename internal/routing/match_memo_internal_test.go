@@ -59,8 +59,8 @@ func TestMatchMemoKeepsOnlyWhatIsUnchanged(t *testing.T) {
 	}
 
 	build(resolvedInput(t, gw, map[*gatewayv1.HTTPRoute][]gatewayv1.SectionName{b: {"http"}}))
-	if _, kept := memo.routes["uid-a"]; kept || len(memo.routes) != 1 {
-		t.Errorf("the memo holds %d routes after a table of one", len(memo.routes))
+	if memo.routes.Find(a) != nil || memo.routes.Len() != 1 {
+		t.Errorf("the memo holds %d routes after a table of one", memo.routes.Len())
 	}
 }
 

@@ -47,7 +47,7 @@ type Listener struct {
 // "*" when neither says) and what serves it, in precedence order: the first that
 // matches a request or connection takes it.
 type Host struct {
-	Hostname string  `json:"hostname"`
+	Hostname string   `json:"hostname"`
 	Matches  []*Match `json:"matches"`
 	// GRPCMatches are the GRPCRoutes' matches on an HTTP or HTTPS listener, apart from
 	// Matches: the API orders them by rules of their own and forbids merging the two.

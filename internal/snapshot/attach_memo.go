@@ -24,10 +24,10 @@ import (
 type AttachMemo struct {
 	mu     sync.Mutex
 	side   *attachSide
-	routes routeEntries[attachedRoute]
+	routes routes.Memo[attachedRoute]
 	// order is every HTTPRoute the latest pass kept (attached or not), by namespace and
 	// name.
-	order []*routeEntry[attachedRoute]
+	order []*routes.MemoEntry[attachedRoute]
 	// labels are the labels of each namespace the latest pass read, as one string, when
 	// it saw every route; nil else.
 	labels map[string]string
@@ -57,7 +57,7 @@ type attachedRoute struct {
 
 // NewAttachMemo is an empty memo, for one Gateway.
 func NewAttachMemo() *AttachMemo {
-	return &AttachMemo{routes: newRouteEntries[attachedRoute]()}
+	return &AttachMemo{routes: routes.Memo[attachedRoute]{}}
 }
 
 // begin starts a pass over gw's routes, which holds the memo until end: what the memo
@@ -69,11 +69,11 @@ func (m *AttachMemo) begin(gw *gatewayv1.Gateway, serves listeners.Serves, sets 
 		side.sets = append(side.sets, attachedSet{uid: s.item.UID, generation: s.item.Generation, verdict: s.verdict})
 	}
 	if m.side == nil || !reflect.DeepEqual(m.side, side) {
-		m.routes.clear()
+		m.routes.Clear()
 		m.order, m.labels = nil, nil
 		m.side = side
 	}
-	m.routes.pass++
+	m.routes.Pass()
 }
 
 // sameLabels says whether every namespace the memo's routes are in has the labels it
@@ -96,44 +96,44 @@ func (m *AttachMemo) sameLabels(key func(namespace string) (string, error)) (boo
 // taken is route's entry from an earlier pass, at its generation and for labels, those
 // of its namespace (unless sameLabels says they are the same); nil when that does not
 // hold.
-func (m *AttachMemo) taken(route routes.Route, sameLabels bool, labels func() (string, error)) (*routeEntry[attachedRoute], error) {
-	e := m.routes.find(route)
+func (m *AttachMemo) taken(route routes.Route, sameLabels bool, labels func() (string, error)) (*routes.MemoEntry[attachedRoute], error) {
+	e := m.routes.Find(route)
 	if e == nil || sameLabels {
 		return e, nil
 	}
 	current, err := labels()
-	if err != nil || current != e.value.labels {
+	if err != nil || current != e.Value.labels {
 		return nil, err
 	}
 	return e, nil
 }
 
 // takenBy is what e's route took; nil when e is.
-func takenBy(e *routeEntry[attachedRoute]) []gatewayv1.SectionName {
+func takenBy(e *routes.MemoEntry[attachedRoute]) []gatewayv1.SectionName {
 	if e == nil {
 		return nil
 	}
-	return e.value.taken
+	return e.Value.taken
 }
 
 // keep remembers what route took in this pass, for labels; a route without a UID (read
 // from a file) is not kept (nil).
-func (m *AttachMemo) keep(route routes.Route, labels string, taken []gatewayv1.SectionName) *routeEntry[attachedRoute] {
+func (m *AttachMemo) keep(route routes.Route, labels string, taken []gatewayv1.SectionName) *routes.MemoEntry[attachedRoute] {
 	if m == nil {
 		return nil
 	}
 	// The entry keeps its place in the order: it is the same route whatever it took.
-	return m.routes.keep(route, func(v *attachedRoute) { v.labels, v.taken = labels, taken })
+	return m.routes.Keep(route, func(v *attachedRoute) { v.labels, v.taken = labels, taken })
 }
 
 // reorder is the memo's order for this pass: the routes it kept before and saw again,
 // in their places, with came (entries this pass kept anew) merged in by namespace and
 // name. The memo keeps it for the next pass.
-func (m *AttachMemo) reorder(came []*routeEntry[attachedRoute]) []*routeEntry[attachedRoute] {
+func (m *AttachMemo) reorder(came []*routes.MemoEntry[attachedRoute]) []*routes.MemoEntry[attachedRoute] {
 	slices.SortFunc(came, compareEntries)
-	order := make([]*routeEntry[attachedRoute], 0, len(m.order)+len(came))
+	order := make([]*routes.MemoEntry[attachedRoute], 0, len(m.order)+len(came))
 	for _, e := range m.order {
-		if e.pass != m.routes.pass {
+		if !m.routes.Seen(e) {
 			continue // gone, or no longer naming the Gateway
 		}
 		for len(came) > 0 && compareEntries(came[0], e) < 0 {
@@ -144,14 +144,14 @@ func (m *AttachMemo) reorder(came []*routeEntry[attachedRoute]) []*routeEntry[at
 	}
 	order = append(order, came...)
 	for _, e := range order {
-		e.value.ordered = true
+		e.Value.ordered = true
 	}
 	m.order = order
 	return order
 }
 
-func compareEntries(a, b *routeEntry[attachedRoute]) int {
-	return routing.CompareNamespacedNames(a.route.GetNamespace(), a.route.GetName(), b.route.GetNamespace(), b.route.GetName())
+func compareEntries(a, b *routes.MemoEntry[attachedRoute]) int {
+	return routing.CompareNamespacedNames(a.Route.GetNamespace(), a.Route.GetName(), b.Route.GetNamespace(), b.Route.GetName())
 }
 
 // end forgets the routes a pass that saw them all (complete) did not see: gone, or no
@@ -163,7 +163,7 @@ func (m *AttachMemo) end(complete bool, labels map[string]namespaceLabels) {
 	if !complete {
 		return
 	}
-	m.routes.forgetUnseen()
+	m.routes.ForgetUnseen()
 	m.labels = make(map[string]string, len(labels))
 	for namespace, l := range labels {
 		m.labels[namespace] = l.key

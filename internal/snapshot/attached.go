@@ -76,7 +76,7 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 	if err != nil {
 		return attachment{}, err
 	}
-	take := func(route routes.Route) ([]gatewayv1.SectionName, *routeEntry[attachedRoute], error) {
+	take := func(route routes.Route) ([]gatewayv1.SectionName, *routes.MemoEntry[attachedRoute], error) {
 		// A route the memo holds at its generation named the Gateway or its ListenerSets
 		// as it does now, the Gateway's side being the same: its parentRefs need no
 		// reading again, only its namespace's labels, unless no namespace's changed.
@@ -119,7 +119,7 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 	}
 	// The HTTPRoutes the memo kept keep their order by namespace and name; those that
 	// came are merged in, and those it cannot keep (without a UID) sorted with the rest.
-	var came []*routeEntry[attachedRoute]
+	var came []*routes.MemoEntry[attachedRoute]
 	var unkept []routeOn[*gatewayv1.HTTPRoute]
 	for _, route := range candidates {
 		taken, e, err := take(route)
@@ -127,7 +127,7 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 			return attachment{}, err
 		}
 		switch {
-		case e != nil && !e.value.ordered:
+		case e != nil && !e.Value.ordered:
 			came = append(came, e)
 		case e == nil && len(taken) > 0:
 			unkept = append(unkept, routeOn[*gatewayv1.HTTPRoute]{route, taken})
@@ -136,8 +136,8 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 	order := memo.reorder(came)
 	httpRoutes := make([]routeOn[*gatewayv1.HTTPRoute], 0, len(order)+len(unkept))
 	for _, e := range order {
-		if len(e.value.taken) > 0 {
-			httpRoutes = append(httpRoutes, routeOn[*gatewayv1.HTTPRoute]{e.route.(*gatewayv1.HTTPRoute), e.value.taken})
+		if len(e.Value.taken) > 0 {
+			httpRoutes = append(httpRoutes, routeOn[*gatewayv1.HTTPRoute]{e.Route.(*gatewayv1.HTTPRoute), e.Value.taken})
 		}
 	}
 	if len(unkept) > 0 {

@@ -19,18 +19,18 @@ import (
 // The controller keeps one per Gateway; a pass holds it alone.
 type BackendMemo struct {
 	mu     sync.Mutex
-	routes routeEntries[[]attach.BackendRef]
+	routes routes.Memo[[]attach.BackendRef]
 }
 
 // NewBackendMemo is an empty memo, for one Gateway.
 func NewBackendMemo() *BackendMemo {
-	return &BackendMemo{routes: newRouteEntries[[]attach.BackendRef]()}
+	return &BackendMemo{routes: routes.Memo[[]attach.BackendRef]{}}
 }
 
 // begin starts a pass, which holds the memo until end.
 func (m *BackendMemo) begin() {
 	m.mu.Lock()
-	m.routes.pass++
+	m.routes.Pass()
 }
 
 // end forgets the routes a pass that resolved them all (complete) did not resolve, and
@@ -38,7 +38,7 @@ func (m *BackendMemo) begin() {
 func (m *BackendMemo) end(complete bool) {
 	defer m.mu.Unlock()
 	if complete {
-		m.routes.forgetUnseen()
+		m.routes.ForgetUnseen()
 	}
 }
 
@@ -49,11 +49,11 @@ func (m *BackendMemo) resolved(route routes.Route, exists attach.ServiceExists) 
 	if m == nil {
 		return nil, false, nil
 	}
-	e := m.routes.find(route)
+	e := m.routes.Find(route)
 	if e == nil {
 		return nil, false, nil
 	}
-	for _, ref := range e.value {
+	for _, ref := range e.Value {
 		if ref.Reason != gatewayv1.RouteReasonResolvedRefs && ref.Reason != gatewayv1.RouteReasonBackendNotFound {
 			continue // refused by its spec alone (a kind that is not a Service)
 		}
@@ -65,7 +65,7 @@ func (m *BackendMemo) resolved(route routes.Route, exists attach.ServiceExists) 
 			return nil, false, nil
 		}
 	}
-	return e.value, true, nil
+	return e.Value, true, nil
 }
 
 // keep remembers how route's backendRefs resolved in this pass, unless one of them names
@@ -76,6 +76,6 @@ func (m *BackendMemo) keep(route routes.Route, refs []attach.BackendRef) []attac
 	if m == nil || slices.ContainsFunc(refs, func(ref attach.BackendRef) bool { return ref.Namespace != route.GetNamespace() }) {
 		return refs
 	}
-	m.routes.keep(route, func(kept *[]attach.BackendRef) { *kept = refs })
+	m.routes.Keep(route, func(kept *[]attach.BackendRef) { *kept = refs })
 	return refs
 }
