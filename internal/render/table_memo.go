@@ -42,13 +42,16 @@ const keptBodiesPerMap = 4
 
 // memoEntry is the data converted from one item of the table, whether the current
 // table has the item, and where the latest had it (-1: it did not). gone is set once the
-// memo forgot it.
+// memo forgot it. stable is the item's address when the table holds it where it never
+// changes (a match, which the route table's memo keeps while its route is unchanged):
+// the same address is the same item, known without reading it.
 type memoEntry[T any] struct {
-	from T
-	data map[string]any
-	used bool
-	at   int
-	gone bool
+	stable *T
+	gone   bool
+	used   bool
+	at     int
+	data   map[string]any
+	from   T
 }
 
 // memoItems are the entries of one kind of item, by key, and the order of the items of
@@ -86,31 +89,37 @@ func NewTableMemo() *TableMemo {
 }
 
 // match is m's data: the memo's if m is what it was converted from, else converted now.
+// A table's matches are never changed (routing.MatchMemo): m's address is stable.
 func (t *TableMemo) match(m *routing.Match) map[string]any {
-	return memoized(t, &t.matches, m.Name, m, sameMatch, matchData)
+	return memoized(t, &t.matches, func() string { return m.Name }, m, m, sameMatch, matchData)
 }
 
-// verdict is v's data, as match is m's.
+// verdict is v's data, as match is m's. A table's verdicts are its own: their addresses
+// are not kept, which would keep every table that had one.
 func (t *TableMemo) verdict(v *routing.RouteVerdict) map[string]any {
-	return memoized(t, &t.verdicts, v.ObjectRef, v, sameVerdict, verdictData)
+	return memoized(t, &t.verdicts, func() routing.ObjectRef { return v.ObjectRef }, v, nil, sameVerdict, verdictData)
 }
 
 // memoized is item's data, kept in items under key: the memo's if item is the same as
 // what it was converted from, else converted now.
-func memoized[K comparable, T any](t *TableMemo, items *memoItems[K, T], key K, item *T, same func(a, b *T) bool, convert func(*T) map[string]any) map[string]any {
+func memoized[K comparable, T any](t *TableMemo, items *memoItems[K, T], key func() K, item, stable *T, same func(a, b *T) bool, convert func(*T) map[string]any) map[string]any {
 	// Item equal to the entry means the same key: each key is a field of its item.
+	isFrom := func(e *memoEntry[T]) bool {
+		return (e.stable != nil && e.stable == item) || same(&e.from, item)
+	}
 	if items.next < len(items.latest) {
-		if e := items.latest[items.next]; !e.gone && same(&e.from, item) {
+		if e := items.latest[items.next]; !e.gone && isFrom(e) {
 			return items.use(e)
 		}
 	}
-	if e, ok := items.entries[key]; ok && same(&e.from, item) {
+	k := key()
+	if e, ok := items.entries[k]; ok && isFrom(e) {
 		return items.use(e)
 	}
-	forget(t, items.entries, key)
+	forget(t, items.entries, k)
 	data := convert(item)
-	e := &memoEntry[T]{from: *item, data: data, at: -1}
-	items.entries[key] = e
+	e := &memoEntry[T]{stable: stable, from: *item, data: data, at: -1}
+	items.entries[k] = e
 	t.walkMaps(data, func(p uintptr) { t.shared[p] = true })
 	return items.use(e)
 }
