@@ -87,13 +87,13 @@ func Admit(in []RouteInput, limits Limits) *Cutoff {
 	order := make([]candidate, 0, len(in))
 	for i := range in {
 		r := &in[i]
-		order = append(order, candidate{key: admissionKeyOf(r.Route), route: r.Route, weight: tableEntries(r)})
+		order = append(order, candidate{key: admissionKeyOf(r.Route), route: r.Route, size: r.facts().SpecBytes, weight: tableEntries(r)})
 	}
 	slices.SortFunc(order, func(a, b candidate) int { return admissionOrder(a.key, b.key) })
 	var cutoff *Cutoff
 	total, entries := 0, 0
 	for i, r := range order {
-		size := specSize(r.route)
+		size := r.size
 		switch {
 		case i >= limits.Routes:
 			cutoff = r.cutoff(fmt.Sprintf("the Gateway serves its %d oldest routes, its bound; this route is newer", limits.Routes))
@@ -118,7 +118,7 @@ func fitAll(in []RouteInput, limits Limits) bool {
 	}
 	total, entries := 0, 0
 	for i := range in {
-		total, entries = total+specSize(in[i].Route), entries+tableEntries(&in[i])
+		total, entries = total+in[i].facts().SpecBytes, entries+tableEntries(&in[i])
 	}
 	return total <= limits.Bytes && entries <= limits.Entries
 }
@@ -137,6 +137,7 @@ func (c *Cutoff) Refuse(routes []RouteInput) {
 type candidate struct {
 	key    admissionKey
 	route  routes.Route
+	size   int
 	weight int
 }
 
@@ -207,15 +208,10 @@ func CompareNamespacedNames(namespaceA, nameA, namespaceB, nameB string) int {
 // attaches to and every hostname it names; a route of another kind weighs as it did
 // before the table held it (otherEntries), so that no route served then is refused now.
 func tableEntries(r *RouteInput) int {
-	route, ok := r.Route.(*gatewayv1.HTTPRoute)
-	if !ok {
-		return otherEntries(r.Route)
+	if _, ok := r.Route.(*gatewayv1.HTTPRoute); !ok {
+		return r.facts().Entries
 	}
-	matches := 0
-	for _, rule := range route.Spec.Rules {
-		matches += max(1, len(rule.Matches))
-	}
-	return matches * max(1, len(route.Spec.Hostnames)) * max(1, len(r.Listeners))
+	return r.facts().Entries * max(1, len(r.Listeners))
 }
 
 // otherEntries is what a route of a kind other than HTTPRoute weighs against the

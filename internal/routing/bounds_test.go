@@ -2,6 +2,8 @@ package routing
 
 import (
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -208,5 +210,49 @@ func TestNamespacedNamesCompareAsTheirJoinedStrings(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The bounds and the table read a route's facts when the caller keeps them, and come out
+// as when they read every route: whatever the kind, hostnames, matches and listeners.
+func TestTheBoundsAndTableReadTheFactsKeptAsTheRoutes(t *testing.T) {
+	var in []RouteInput
+	for i := range 40 {
+		spec := fmt.Sprintf(`{hostnames: [a%d.example, b.example], rules: [{matches: [{path: {value: /%d}}, {path: {value: /x}}]}, {}]}`, i, i)
+		in = append(in, RouteInput{Route: route(t, fmt.Sprintf("team-%d", i%3), fmt.Sprintf("r%02d", i), 100-i, spec), Listeners: []gatewayv1.SectionName{"http", "l1"}})
+	}
+	tcp := &gatewayv1.TCPRoute{Spec: gatewayv1.TCPRouteSpec{Rules: []gatewayv1.TCPRouteRule{{BackendRefs: []gatewayv1.BackendRef{{BackendObjectReference: gatewayv1.BackendObjectReference{Name: "db"}}}}}}}
+	tcp.Namespace, tcp.Name = "team-b", "t"
+	in = append(in, inputsOf([]routes.Route{tcp})...)
+	with := func(facts bool) []RouteInput {
+		out := slices.Clone(in)
+		for i := range out {
+			if facts {
+				out[i].Facts = FactsOf(out[i].Route)
+			}
+		}
+		return out
+	}
+	for _, limits := range []Limits{{}, {Routes: 25}, {Entries: 100}, {Bytes: 3000}} {
+		read, kept := with(false), with(true)
+		cutRead, cutKept := Admit(read, limits), Admit(kept, limits)
+		if !reflect.DeepEqual(cutRead, cutKept) {
+			t.Errorf("limits %+v: cutoff %+v reading the routes, %+v from their facts", limits, cutRead, cutKept)
+		}
+		for i := range read {
+			if !reflect.DeepEqual(read[i].Refusal, kept[i].Refusal) {
+				t.Errorf("limits %+v: route %d refused %+v reading it, %+v from its facts", limits, i, read[i].Refusal, kept[i].Refusal)
+			}
+		}
+		gw := gateway(t)
+		if a, b := Build(Input{Gateway: gw, Listeners: judged(gw), Routes: read}), Build(Input{Gateway: gw, Listeners: judged(gw), Routes: kept}); !reflect.DeepEqual(a, b) {
+			t.Errorf("limits %+v: the table differs with the facts kept", limits)
+		}
+	}
+	// What the facts say is what counts: a route they say is large is refused by bytes.
+	large := with(true)
+	large[0].Facts = &RouteFacts{Ref: large[0].Facts.Ref, SpecBytes: DefaultLimits.Bytes + 1, Entries: 1}
+	if cutoff := Admit(large, Limits{}); cutoff == nil || cutoff.Name != "r00" {
+		t.Errorf("a route whose facts pass the bytes bound: cutoff %+v, want it refused", cutoff)
 	}
 }

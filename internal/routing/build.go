@@ -43,6 +43,9 @@ type RouteInput struct {
 	// Refusal, when set, refuses the route as a whole: it is left out of every
 	// listener and its verdict says why.
 	Refusal *Refusal
+	// Facts, when set, are FactsOf(Route), which the caller keeps: the table reads them
+	// instead of the route.
+	Facts *RouteFacts
 }
 
 // Refusal is why a route is refused as a whole, as its Accepted condition says it.
@@ -58,12 +61,19 @@ func Build(in Input) *Table {
 	defer in.Memo.begin()()
 	t := &Table{Listeners: []Listener{}, Routes: make([]RouteVerdict, 0, len(in.Routes))}
 	byListener := map[gatewayv1.SectionName][]*RouteInput{}
+	// The verdicts' listeners share one list, each clipped to its own.
+	names := 0
+	for i := range in.Routes {
+		names += len(in.Routes[i].Listeners)
+	}
+	listenerNames := make([]string, 0, names)
 	for i := range in.Routes {
 		r := &in.Routes[i]
-		v := RouteVerdict{ObjectRef: routeRef(r.Route), Accepted: r.Refusal == nil, Listeners: []string{}}
+		start := len(listenerNames)
 		for _, name := range r.Listeners {
-			v.Listeners = append(v.Listeners, string(name))
+			listenerNames = append(listenerNames, string(name))
 		}
+		v := RouteVerdict{ObjectRef: r.facts().Ref, Accepted: r.Refusal == nil, Listeners: listenerNames[start:len(listenerNames):len(listenerNames)]}
 		if r.Refusal != nil {
 			v.Reason, v.Message = r.Refusal.Reason, r.Refusal.Message
 		} else {

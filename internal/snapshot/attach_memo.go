@@ -47,10 +47,12 @@ type attachedSet struct {
 	verdict    listeners.SetVerdict
 }
 
-// attachedRoute is what a route took, and for which labels of its namespace.
+// attachedRoute is what a route took, and for which labels of its namespace, and what
+// the route table reads of it at its generation.
 type attachedRoute struct {
 	labels string
 	taken  []gatewayv1.SectionName
+	facts  *routing.RouteFacts
 	// ordered says the entry has its place in the memo's order.
 	ordered bool
 }
@@ -123,7 +125,7 @@ func (m *AttachMemo) keep(route routes.Route, labels string, taken []gatewayv1.S
 		return nil
 	}
 	// The entry keeps its place in the order: it is the same route whatever it took.
-	return m.routes.Keep(route, func(v *attachedRoute) { v.labels, v.taken = labels, taken })
+	return m.routes.Keep(route, func(v *attachedRoute) { v.labels, v.taken, v.facts = labels, taken, routing.FactsOf(route) })
 }
 
 // reorder is the memo's order for this pass: the routes it kept before and saw again,

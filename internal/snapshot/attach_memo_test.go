@@ -3,6 +3,7 @@ package snapshot
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/routes"
+	"github.com/gatewright/gatewright/internal/routing"
 	"github.com/gatewright/gatewright/internal/scheme"
 )
 
@@ -143,6 +145,8 @@ func TestAttachMemoKeepsTheOrderAndFindsTheSameObjects(t *testing.T) {
 	}
 	z, a, m, b := route("team-b", "z", 1, "http"), route("team-a", "a", 1, "http"), route("team-c", "m", 1, "http"), route("team-a", "b", 1, "http")
 	mNone, c := route("team-c", "m", 2, "none"), route("team-a", "c", 1, "http")
+	bHost := route("team-a", "b", 2, "http")
+	bHost.Spec.Hostnames = []gatewayv1.Hostname{"b.example"}
 	copies := func(routes ...*gatewayv1.HTTPRoute) []*gatewayv1.HTTPRoute {
 		out := make([]*gatewayv1.HTTPRoute, len(routes))
 		for i, r := range routes {
@@ -164,6 +168,7 @@ func TestAttachMemoKeepsTheOrderAndFindsTheSameObjects(t *testing.T) {
 		{"one gone, one came", []*gatewayv1.HTTPRoute{z, c, b, mNone}, every, "[team-a/b:[http] team-a/c:[http] team-b/z:[http]]"},
 		{"a namespace's label taken away, the same objects", []*gatewayv1.HTTPRoute{z, c, b, mNone}, map[string]bool{"team-a": true}, "[team-a/b:[http] team-a/c:[http]]"},
 		{"and given back", []*gatewayv1.HTTPRoute{c, mNone, b, z}, every, "[team-a/b:[http] team-a/c:[http] team-b/z:[http]]"},
+		{"one edited to name a hostname", []*gatewayv1.HTTPRoute{c, mNone, bHost, z}, every, "[team-a/b:[http] team-a/c:[http] team-b/z:[http]]"},
 	}
 	memo := NewAttachMemo()
 	for _, step := range steps {
@@ -186,6 +191,10 @@ func TestAttachMemoKeepsTheOrderAndFindsTheSameObjects(t *testing.T) {
 			var out []string
 			for i, route := range at.routes {
 				out = append(out, fmt.Sprintf("%s/%s:%v", route.Namespace, route.Name, at.routeListeners[i]))
+				// What the route table reads of it is the route's as it is now.
+				if memo != nil && !reflect.DeepEqual(at.routeFacts[i], routing.FactsOf(route)) {
+					t.Errorf("%s: route %s's facts %+v, want %+v", step.name, route.Name, at.routeFacts[i], routing.FactsOf(route))
+				}
 			}
 			return fmt.Sprint(out)
 		}

@@ -24,6 +24,9 @@ type attachment struct {
 	// routeListeners and otherListeners are the listeners each of routes and others
 	// attaches to, by index.
 	routeListeners, otherListeners [][]gatewayv1.SectionName
+	// routeFacts are what the route table reads of each of routes, by index, as the memo
+	// keeps them; nil for a route it does not keep.
+	routeFacts []*routing.RouteFacts
 	// counts are how many routes, of every kind, attach to each listener.
 	counts map[gatewayv1.SectionName]int32
 }
@@ -130,14 +133,14 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 		case e != nil && !e.Value.ordered:
 			came = append(came, e)
 		case e == nil && len(taken) > 0:
-			unkept = append(unkept, routeOn[*gatewayv1.HTTPRoute]{route, taken})
+			unkept = append(unkept, routeOn[*gatewayv1.HTTPRoute]{route: route, listeners: taken})
 		}
 	}
 	order := memo.reorder(came)
 	httpRoutes := make([]routeOn[*gatewayv1.HTTPRoute], 0, len(order)+len(unkept))
 	for _, e := range order {
 		if len(e.Value.taken) > 0 {
-			httpRoutes = append(httpRoutes, routeOn[*gatewayv1.HTTPRoute]{e.Route.(*gatewayv1.HTTPRoute), e.Value.taken})
+			httpRoutes = append(httpRoutes, routeOn[*gatewayv1.HTTPRoute]{route: e.Route.(*gatewayv1.HTTPRoute), listeners: e.Value.taken, facts: e.Value.facts})
 		}
 	}
 	if len(unkept) > 0 {
@@ -154,7 +157,7 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 			return attachment{}, err
 		}
 		if len(taken) > 0 {
-			otherRoutes = append(otherRoutes, routeOn[routes.Route]{route, taken})
+			otherRoutes = append(otherRoutes, routeOn[routes.Route]{route: route, listeners: taken})
 		}
 	}
 	for _, attached := range httpRoutes {
@@ -166,6 +169,10 @@ func (g *Gatherer) attached(ctx context.Context, gw *gatewayv1.Gateway, serves l
 	complete = true
 	sortByKey(otherRoutes, func(t routeOn[routes.Route]) string { return routeKey(t.route) })
 	a.routes, a.routeListeners = split(httpRoutes)
+	a.routeFacts = make([]*routing.RouteFacts, len(httpRoutes))
+	for i, t := range httpRoutes {
+		a.routeFacts[i] = t.facts
+	}
 	a.others, a.otherListeners = split(otherRoutes)
 	return a, nil
 }
@@ -177,10 +184,12 @@ func (a *attachment) count(listeners []gatewayv1.SectionName) {
 	}
 }
 
-// routeOn is a route and the listeners it attaches to.
+// routeOn is a route, the listeners it attaches to, and its facts as the memo keeps
+// them (nil when it does not).
 type routeOn[R routes.Route] struct {
 	route     R
 	listeners []gatewayv1.SectionName
+	facts     *routing.RouteFacts
 }
 
 // split is the routes of attached and, by index, their listeners.

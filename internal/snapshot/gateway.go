@@ -110,7 +110,7 @@ func (g *Gatherer) attachedWithBackends(ctx context.Context, gw *gatewayv1.Gatew
 		defer func() { memo.end(complete) }()
 	}
 	exists := g.serviceExists(ctx)
-	resolve := func(route routes.Route, listeners []gatewayv1.SectionName) error {
+	resolve := func(route routes.Route, listeners []gatewayv1.SectionName, facts *routing.RouteFacts) error {
 		refs, held, err := memo.resolved(route, exists)
 		if err != nil {
 			return err
@@ -122,16 +122,16 @@ func (g *Gatherer) attachedWithBackends(ctx context.Context, gw *gatewayv1.Gatew
 			}
 			refs = memo.keep(route, backends.BackendRefs)
 		}
-		snap.RouteInputs = append(snap.RouteInputs, routing.RouteInput{Route: route, Listeners: listeners, BackendRefs: refs})
+		snap.RouteInputs = append(snap.RouteInputs, routing.RouteInput{Route: route, Listeners: listeners, BackendRefs: refs, Facts: facts})
 		return nil
 	}
 	for i, route := range a.routes {
-		if err := resolve(route, a.routeListeners[i]); err != nil {
+		if err := resolve(route, a.routeListeners[i], a.routeFacts[i]); err != nil {
 			return nil, err
 		}
 	}
 	for i, route := range a.others {
-		if err := resolve(route, a.otherListeners[i]); err != nil {
+		if err := resolve(route, a.otherListeners[i], nil); err != nil {
 			return nil, err
 		}
 	}
