@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/revisions"
 )
 
 // greetingBlueprint renders a ConfigMap per Gateway and per route on it whose greeting
@@ -63,6 +64,30 @@ func (w world) blueprintStatus(ctx context.Context) func() gatewrightv1alpha1.Ga
 		bp := &gatewrightv1alpha1.GatewayClassBlueprint{}
 		Expect(k8s.Get(ctx, client.ObjectKey{Name: w.blueprint}, bp)).To(Succeed())
 		return bp.Status
+	}
+}
+
+// runHeld tells whether the blueprint's current revision holds the class-wide
+// GatewayClassConfig config, its rollout is complete, and each of gateways runs it.
+func (w world) runHeld(ctx context.Context, config string, gateways ...string) func() bool {
+	return func() bool {
+		status := w.blueprintStatus(ctx)()
+		if status.CurrentRevision == 0 || (status.Rollout != nil && status.Rollout.Phase != gatewrightv1alpha1.RolloutComplete) {
+			return false
+		}
+		rev := &gatewrightv1alpha1.GatewayClassBlueprintRevision{}
+		if err := k8s.Get(ctx, client.ObjectKey{Name: revisions.Name(w.blueprint, status.CurrentRevision)}, rev); err != nil {
+			return false
+		}
+		if !slices.ContainsFunc(rev.ClassConfigs, func(c gatewrightv1alpha1.RevisionClassConfig) bool { return c.Name == config }) {
+			return false
+		}
+		for _, gateway := range gateways {
+			if w.renderedRevision(ctx, gateway)() != status.CurrentRevision {
+				return false
+			}
+		}
+		return true
 	}
 }
 

@@ -108,6 +108,10 @@ spec:
 		w.gateway(ctx, gatewayName(1))
 		config := w.class + "-fleet"
 		Eventually(health(ctx, "GatewayClassConfig", controllerNamespace, config)).Should(Equal("Current Ready=True/Programmed"))
+		// The config rides once the revision both Gateways run holds it: the blueprint may
+		// make its first revision before the cache has its class, and take the config in
+		// with the next, current at once.
+		Eventually(w.runHeld(ctx, config, gatewayName(0), gatewayName(1)), "30s").Should(BeTrue())
 
 		// ports as a string: the template cannot range over it.
 		w.apply(ctx, fleetConfig(`{greeting: two, ports: "80"}`, ""))
