@@ -115,10 +115,11 @@ type memoHost struct {
 	used    bool
 }
 
-// sortedHTTP is a host's HTTP matches, those routes give it, in precedence order. When few of the routes changed since the
-// latest table, it is that table's order with the changed routes' matches taken out and
-// merged back in where they sort; a route's edit on a host of thousands of matches sorts
-// that route's instead of them all. The order is the same: precedence is a total order.
+// sortedHTTP is a host's HTTP matches, those routes give it, in precedence order. When
+// few of the routes changed since the latest table, it is that table's order with the
+// changed routes' matches taken out and merged back in where they sort; a route's edit
+// on a host of thousands of matches sorts that route's instead of them all. The order is
+// the same: precedence is a total order.
 func (m *MatchMemo) sortedHTTP(key hostKey, from []hostRoute) []*Match {
 	// Only a host the memo keeps is built from its latest order, which it then replaces.
 	keeps := m != nil && !slices.ContainsFunc(from, func(r hostRoute) bool { return r.uid == "" })

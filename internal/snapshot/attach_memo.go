@@ -3,6 +3,7 @@ package snapshot
 import (
 	"reflect"
 	"slices"
+	"sort"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -121,35 +122,35 @@ func takenBy(e *routes.MemoEntry[attachedRoute]) []gatewayv1.SectionName {
 // keep remembers what route took in this pass, for labels; a route without a UID (read
 // from a file) is not kept (nil).
 func (m *AttachMemo) keep(route routes.Route, labels string, taken []gatewayv1.SectionName) *routes.MemoEntry[attachedRoute] {
-	if m == nil {
-		return nil
-	}
 	// The entry keeps its place in the order: it is the same route whatever it took.
 	return m.routes.Keep(route, func(v *attachedRoute) { v.labels, v.taken, v.facts = labels, taken, routing.FactsOf(route) })
 }
 
 // reorder is the memo's order for this pass: the routes it kept before and saw again,
 // in their places, with came (entries this pass kept anew) merged in by namespace and
-// name. The memo keeps it for the next pass.
+// name, each where halving the earlier order finds its place: a few routes read, not
+// every route up to it. The memo keeps it for the next pass.
 func (m *AttachMemo) reorder(came []*routes.MemoEntry[attachedRoute]) []*routes.MemoEntry[attachedRoute] {
 	slices.SortFunc(came, compareEntries)
-	order := make([]*routes.MemoEntry[attachedRoute], 0, len(m.order)+len(came))
-	for _, e := range m.order {
-		if !m.routes.Seen(e) {
-			continue // gone, or no longer naming the Gateway
+	seen := func(order, part []*routes.MemoEntry[attachedRoute]) []*routes.MemoEntry[attachedRoute] {
+		for _, e := range part {
+			if m.routes.Seen(e) { // else gone, or no longer naming the Gateway
+				order = append(order, e)
+			}
 		}
-		for len(came) > 0 && compareEntries(came[0], e) < 0 {
-			order = append(order, came[0])
-			came = came[1:]
-		}
-		order = append(order, e)
+		return order
 	}
-	order = append(order, came...)
-	for _, e := range order {
+	was := m.order
+	order := make([]*routes.MemoEntry[attachedRoute], 0, len(was)+len(came))
+	next := 0
+	for _, e := range came {
+		at := next + sort.Search(len(was)-next, func(j int) bool { return compareEntries(e, was[next+j]) < 0 })
+		order = append(seen(order, was[next:at]), e)
+		next = at
 		e.Value.ordered = true
 	}
-	m.order = order
-	return order
+	m.order = seen(order, was[next:])
+	return m.order
 }
 
 func compareEntries(a, b *routes.MemoEntry[attachedRoute]) int {

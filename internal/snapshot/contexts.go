@@ -87,8 +87,8 @@ func (g *Gatherer) contextsReached(ctx context.Context, namespace string, target
 }
 
 // routesNaming lists the HTTPRoutes that may attach to gw: those whose parentRefs name
-// it, through HTTPRoutesNaming or RouteParentIndex; without it every one, listed once into *all for every
-// Gateway of the pass.
+// it, through HTTPRoutesNaming or RouteParentIndex; without either every one, listed
+// once into *all for every Gateway of the pass.
 func (g *Gatherer) routesNaming(ctx context.Context, gw *gatewayv1.Gateway, all **gatewayv1.HTTPRouteList) ([]*gatewayv1.HTTPRoute, error) {
 	if g.HTTPRoutesNaming != nil {
 		return g.HTTPRoutesNaming(gw)
