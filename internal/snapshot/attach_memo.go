@@ -134,9 +134,13 @@ func (m *AttachMemo) reorder(came []*routes.MemoEntry[attachedRoute]) []*routes.
 	slices.SortFunc(came, compareEntries)
 	seen := func(order, part []*routes.MemoEntry[attachedRoute]) []*routes.MemoEntry[attachedRoute] {
 		for _, e := range part {
-			if m.routes.Seen(e) { // else gone, or no longer naming the Gateway
+			if m.routes.Seen(e) {
 				order = append(order, e)
+				continue
 			}
+			// Gone, or no longer naming the Gateway; or unseen by a pass that fails after
+			// this, which forgets nothing: seen again, it comes back into the order.
+			e.Value.ordered = false
 		}
 		return order
 	}

@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/gatewright/gatewright/internal/listeners"
@@ -207,5 +209,40 @@ func TestAttachMemoKeepsTheOrderAndFindsTheSameObjects(t *testing.T) {
 		if len(memo.order) != memo.routes.Len() {
 			t.Errorf("%s: the memo holds %d routes, %d in order", step.name, memo.routes.Len(), len(memo.order))
 		}
+	}
+}
+
+// A pass that fails after it ordered the HTTPRoutes forgets nothing: a route it did not
+// see, seen again by the next pass, is in that pass's attachment.
+func TestAttachMemoKeepsARouteAPassThatFailedDidNotSee(t *testing.T) {
+	ctx := context.Background()
+	all := gatewayv1.NamespacesFromAll
+	gw := &gatewayv1.Gateway{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "web", UID: "gw-uid", Generation: 1}, Spec: gatewayv1.GatewaySpec{Listeners: []gatewayv1.Listener{
+		{Name: "http", Port: 80, Protocol: gatewayv1.HTTPProtocolType, AllowedRoutes: &gatewayv1.AllowedRoutes{Namespaces: &gatewayv1.RouteNamespaces{From: &all}}},
+	}}}
+	parent := gatewayv1.CommonRouteSpec{ParentRefs: []gatewayv1.ParentReference{{Name: "web", Namespace: ptr.To(gatewayv1.Namespace("team-a"))}}}
+	shop := &gatewayv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "shop", UID: "uid-shop", Generation: 1}, Spec: gatewayv1.HTTPRouteSpec{CommonRouteSpec: parent}}
+	// A GRPCRoute whose namespace cannot be read fails the pass after the HTTPRoutes.
+	unreadable := &gatewayv1.GRPCRoute{ObjectMeta: metav1.ObjectMeta{Namespace: "broken", Name: "rpc", UID: "uid-rpc", Generation: 1}, Spec: gatewayv1.GRPCRouteSpec{CommonRouteSpec: parent}}
+	failed := errors.New("the namespace cannot be read")
+	r := fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "team-a"}}).
+		WithInterceptorFuncs(interceptor.Funcs{Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+			if key.Name == "broken" {
+				return failed
+			}
+			return c.Get(ctx, key, obj, opts...)
+		}}).Build()
+	memo := NewAttachMemo()
+	g := &Gatherer{Reader: r, AttachMemos: memoOf(memo)}
+	serves := listeners.NewServes(nil, nil, nil)
+	if a, err := g.attached(ctx, gw, serves, []*gatewayv1.HTTPRoute{shop}, nil, nil); err != nil || len(a.routes) != 1 {
+		t.Fatalf("first pass: %d routes, %v", len(a.routes), err)
+	}
+	if _, err := g.attached(ctx, gw, serves, nil, []routes.Route{unreadable}, nil); !errors.Is(err, failed) {
+		t.Fatalf("the pass without shop returned %v, want the failed read", err)
+	}
+	a, err := g.attached(ctx, gw, serves, []*gatewayv1.HTTPRoute{shop}, nil, nil)
+	if err != nil || len(a.routes) != 1 || a.routes[0] != shop {
+		t.Errorf("shop back after a failed pass: %d routes attached (%v), want shop", len(a.routes), err)
 	}
 }
