@@ -87,7 +87,8 @@ func Admit(in []RouteInput, limits Limits) *Cutoff {
 	order := make([]candidate, 0, len(in))
 	for i := range in {
 		r := &in[i]
-		order = append(order, candidate{key: admissionKeyOf(r.Route), route: r.Route, size: r.facts().SpecBytes, weight: tableEntries(r)})
+		f := r.facts()
+		order = append(order, candidate{key: admissionKeyOf(r.Route), route: r.Route, size: f.SpecBytes, weight: tableEntries(r, f)})
 	}
 	slices.SortFunc(order, func(a, b candidate) int { return admissionOrder(a.key, b.key) })
 	var cutoff *Cutoff
@@ -118,7 +119,8 @@ func fitAll(in []RouteInput, limits Limits) bool {
 	}
 	total, entries := 0, 0
 	for i := range in {
-		total, entries = total+in[i].facts().SpecBytes, entries+tableEntries(&in[i])
+		f := in[i].facts()
+		total, entries = total+f.SpecBytes, entries+tableEntries(&in[i], f)
 	}
 	return total <= limits.Bytes && entries <= limits.Entries
 }
@@ -207,11 +209,12 @@ func CompareNamespacedNames(namespaceA, nameA, namespaceB, nameB string) int {
 // HTTPRoute's matches (a rule without matches has one) once for every listener it
 // attaches to and every hostname it names; a route of another kind weighs as it did
 // before the table held it (otherEntries), so that no route served then is refused now.
-func tableEntries(r *RouteInput) int {
+// f is r's route's facts.
+func tableEntries(r *RouteInput, f *RouteFacts) int {
 	if _, ok := r.Route.(*gatewayv1.HTTPRoute); !ok {
-		return r.facts().Entries
+		return f.Entries
 	}
-	return r.facts().Entries * max(1, len(r.Listeners))
+	return f.Entries * max(1, len(r.Listeners))
 }
 
 // otherEntries is what a route of a kind other than HTTPRoute weighs against the
