@@ -65,6 +65,7 @@ func main() {
 	output := flag.String("o", "table", "output format: table or json (one document per round)")
 	flag.IntVar(&s.routes, "routes", 0, "the routes shape: one Gateway (-gateways is 1), and once it is Programmed this many HTTPRoutes over the namespaces, -parallel at a time; measured until every route is Accepted and the Gateway's routes ConfigMap holds it, then one route's path is changed (-route-edits times) and measured until applied")
 	flag.IntVar(&s.routeEdits, "route-edits", 5, "with -routes, how many times one route's path is changed, one edit after the controller is quiet after the last; the edit's time is their median")
+	recordWrites := flag.Int("record-cost", 0, "instead of a run, measure what one write of a Gateway's record costs the API server in the shapes Gatewright and the floor write it, over this many Gateways, and exit")
 	rounds := flag.Int("rounds", 1, "measure the contenders this many times, alternating, and print each round and the median ratio of the times to all Programmed")
 	flag.Parse()
 	var err error
@@ -78,10 +79,27 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(2)
 	}
-	if err := bench(s, *timeout, *binary, *only, *output, *rounds); err != nil {
+	if *recordWrites > 0 {
+		err = measureRecordCost(*recordWrites, *timeout)
+	} else {
+		err = bench(s, *timeout, *binary, *only, *output, *rounds)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
+}
+
+// measureRecordCost is the record-cost mode (recordcost.go).
+func measureRecordCost(gateways int, timeout time.Duration) error {
+	ctrl.SetLogger(zap.New(zap.Level(zapcore.ErrorLevel), zap.WriteTo(os.Stderr)))
+	ctx, cancel := context.WithTimeout(ctrl.SetupSignalHandler(), timeout)
+	defer cancel()
+	binDir, err := controlplane.FindBinaries(testenv.RepoRoot())
+	if err != nil {
+		return err
+	}
+	return recordCost(ctx, binDir, gateways, os.Stdout)
 }
 
 func bench(s settings, timeout time.Duration, binary, only, output string, rounds int) error {
