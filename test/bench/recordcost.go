@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/errgroup"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -214,27 +215,10 @@ func recordCost(ctx context.Context, binDir string, n int, out io.Writer) error 
 
 // writeRecords writes the records of n Gateways in shape s, recordCostWorkers at once.
 func writeRecords(ctx context.Context, c client.Client, s recordShape, n, gen int) error {
-	next := make(chan int)
-	errs := make([]error, recordCostWorkers)
-	var wg sync.WaitGroup
-	for w := range recordCostWorkers {
-		wg.Go(func() {
-			for i := range next {
-				if errs[w] == nil {
-					errs[w] = s.write(ctx, c, i, gen)
-				}
-			}
-		})
-	}
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(recordCostWorkers)
 	for i := range n {
-		next <- i
+		g.Go(func() error { return s.write(ctx, c, i, gen) })
 	}
-	close(next)
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return g.Wait()
 }
