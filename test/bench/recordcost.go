@@ -43,10 +43,12 @@ const recordCostWorkers = 16
 func recordShapes() []recordShape {
 	var mu sync.Mutex
 	versions := map[string]string{}
-	// update writes a Rendering whole, at the version it last wrote, as Gatewright does.
-	update := func(shape func(r *gatewrightv1alpha1.Rendering)) func(ctx context.Context, c client.Client, i, gen int) error {
+	// update writes a Rendering whole, at the version it last wrote, as Gatewright does;
+	// each shape has records of its own, named with prefix.
+	update := func(prefix string, shape func(r *gatewrightv1alpha1.Rendering)) func(ctx context.Context, c client.Client, i, gen int) error {
 		return func(ctx context.Context, c client.Client, i, gen int) error {
 			r := gatewayRecord(i, gen)
+			r.Name = prefix + "." + r.Name
 			shape(r)
 			mu.Lock()
 			r.ResourceVersion = versions[r.Name]
@@ -65,9 +67,9 @@ func recordShapes() []recordShape {
 	}
 	whole := func(*gatewrightv1alpha1.Rendering) {}
 	return []recordShape{
-		{name: "Gatewright: update of a Rendering (5 objects, values record)", write: update(whole)},
-		{name: "  the same without its values record", write: update(func(r *gatewrightv1alpha1.Rendering) { r.Values = nil })},
-		{name: "  the same without objects or values record", write: update(func(r *gatewrightv1alpha1.Rendering) { r.Values, r.Objects = nil, nil })},
+		{name: "Gatewright: update of a Rendering (5 objects, values record)", write: update("whole", whole)},
+		{name: "  the same without its values record", write: update("unvalued", func(r *gatewrightv1alpha1.Rendering) { r.Values = nil })},
+		{name: "  the same without objects or values record", write: update("bare", func(r *gatewrightv1alpha1.Rendering) { r.Values, r.Objects = nil, nil })},
 		{name: "floor: apply of owner and revision, first (a create)", write: applyFloorRecord("first"), creates: true},
 		{name: "floor: apply of owner and revision, again (an update)", write: applyFloorRecord("again")},
 	}
