@@ -26,6 +26,7 @@ import (
 	"github.com/gatewright/gatewright/internal/ctrlutil"
 	"github.com/gatewright/gatewright/internal/fairness"
 	"github.com/gatewright/gatewright/internal/listeners"
+	"github.com/gatewright/gatewright/internal/manifest"
 	"github.com/gatewright/gatewright/internal/metrics"
 	"github.com/gatewright/gatewright/internal/render"
 	"github.com/gatewright/gatewright/internal/rollout"
@@ -240,7 +241,7 @@ func settle(owner apply.Owner, res *translate.Result, applied *apply.Result) (*r
 	}
 	live := map[string][]*unstructured.Unstructured{}
 	for _, obj := range applied.Live {
-		template := obj.GetLabels()[gatewrightv1alpha1.LabelTemplate]
+		template := manifest.Label(obj, gatewrightv1alpha1.LabelTemplate)
 		live[template] = append(live[template], obj)
 	}
 	again, statusOnly, err := res.RenderAgain(live)

@@ -9,6 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/gatewright/gatewright/internal/manifest"
 )
 
 // FieldManager is the server-side apply field manager of every object Gatewright applies.
@@ -128,7 +130,7 @@ func (a *Applier) applyPlanned(ctx context.Context, owner Owner, objs []*unstruc
 	for i, change := range changes {
 		if change != "" {
 			result.Changed = append(result.Changed, change)
-			result.ChangedTemplates = append(result.ChangedTemplates, objs[i].GetLabels()[templateLabel])
+			result.ChangedTemplates = append(result.ChangedTemplates, manifest.Label(objs[i], templateLabel))
 		}
 	}
 	for _, stale := range previous.Without(result.Applied) {
@@ -283,7 +285,7 @@ func (a *Applier) live(ctx context.Context, owner Owner, inv Inventory, whole fu
 			obj.SetManagedFields(nil)
 			forgetContentHash(obj)
 		}
-		if !owner.owns(obj) || obj.GetLabels()[templateLabel] != e.Template {
+		if !owner.owns(obj) || manifest.Label(obj, templateLabel) != e.Template {
 			continue
 		}
 		live[e.Template] = append(live[e.Template], obj)

@@ -8,6 +8,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/gatewright/gatewright/internal/manifest"
 )
 
 // The controller's cache holds every object Gatewright manages, and every object a
@@ -109,8 +111,7 @@ func forgetContentHash(obj *unstructured.Unstructured) {
 
 // stripped tells whether live is a cache copy without its content.
 func stripped(live *unstructured.Unstructured) (string, bool) {
-	hash, ok := live.GetAnnotations()[ContentHashAnnotation]
-	return hash, ok
+	return manifest.Annotation(live, ContentHashAnnotation)
 }
 
 // renderedContent is the content of rendered that StripContent would take out of the

@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/manifest"
 )
 
 // Entry identifies one applied object, the template that rendered it, its rendered hash
@@ -58,8 +59,8 @@ func entryOf(obj *unstructured.Unstructured) Entry {
 	return Entry{
 		APIVersion: obj.GetAPIVersion(), Kind: obj.GetKind(),
 		Namespace: obj.GetNamespace(), Name: obj.GetName(),
-		Template: obj.GetLabels()[templateLabel],
-		Hash:     obj.GetAnnotations()[RenderedHashAnnotation],
+		Template: manifest.Label(obj, templateLabel),
+		Hash:     renderedHash(obj),
 	}
 }
 

@@ -2,11 +2,13 @@ package apply
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
+	"github.com/gatewright/gatewright/internal/manifest"
 )
 
 // KindGateway and KindHTTPRoute are kinds of owners, as their Renderings record them;
@@ -74,14 +76,13 @@ func (o Owner) GatewayKey() string {
 
 // owns tells whether obj carries the owner's labels, and no route kind but the owner's:
 // an HTTPRoute's objects have none, and are not those of a GRPCRoute of its name.
-func (o Owner) owns(obj client.Object) bool {
-	labels := obj.GetLabels()
-	if labels[gatewrightv1alpha1.LabelManagedBy] != gatewrightv1alpha1.ManagedByValue ||
-		labels[gatewrightv1alpha1.LabelRouteKind] != o.Labels[gatewrightv1alpha1.LabelRouteKind] {
+func (o Owner) owns(obj *unstructured.Unstructured) bool {
+	if manifest.Label(obj, gatewrightv1alpha1.LabelManagedBy) != gatewrightv1alpha1.ManagedByValue ||
+		manifest.Label(obj, gatewrightv1alpha1.LabelRouteKind) != o.Labels[gatewrightv1alpha1.LabelRouteKind] {
 		return false
 	}
 	for k, v := range o.Labels {
-		if labels[k] != v {
+		if manifest.Label(obj, k) != v {
 			return false
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"reflect"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/gatewright/gatewright/internal/manifest"
 )
 
 // RenderedHashAnnotation holds a hash of the object as rendered. A field the template
@@ -34,8 +36,14 @@ func stampRenderedHash(obj *unstructured.Unstructured) {
 // match). Fields only live has, such as defaults and status, do not matter. A live
 // object the cache holds without its content (StripContent) matches when the rendered
 // content has the hash of the content the API server holds.
+// renderedHash is obj's rendered-hash annotation.
+func renderedHash(obj *unstructured.Unstructured) string {
+	hash, _ := manifest.Annotation(obj, RenderedHashAnnotation)
+	return hash
+}
+
 func matches(live, rendered *unstructured.Unstructured) bool {
-	if live.GetAnnotations()[RenderedHashAnnotation] != rendered.GetAnnotations()[RenderedHashAnnotation] {
+	if renderedHash(live) != renderedHash(rendered) {
 		return false
 	}
 	hash, ok := stripped(live)
@@ -86,7 +94,7 @@ func (r *Record) RenderedDigest(objs []*unstructured.Unstructured) string {
 		setOwnerReference(r.owner, obj)
 		stampRenderedHash(obj)
 		h.Write([]byte{'\n'})
-		h.Write([]byte(obj.GetAnnotations()[RenderedHashAnnotation]))
+		h.Write([]byte(renderedHash(obj)))
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

@@ -13,6 +13,7 @@ import (
 	gatewrightv1alpha1 "github.com/gatewright/gatewright/apis/gatewright.dev/v1alpha1"
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/listeners"
+	"github.com/gatewright/gatewright/internal/manifest"
 	routekinds "github.com/gatewright/gatewright/internal/routes"
 	"github.com/gatewright/gatewright/internal/routing"
 )
@@ -140,7 +141,7 @@ func (b *Blueprint) GatewayStatus(in Input, out *Output) (*Output, error) {
 	}
 	byTemplate := map[string][]*unstructured.Unstructured{}
 	for _, obj := range out.Objects {
-		name := obj.GetLabels()[gatewrightv1alpha1.LabelTemplate]
+		name := manifest.Label(obj, gatewrightv1alpha1.LabelTemplate)
 		byTemplate[name] = append(byTemplate[name], obj)
 	}
 	for _, rt := range b.gateway {
