@@ -65,6 +65,9 @@ type Queue[T comparable] struct {
 	changed *sync.Cond
 	entries map[T]*entry[T]
 	groups  map[string]*group[T]
+	// order holds the groups with ready items in the order they are served: [0]
+	// counting their cheap items only, [1] all of them.
+	order [2]groupOrder[T]
 	// expensive holds the items whose last run took ExpensiveRun or longer.
 	expensive         map[T]bool
 	expensiveInFlight int
@@ -124,6 +127,7 @@ func New[T comparable](o Options[T]) *Queue[T] {
 		entries:   map[T]*entry[T]{},
 		groups:    map[string]*group[T]{},
 		expensive: map[T]bool{},
+		order:     [2]groupOrder[T]{{costly: false, slot: 0}, {costly: true, slot: 1}},
 		wake:      make(chan struct{}, 1),
 		stopped:   make(chan struct{}),
 	}
@@ -174,7 +178,9 @@ func (q *Queue[T]) add(item T, priority int, after time.Duration) {
 	if e.pending == notPending || priority > e.priority {
 		e.priority = priority
 		if e.pending == ready && !e.inFlight {
-			q.groups[e.group].reorder(e)
+			g := q.groups[e.group]
+			g.reorder(e)
+			q.reposition(g)
 		}
 	}
 	readyAt := q.clock.Now().Add(after)
@@ -213,10 +219,11 @@ func (q *Queue[T]) enqueue(e *entry[T]) {
 	if g == nil {
 		// A group that comes back counts as just served: going idle between two items
 		// does not move it ahead of the groups that kept waiting.
-		g = &group[T]{name: e.group, lastServed: q.serves}
+		g = newGroup[T](e.group, q.serves)
 		q.groups[e.group] = g
 	}
 	g.push(e, q.expensive[e.item])
+	q.reposition(g)
 	q.depth.Inc()
 	q.changed.Signal()
 }
@@ -269,6 +276,7 @@ func (q *Queue[T]) Done(item T) {
 	case notPending:
 		delete(q.entries, item)
 	}
+	q.reposition(g)
 	if g.idle() {
 		delete(q.groups, g.name)
 	}
