@@ -92,14 +92,25 @@ func main() {
 
 // measureRecordCost is the record-cost mode (recordcost.go).
 func measureRecordCost(gateways int, timeout time.Duration) error {
-	ctrl.SetLogger(zap.New(zap.Level(zapcore.ErrorLevel), zap.WriteTo(os.Stderr)))
-	ctx, cancel := context.WithTimeout(ctrl.SetupSignalHandler(), timeout)
-	defer cancel()
-	binDir, err := controlplane.FindBinaries(testenv.RepoRoot())
+	ctx, cancel, binDir, err := start(timeout)
 	if err != nil {
 		return err
 	}
+	defer cancel()
 	return recordCost(ctx, binDir, gateways, os.Stdout)
+}
+
+// start sets the bench's logger and finds the control plane's binaries; its context ends
+// after timeout or on a signal.
+func start(timeout time.Duration) (context.Context, context.CancelFunc, string, error) {
+	ctrl.SetLogger(zap.New(zap.Level(zapcore.ErrorLevel), zap.WriteTo(os.Stderr)))
+	ctx, cancel := context.WithTimeout(ctrl.SetupSignalHandler(), timeout)
+	binDir, err := controlplane.FindBinaries(testenv.RepoRoot())
+	if err != nil {
+		cancel()
+		return nil, nil, "", err
+	}
+	return ctx, cancel, binDir, nil
 }
 
 func bench(s settings, timeout time.Duration, binary, only, output string, rounds int) error {
@@ -117,13 +128,12 @@ func bench(s settings, timeout time.Duration, binary, only, output string, round
 			return err
 		}
 	}
-	ctrl.SetLogger(zap.New(zap.Level(zapcore.ErrorLevel), zap.WriteTo(os.Stderr)))
-	ctx, cancel := context.WithTimeout(ctrl.SetupSignalHandler(), timeout)
-	defer cancel()
-	var err error
-	if s.binDir, err = controlplane.FindBinaries(testenv.RepoRoot()); err != nil {
+	ctx, cancel, binDir, err := start(timeout)
+	if err != nil {
 		return err
 	}
+	defer cancel()
+	s.binDir = binDir
 	floorBinary, err := os.Executable()
 	if err != nil {
 		return err

@@ -40,16 +40,26 @@ const recordCostRounds = 3
 // recordCostWorkers write at once, as the controller's Gateway workers do.
 const recordCostWorkers = 16
 
+// gatewrightRecords are the shapes of Gatewright's record measured: the Rendering
+// trim leaves of it, each shape on records named with prefix.
+var gatewrightRecords = []struct {
+	name, prefix string
+	trim         func(r *gatewrightv1alpha1.Rendering)
+}{
+	{"Gatewright: update of a Rendering (5 objects, values record)", "whole", func(*gatewrightv1alpha1.Rendering) {}},
+	{"  the same without its values record", "unvalued", func(r *gatewrightv1alpha1.Rendering) { r.Values = nil }},
+	{"  the same without objects or values record", "bare", func(r *gatewrightv1alpha1.Rendering) { r.Values, r.Objects = nil, nil }},
+}
+
 func recordShapes() []recordShape {
 	var mu sync.Mutex
 	versions := map[string]string{}
-	// update writes a Rendering whole, at the version it last wrote, as Gatewright does;
-	// each shape has records of its own, named with prefix.
-	update := func(prefix string, shape func(r *gatewrightv1alpha1.Rendering)) func(ctx context.Context, c client.Client, i, gen int) error {
+	// update writes a Rendering whole, at the version it last wrote, as Gatewright does.
+	update := func(prefix string, trim func(r *gatewrightv1alpha1.Rendering)) func(ctx context.Context, c client.Client, i, gen int) error {
 		return func(ctx context.Context, c client.Client, i, gen int) error {
 			r := gatewayRecord(i, gen)
 			r.Name = prefix + "." + r.Name
-			shape(r)
+			trim(r)
 			mu.Lock()
 			r.ResourceVersion = versions[r.Name]
 			mu.Unlock()
@@ -65,14 +75,14 @@ func recordShapes() []recordShape {
 			return err
 		}
 	}
-	whole := func(*gatewrightv1alpha1.Rendering) {}
-	return []recordShape{
-		{name: "Gatewright: update of a Rendering (5 objects, values record)", write: update("whole", whole)},
-		{name: "  the same without its values record", write: update("unvalued", func(r *gatewrightv1alpha1.Rendering) { r.Values = nil })},
-		{name: "  the same without objects or values record", write: update("bare", func(r *gatewrightv1alpha1.Rendering) { r.Values, r.Objects = nil, nil })},
-		{name: "floor: apply of owner and revision, first (a create)", write: applyFloorRecord("first"), creates: true},
-		{name: "floor: apply of owner and revision, again (an update)", write: applyFloorRecord("again")},
+	var shapes []recordShape
+	for _, g := range gatewrightRecords {
+		shapes = append(shapes, recordShape{name: g.name, write: update(g.prefix, g.trim)})
 	}
+	return append(shapes,
+		recordShape{name: "floor: apply of owner and revision, first (a create)", write: applyFloorRecord("first"), creates: true},
+		recordShape{name: "floor: apply of owner and revision, again (an update)", write: applyFloorRecord("again")},
+	)
 }
 
 // gatewayRecord is Gateway i's Rendering as Gatewright writes it for a bench Gateway
