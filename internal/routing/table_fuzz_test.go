@@ -1,0 +1,234 @@
+package routing
+
+import (
+	"fmt"
+	"net/http"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gatewright/gatewright/internal/attach"
+)
+
+// fuzzChoices reads a fuzzer's bytes as a sequence of small choices, so that a mutation
+// of one byte changes one choice of the routes built from them. Past the end every
+// choice is the first.
+type fuzzChoices struct{ data []byte }
+
+func (c *fuzzChoices) pick(n int) int {
+	if len(c.data) == 0 {
+		return 0
+	}
+	b := c.data[0]
+	c.data = c.data[1:]
+	return int(b) % n
+}
+
+func pickFrom[T any](c *fuzzChoices, from []T) T { return from[c.pick(len(from))] }
+
+// What tenants' routes are made of here: names that tie, hostnames that meet the
+// listeners' and each other's in every way, paths that prefix each other, and values
+// that are not valid regular expressions (a file read offline has not been through the
+// API server's validation).
+var (
+	fuzzNamespaces = []string{"team-a", "team-b"}
+	fuzzNames      = []string{"r0", "r1", "r2"}
+	fuzzHostnames  = []gatewayv1.Hostname{"a.shop.example", "*.shop.example", "x.a.shop.example", "shop.example", "*.example", "b.example"}
+	fuzzPaths      = []string{"/", "/a", "/a/", "/ab", "/a/b", "^/a.*", "(", "/A"}
+	fuzzPathTypes  = []*gatewayv1.PathMatchType{nil, new(gatewayv1.PathMatchExact), new(gatewayv1.PathMatchPathPrefix), new(gatewayv1.PathMatchRegularExpression)}
+	fuzzHeaders    = []gatewayv1.HTTPHeaderName{"x-a", "X-A", "x-b"}
+	fuzzValues     = []string{"1", "2", ".*", "("}
+	fuzzMethods    = []*gatewayv1.HTTPMethod{nil, new(gatewayv1.HTTPMethodGet), new(gatewayv1.HTTPMethodPost)}
+	fuzzListeners  = []gatewayv1.SectionName{"http", "shop", "broken"}
+	fuzzFilters    = []gatewayv1.HTTPRouteFilter{
+		{Type: gatewayv1.HTTPRouteFilterRequestHeaderModifier, RequestHeaderModifier: &gatewayv1.HTTPHeaderFilter{Set: []gatewayv1.HTTPHeader{{Name: "x-a", Value: "set"}}, Remove: []string{"x-b"}}},
+		{Type: gatewayv1.HTTPRouteFilterResponseHeaderModifier, ResponseHeaderModifier: &gatewayv1.HTTPHeaderFilter{Add: []gatewayv1.HTTPHeader{{Name: "x-r", Value: "1"}}}},
+		{Type: gatewayv1.HTTPRouteFilterRequestRedirect, RequestRedirect: &gatewayv1.HTTPRequestRedirectFilter{Scheme: new("https"), StatusCode: new(301)}},
+		{Type: gatewayv1.HTTPRouteFilterURLRewrite, URLRewrite: &gatewayv1.HTTPURLRewriteFilter{Path: &gatewayv1.HTTPPathModifier{Type: gatewayv1.PrefixMatchHTTPPathModifier, ReplacePrefixMatch: new("/new")}}},
+		{Type: gatewayv1.HTTPRouteFilterURLRewrite, URLRewrite: &gatewayv1.HTTPURLRewriteFilter{Hostname: new(gatewayv1.PreciseHostname("h.example")), Path: &gatewayv1.HTTPPathModifier{Type: gatewayv1.FullPathHTTPPathModifier, ReplaceFullPath: new("/full")}}},
+	}
+)
+
+// fuzzRoute builds route i from the choices: its name, age, hostnames, and up to three
+// rules of up to three matches, filters and backends each.
+func fuzzRoute(c *fuzzChoices, i int) *gatewayv1.HTTPRoute {
+	r := &gatewayv1.HTTPRoute{}
+	r.Namespace, r.Name = pickFrom(c, fuzzNamespaces), pickFrom(c, fuzzNames)
+	r.UID, r.Generation = types.UID(fmt.Sprintf("uid-%d", i)), 1
+	r.CreationTimestamp = metav1.NewTime(time.Date(2026, 1, 1, 0, c.pick(3), 0, 0, time.UTC))
+	for range c.pick(3) {
+		r.Spec.Hostnames = append(r.Spec.Hostnames, pickFrom(c, fuzzHostnames))
+	}
+	for range 1 + c.pick(3) {
+		var rule gatewayv1.HTTPRouteRule
+		for range c.pick(4) {
+			rule.Matches = append(rule.Matches, fuzzMatch(c))
+		}
+		for range c.pick(3) {
+			filter := pickFrom(c, fuzzFilters)
+			rule.Filters = append(rule.Filters, *filter.DeepCopy())
+		}
+		for k := range c.pick(3) {
+			ref := gatewayv1.HTTPBackendRef{}
+			ref.Name, ref.Port = gatewayv1.ObjectName(fmt.Sprintf("svc-%d", k)), new(gatewayv1.PortNumber(80))
+			if weight := c.pick(4); weight < 3 {
+				ref.Weight = new(int32(weight))
+			}
+			rule.BackendRefs = append(rule.BackendRefs, ref)
+		}
+		r.Spec.Rules = append(r.Spec.Rules, rule)
+	}
+	return r
+}
+
+func fuzzMatch(c *fuzzChoices) gatewayv1.HTTPRouteMatch {
+	var m gatewayv1.HTTPRouteMatch
+	if kind := pickFrom(c, fuzzPathTypes); kind != nil || c.pick(2) == 0 {
+		m.Path = &gatewayv1.HTTPPathMatch{Type: kind, Value: new(pickFrom(c, fuzzPaths))}
+	}
+	for range c.pick(3) {
+		kind := new(gatewayv1.HeaderMatchExact)
+		if c.pick(3) == 0 {
+			kind = new(gatewayv1.HeaderMatchRegularExpression)
+		}
+		m.Headers = append(m.Headers, gatewayv1.HTTPHeaderMatch{Type: kind, Name: pickFrom(c, fuzzHeaders), Value: pickFrom(c, fuzzValues)})
+	}
+	if c.pick(3) == 0 {
+		m.QueryParams = append(m.QueryParams, gatewayv1.HTTPQueryParamMatch{Name: "q", Value: pickFrom(c, fuzzValues)})
+	}
+	m.Method = pickFrom(c, fuzzMethods)
+	return m
+}
+
+// fuzzInput attaches routes to the listeners the choices name (at least one each), every
+// backendRef resolved but those the choices leave unresolved.
+func fuzzInput(t *testing.T, c *fuzzChoices, gw *gatewayv1.Gateway, routes []*gatewayv1.HTTPRoute) Input {
+	in := Input{Gateway: gw, Listeners: judged(gw)}
+	for _, r := range routes {
+		res, err := attach.ResolveBackendRefs(r, nil, func(string, string) (bool, error) { return c.pick(4) != 0, nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		listeners := []gatewayv1.SectionName{pickFrom(c, fuzzListeners)}
+		if extra := pickFrom(c, fuzzListeners); extra != listeners[0] && c.pick(2) == 0 {
+			listeners = append(listeners, extra)
+		}
+		in.Routes = append(in.Routes, RouteInput{Route: r, Listeners: listeners, BackendRefs: res.BackendRefs})
+	}
+	return in
+}
+
+// fuzzRequests are requests to every listener's port, on hosts the routes name and
+// some they do not, down paths that the matches take and some they do not.
+func fuzzRequests(c *fuzzChoices) []Request {
+	hosts := []string{"a.shop.example", "x.a.shop.example", "shop.example", "b.example", "other.test", "A.SHOP.EXAMPLE."}
+	paths := []string{"/", "/a", "/a/b", "/ab", "/a/?q=1", "/A", "/new/x", "/a//b"}
+	var out []Request
+	for range 1 + c.pick(6) {
+		req := Request{Scheme: "http", Port: pickFrom(c, []int32{80, 8080, 443, 9999}), Host: pickFrom(c, hosts), Path: pickFrom(c, paths), Headers: http.Header{}}
+		if req.Port == 443 {
+			req.Scheme = "https"
+		}
+		if c.pick(2) == 0 {
+			req.Method = http.MethodPost
+		}
+		for range c.pick(3) {
+			req.Headers.Add(string(pickFrom(c, fuzzHeaders)), pickFrom(c, fuzzValues))
+		}
+		out = append(out, req)
+	}
+	return out
+}
+
+// FuzzRouteTable builds the route table of tenants' routes, whatever they hold, and
+// checks what the Gateway serves from it does not depend on how it was computed: the
+// table is the same whatever order the routes come in, and the same with the Gateway's
+// memo of earlier tables as without, through an edit of one route and the deletion of
+// another; every request is answered, by a listener and a match of an accepted route
+// attached to that listener, or by none.
+func FuzzRouteTable(f *testing.F) {
+	f.Add([]byte{})
+	f.Add([]byte("\x03\x00\x00\x00\x01\x00\x02\x01\x02\x00\x01\x03\x02\x00\x01\x01\x02\x00\x00\x01\x01\x00\x01\x00\x00\x02"))
+	f.Add([]byte("\x05\x01\x02\x01\x02\x05\x03\x02\x03\x03\x01\x03\x00\x02\x02\x01\x00\x03\x02\x01\x01\x01\x02\x03\x00\x01\x00\x01\x01\x02\x02\x03\x01\x00\x02\x01\x02\x00\x01\x02\x03"))
+	f.Add([]byte("\x02\x00\x00\x01\x00\x02\x03\x03\x03\x04\x00\x03\x03\x06\x02\x02\x02\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01\x00\x01\x02\x00\x01\x00\x00\x02\x02"))
+	gw := gateway(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c := &fuzzChoices{data: data}
+		var routes []*gatewayv1.HTTPRoute
+		seen := map[string]bool{}
+		for i := range 1 + c.pick(6) {
+			r := fuzzRoute(c, i)
+			if key := r.Namespace + "/" + r.Name; !seen[key] { // one route per namespace/name, as the API server keeps it
+				seen[key] = true
+				routes = append(routes, r)
+			}
+		}
+		in := fuzzInput(t, c, gw, routes)
+		table := Build(in)
+
+		reversed := in
+		reversed.Routes = slices.Clone(in.Routes)
+		slices.Reverse(reversed.Routes)
+		if !reflect.DeepEqual(Build(reversed), table) {
+			t.Fatal("the table depends on the order the routes come in")
+		}
+
+		memo := &MatchMemo{}
+		memoized := in
+		memoized.Memo = memo
+		if !reflect.DeepEqual(Build(memoized), table) {
+			t.Fatal("the first table with a memo differs from the one without")
+		}
+		// One route edited (a new generation with a new match), one deleted: the memo's
+		// next table is the one computed afresh.
+		edited := routes[c.pick(len(routes))].DeepCopy()
+		edited.Generation++
+		edited.Spec.Rules[0].Matches = append(edited.Spec.Rules[0].Matches, fuzzMatch(c))
+		next := memoized
+		next.Routes = nil
+		gone := c.pick(len(routes) + 1) // len(routes) deletes none
+		for i, r := range memoized.Routes {
+			switch {
+			case i == gone && routes[i].UID != edited.UID:
+				continue
+			case r.Route.GetUID() == edited.UID:
+				r.Route = edited
+			}
+			next.Routes = append(next.Routes, r)
+		}
+		fresh := next
+		fresh.Memo = nil
+		want := Build(fresh)
+		if !reflect.DeepEqual(Build(next), want) {
+			t.Fatal("after an edit and a deletion, the table with a memo differs from the one without")
+		}
+
+		accepted := map[ObjectRef][]string{}
+		for _, v := range want.Routes {
+			if v.Accepted {
+				accepted[v.ObjectRef] = v.Listeners
+			}
+		}
+		for _, req := range fuzzRequests(c) {
+			answer := Serve(want, req)
+			if answer.Response.Status < 200 || answer.Response.Status > 599 {
+				t.Fatalf("%+v: answered with status %d", req, answer.Response.Status)
+			}
+			if answer.Route == nil {
+				continue
+			}
+			listeners, ok := accepted[*answer.Route]
+			if !ok {
+				t.Fatalf("%+v: taken by %v, which is not an accepted route", req, *answer.Route)
+			}
+			if !slices.Contains(listeners, answer.Listener) {
+				t.Fatalf("%+v: taken on listener %q by %v, attached to %v", req, answer.Listener, *answer.Route, listeners)
+			}
+		}
+	})
+}
