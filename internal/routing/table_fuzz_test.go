@@ -232,3 +232,75 @@ func FuzzRouteTable(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAdmit bounds tenants' routes, whatever they hold, by small limits and checks what
+// Gateway-wide bounds promise: the routes refused are the newest (every one at or after
+// the cutoff in admission order, none before it), those served fit every bound, and the
+// first refused would not have fit beside them; the verdicts do not depend on the order
+// the routes come in.
+func FuzzAdmit(f *testing.F) {
+	f.Add([]byte{})
+	f.Add([]byte("\x05\x01\x02\x01\x02\x05\x03\x02\x03\x03\x01\x03\x00\x02\x02\x01\x00\x03\x02\x01\x01\x01\x02\x03\x00\x01\x00\x01\x01\x02\x02\x03\x01\x00\x02\x01\x02\x00\x01\x02\x03"))
+	f.Add([]byte("\x05\x00\x00\x00\x00\x00\x00\x00\x01\x00\x01\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x03\x00\x00\x00\x00\x00\x00\x00\x01\x02\x01\x03"))
+	gw := gateway(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c := &fuzzChoices{data: data}
+		var routes []*gatewayv1.HTTPRoute
+		seen := map[string]bool{}
+		for i := range 1 + c.pick(6) {
+			r := fuzzRoute(c, i)
+			if key := r.Namespace + "/" + r.Name; !seen[key] {
+				seen[key] = true
+				routes = append(routes, r)
+			}
+		}
+		in := fuzzInput(t, c, gw, routes)
+		limits := Limits{Routes: 1 + c.pick(6), Bytes: pickFrom(c, []int{200, 600, 1500, 1 << 20}), Entries: pickFrom(c, []int{1, 3, 8, 1 << 20})}
+
+		forward := slices.Clone(in.Routes)
+		cutoff := Admit(forward, limits)
+		reversed := slices.Clone(in.Routes)
+		slices.Reverse(reversed)
+		if again := Admit(reversed, limits); !reflect.DeepEqual(again, cutoff) {
+			t.Fatalf("the cutoff depends on the order the routes come in: %+v, then %+v", cutoff, again)
+		}
+		slices.Reverse(reversed)
+		if !reflect.DeepEqual(reversed, forward) {
+			t.Fatal("the verdicts depend on the order the routes come in")
+		}
+
+		slices.SortFunc(forward, func(a, b RouteInput) int {
+			return admissionOrder(admissionKeyOf(a.Route), admissionKeyOf(b.Route))
+		})
+		served, bytes, entries := 0, 0, 0
+		for i := range forward {
+			r := &forward[i]
+			refused := r.Refusal != nil
+			if refused != (cutoff != nil && cutoff.Refuses(r.Route)) {
+				t.Fatalf("route %s/%s: refused %v, against the cutoff %+v", r.Route.GetNamespace(), r.Route.GetName(), refused, cutoff)
+			}
+			if refused && r.Refusal.Reason != ReasonRouteLimit {
+				t.Fatalf("route %s/%s refused for %s", r.Route.GetNamespace(), r.Route.GetName(), r.Refusal.Reason)
+			}
+			f := r.facts()
+			if refused {
+				if i != served {
+					t.Fatalf("route %s/%s is served after a refused one", r.Route.GetNamespace(), r.Route.GetName())
+				}
+				if served+1 <= limits.Routes && bytes+f.SpecBytes <= limits.Bytes && entries+tableEntries(r, f) <= limits.Entries {
+					t.Fatalf("route %s/%s is refused though it fits beside the %d served", r.Route.GetNamespace(), r.Route.GetName(), served)
+				}
+				break
+			}
+			served, bytes, entries = served+1, bytes+f.SpecBytes, entries+tableEntries(r, f)
+		}
+		if served > limits.Routes || bytes > limits.Bytes || entries > limits.Entries {
+			t.Fatalf("%d routes served, %d bytes, %d entries: past %+v", served, bytes, entries, limits)
+		}
+		for _, r := range forward[served:] {
+			if r.Refusal == nil {
+				t.Fatalf("route %s/%s is served after a refused one", r.Route.GetNamespace(), r.Route.GetName())
+			}
+		}
+	})
+}
