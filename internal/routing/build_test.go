@@ -24,7 +24,7 @@ spec:
   - {name: broken, protocol: HTTPS, port: 443, tls: {certificateRefs: [{name: missing}]}}
 `
 
-func gateway(t testing.TB) *gatewayv1.Gateway {
+func gateway(t *testing.T) *gatewayv1.Gateway {
 	t.Helper()
 	gw := &gatewayv1.Gateway{}
 	if err := yaml.UnmarshalStrict([]byte(testGateway), gw); err != nil {

@@ -12,7 +12,10 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"sigs.k8s.io/yaml"
+
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/listeners"
 )
 
 // fuzzChoices reads a fuzzer's bytes as a sequence of small choices, so that a mutation
@@ -105,20 +108,49 @@ func fuzzMatch(c *fuzzChoices) gatewayv1.HTTPRouteMatch {
 	return m
 }
 
-// fuzzInput attaches routes to the listeners the choices name (at least one each), every
-// backendRef resolved but those the choices leave unresolved.
+// fuzzGatewayYAML is the Gateway of the routes here: every listener takes routes of
+// every namespace, and "broken" is not valid (its certificate is missing). Each is on a
+// port of its own, so that no host of one is taken by a more specific listener
+// (TestAHostAMoreSpecificListenerTakesIsLeftOut): every route accepted on a valid
+// listener has a match there.
+const fuzzGatewayYAML = `
+metadata: {name: web, namespace: infra}
+spec:
+  gatewayClassName: c
+  listeners:
+  - {name: http, protocol: HTTP, port: 80, allowedRoutes: {namespaces: {from: All}}}
+  - {name: shop, protocol: HTTP, port: 8080, hostname: "*.shop.example", allowedRoutes: {namespaces: {from: All}}}
+  - {name: broken, protocol: HTTPS, port: 443, tls: {certificateRefs: [{name: missing}]}, allowedRoutes: {namespaces: {from: All}}}
+`
+
+func fuzzGateway(f *testing.F) *gatewayv1.Gateway {
+	gw := &gatewayv1.Gateway{}
+	if err := yaml.UnmarshalStrict([]byte(fuzzGatewayYAML), gw); err != nil {
+		f.Fatal(err)
+	}
+	return gw
+}
+
+// fuzzInput gives each route a parentRef to the Gateway, naming one of its listeners
+// or none, and attaches it as the Gateway API rules say (hostnames intersecting);
+// every backendRef resolves but those the choices leave unresolved.
 func fuzzInput(t *testing.T, c *fuzzChoices, gw *gatewayv1.Gateway, routes []*gatewayv1.HTTPRoute) Input {
 	in := Input{Gateway: gw, Listeners: judged(gw)}
 	for _, r := range routes {
+		ref := gatewayv1.ParentReference{Name: "web", Namespace: new(gatewayv1.Namespace("infra"))}
+		if section := c.pick(len(fuzzListeners) + 1); section < len(fuzzListeners) {
+			ref.SectionName = &fuzzListeners[section]
+		}
+		r.Spec.ParentRefs = []gatewayv1.ParentReference{ref}
+		attached := attach.Listeners(gw, listeners.Serves{}, attach.RouteOf(r), nil)
+		if len(attached) == 0 {
+			continue
+		}
 		res, err := attach.ResolveBackendRefs(r, nil, func(string, string) (bool, error) { return c.pick(4) != 0, nil })
 		if err != nil {
 			t.Fatal(err)
 		}
-		listeners := []gatewayv1.SectionName{pickFrom(c, fuzzListeners)}
-		if extra := pickFrom(c, fuzzListeners); extra != listeners[0] && c.pick(2) == 0 {
-			listeners = append(listeners, extra)
-		}
-		in.Routes = append(in.Routes, RouteInput{Route: r, Listeners: listeners, BackendRefs: res.BackendRefs})
+		in.Routes = append(in.Routes, RouteInput{Route: r, Listeners: attached, BackendRefs: res.BackendRefs})
 	}
 	return in
 }
@@ -145,18 +177,19 @@ func fuzzRequests(c *fuzzChoices) []Request {
 	return out
 }
 
-// FuzzRouteTable builds the route table of tenants' routes, whatever they hold, and
-// checks what the Gateway serves from it does not depend on how it was computed: the
-// table is the same whatever order the routes come in, and the same with the Gateway's
-// memo of earlier tables as without, through an edit of one route and the deletion of
-// another; every request is answered, by a listener and a match of an accepted route
-// attached to that listener, or by none.
+// FuzzRouteTable builds the route table of tenants' routes, whatever they hold,
+// attached as the rules say, and checks what the Gateway serves from it: every route
+// accepted on a valid listener has a match there; the table does not depend on how it
+// was computed (the same whatever order the routes come in, and the same with the
+// Gateway's memo of earlier tables as without, through an edit of one route and the
+// deletion of another); every request is answered, by a listener and a match of an
+// accepted route attached to that listener, or by none.
 func FuzzRouteTable(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte("\x03\x00\x00\x00\x01\x00\x02\x01\x02\x00\x01\x03\x02\x00\x01\x01\x02\x00\x00\x01\x01\x00\x01\x00\x00\x02"))
 	f.Add([]byte("\x05\x01\x02\x01\x02\x05\x03\x02\x03\x03\x01\x03\x00\x02\x02\x01\x00\x03\x02\x01\x01\x01\x02\x03\x00\x01\x00\x01\x01\x02\x02\x03\x01\x00\x02\x01\x02\x00\x01\x02\x03"))
 	f.Add([]byte("\x02\x00\x00\x01\x00\x02\x03\x03\x03\x04\x00\x03\x03\x06\x02\x02\x02\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01\x00\x01\x02\x00\x01\x00\x00\x02\x02"))
-	gw := gateway(f)
+	gw := fuzzGateway(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c := &fuzzChoices{data: data}
 		var routes []*gatewayv1.HTTPRoute
@@ -169,7 +202,11 @@ func FuzzRouteTable(f *testing.F) {
 			}
 		}
 		in := fuzzInput(t, c, gw, routes)
+		if len(in.Routes) == 0 {
+			return
+		}
 		table := Build(in)
+		servesEveryAcceptedRoute(t, table)
 
 		reversed := in
 		reversed.Routes = slices.Clone(in.Routes)
@@ -186,18 +223,20 @@ func FuzzRouteTable(f *testing.F) {
 		}
 		// One route edited (a new generation with a new match), one deleted: the memo's
 		// next table is the one computed afresh.
-		edited := routes[c.pick(len(routes))].DeepCopy()
+		// The edit keeps the route's hostnames, so it attaches where it did.
+		editedAt := c.pick(len(in.Routes))
+		edited := in.Routes[editedAt].Route.(*gatewayv1.HTTPRoute).DeepCopy()
 		edited.Generation++
 		edited.Spec.Rules[0].Matches = append(edited.Spec.Rules[0].Matches, fuzzMatch(c))
 		next := memoized
 		next.Routes = nil
-		gone := c.pick(len(routes) + 1) // len(routes) deletes none
+		gone := c.pick(len(in.Routes) + 1) // len(in.Routes) deletes none
 		for i, r := range memoized.Routes {
 			switch {
-			case i == gone && routes[i].UID != edited.UID:
-				continue
-			case r.Route.GetUID() == edited.UID:
+			case i == editedAt:
 				r.Route = edited
+			case i == gone:
+				continue
 			}
 			next.Routes = append(next.Routes, r)
 		}
@@ -207,6 +246,7 @@ func FuzzRouteTable(f *testing.F) {
 		if !reflect.DeepEqual(Build(next), want) {
 			t.Fatal("after an edit and a deletion, the table with a memo differs from the one without")
 		}
+		servesEveryAcceptedRoute(t, want)
 
 		accepted := map[ObjectRef][]string{}
 		for _, v := range want.Routes {
@@ -233,6 +273,34 @@ func FuzzRouteTable(f *testing.F) {
 	})
 }
 
+// servesEveryAcceptedRoute fails t unless every route the table says is accepted, on a
+// listener that is valid, has a match there: a route that says Accepted=True is in
+// what the Gateway serves.
+func servesEveryAcceptedRoute(t *testing.T, table *Table) {
+	t.Helper()
+	served := map[ObjectRef]map[string]bool{}
+	for _, l := range table.Listeners {
+		for _, h := range l.Hosts {
+			for _, m := range h.Matches {
+				if served[m.Route] == nil {
+					served[m.Route] = map[string]bool{}
+				}
+				served[m.Route][l.Name] = true
+			}
+		}
+	}
+	for _, v := range table.Routes {
+		if !v.Accepted {
+			continue
+		}
+		for _, l := range table.Listeners {
+			if l.Valid && slices.Contains(v.Listeners, l.Name) && !served[v.ObjectRef][l.Name] {
+				t.Fatalf("route %s/%s is accepted on listener %s, which serves no match of it", v.Namespace, v.Name, l.Name)
+			}
+		}
+	}
+}
+
 // FuzzAdmit bounds tenants' routes, whatever they hold, by small limits and checks what
 // Gateway-wide bounds promise: the routes refused are the newest (every one at or after
 // the cutoff in admission order, none before it), those served fit every bound, and the
@@ -242,7 +310,7 @@ func FuzzAdmit(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte("\x05\x01\x02\x01\x02\x05\x03\x02\x03\x03\x01\x03\x00\x02\x02\x01\x00\x03\x02\x01\x01\x01\x02\x03\x00\x01\x00\x01\x01\x02\x02\x03\x01\x00\x02\x01\x02\x00\x01\x02\x03"))
 	f.Add([]byte("\x05\x00\x00\x00\x00\x00\x00\x00\x01\x00\x01\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x03\x00\x00\x00\x00\x00\x00\x00\x01\x02\x01\x03"))
-	gw := gateway(f)
+	gw := fuzzGateway(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c := &fuzzChoices{data: data}
 		var routes []*gatewayv1.HTTPRoute
