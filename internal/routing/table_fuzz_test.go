@@ -16,6 +16,7 @@ import (
 
 	"github.com/gatewright/gatewright/internal/attach"
 	"github.com/gatewright/gatewright/internal/listeners"
+	"github.com/gatewright/gatewright/internal/routes"
 )
 
 // fuzzChoices reads a fuzzer's bytes as a sequence of small choices, so that a mutation
@@ -89,6 +90,21 @@ func fuzzRoute(c *fuzzChoices, i int) *gatewayv1.HTTPRoute {
 	return r
 }
 
+// fuzzRoutes are up to n routes of fuzzRoute, one per namespace/name as the API server
+// keeps them.
+func fuzzRoutes(c *fuzzChoices, n int) []*gatewayv1.HTTPRoute {
+	var out []*gatewayv1.HTTPRoute
+	seen := map[string]bool{}
+	for i := range n {
+		r := fuzzRoute(c, i)
+		if key := r.Namespace + "/" + r.Name; !seen[key] {
+			seen[key] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 func fuzzMatch(c *fuzzChoices) gatewayv1.HTTPRouteMatch {
 	var m gatewayv1.HTTPRouteMatch
 	if kind := pickFrom(c, fuzzPathTypes); kind != nil || c.pick(2) == 0 {
@@ -123,6 +139,18 @@ spec:
   - {name: broken, protocol: HTTPS, port: 443, tls: {certificateRefs: [{name: missing}]}, allowedRoutes: {namespaces: {from: All}}}
 `
 
+// fuzzServes is what the Gateway's class serves: both kinds of HTTP routes.
+var fuzzServes = listeners.NewServes(nil, nil, []gatewayv1.Kind{listeners.HTTPRouteKind, listeners.GRPCRouteKind})
+
+// fuzzListenerStatuses are the verdicts of the Gateway's listeners: every one valid but
+// "broken", whose certificate is missing.
+func fuzzListenerStatuses(gw *gatewayv1.Gateway) []listeners.Status {
+	certificates := map[gatewayv1.SectionName][]listeners.CertificateRef{
+		"broken": {{Kind: "Secret", Namespace: "infra", Name: "missing", Reason: gatewayv1.ListenerReasonInvalidCertificateRef}},
+	}
+	return listeners.Evaluate(fuzzServes, gw.Spec.Listeners, certificates)
+}
+
 func fuzzGateway(f *testing.F) *gatewayv1.Gateway {
 	gw := &gatewayv1.Gateway{}
 	if err := yaml.UnmarshalStrict([]byte(fuzzGatewayYAML), gw); err != nil {
@@ -135,14 +163,14 @@ func fuzzGateway(f *testing.F) *gatewayv1.Gateway {
 // or none, and attaches it as the Gateway API rules say (hostnames intersecting);
 // every backendRef resolves but those the choices leave unresolved.
 func fuzzInput(t *testing.T, c *fuzzChoices, gw *gatewayv1.Gateway, routes []*gatewayv1.HTTPRoute) Input {
-	in := Input{Gateway: gw, Listeners: judged(gw)}
+	in := Input{Gateway: gw, Listeners: fuzzListenerStatuses(gw)}
 	for _, r := range routes {
 		ref := gatewayv1.ParentReference{Name: "web", Namespace: new(gatewayv1.Namespace("infra"))}
 		if section := c.pick(len(fuzzListeners) + 1); section < len(fuzzListeners) {
 			ref.SectionName = &fuzzListeners[section]
 		}
 		r.Spec.ParentRefs = []gatewayv1.ParentReference{ref}
-		attached := attach.Listeners(gw, listeners.Serves{}, attach.RouteOf(r), nil)
+		attached := attach.Listeners(gw, fuzzServes, attach.RouteOf(r), nil)
 		if len(attached) == 0 {
 			continue
 		}
@@ -192,16 +220,7 @@ func FuzzRouteTable(f *testing.F) {
 	gw := fuzzGateway(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c := &fuzzChoices{data: data}
-		var routes []*gatewayv1.HTTPRoute
-		seen := map[string]bool{}
-		for i := range 1 + c.pick(6) {
-			r := fuzzRoute(c, i)
-			if key := r.Namespace + "/" + r.Name; !seen[key] { // one route per namespace/name, as the API server keeps it
-				seen[key] = true
-				routes = append(routes, r)
-			}
-		}
-		in := fuzzInput(t, c, gw, routes)
+		in := fuzzInput(t, c, gw, fuzzRoutes(c, 1+c.pick(6)))
 		if len(in.Routes) == 0 {
 			return
 		}
@@ -281,11 +300,18 @@ func servesEveryAcceptedRoute(t *testing.T, table *Table) {
 	served := map[ObjectRef]map[string]bool{}
 	for _, l := range table.Listeners {
 		for _, h := range l.Hosts {
+			refs := make([]ObjectRef, 0, len(h.Matches)+len(h.GRPCMatches))
 			for _, m := range h.Matches {
-				if served[m.Route] == nil {
-					served[m.Route] = map[string]bool{}
+				refs = append(refs, m.Route)
+			}
+			for _, m := range h.GRPCMatches {
+				refs = append(refs, m.Route)
+			}
+			for _, ref := range refs {
+				if served[ref] == nil {
+					served[ref] = map[string]bool{}
 				}
-				served[m.Route][l.Name] = true
+				served[ref][l.Name] = true
 			}
 		}
 	}
@@ -313,16 +339,7 @@ func FuzzAdmit(f *testing.F) {
 	gw := fuzzGateway(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c := &fuzzChoices{data: data}
-		var routes []*gatewayv1.HTTPRoute
-		seen := map[string]bool{}
-		for i := range 1 + c.pick(6) {
-			r := fuzzRoute(c, i)
-			if key := r.Namespace + "/" + r.Name; !seen[key] {
-				seen[key] = true
-				routes = append(routes, r)
-			}
-		}
-		in := fuzzInput(t, c, gw, routes)
+		in := fuzzInput(t, c, gw, fuzzRoutes(c, 1+c.pick(6)))
 		limits := Limits{Routes: 1 + c.pick(6), Bytes: pickFrom(c, []int{200, 600, 1500, 1 << 20}), Entries: pickFrom(c, []int{1, 3, 8, 1 << 20})}
 
 		forward := slices.Clone(in.Routes)
@@ -369,6 +386,116 @@ func FuzzAdmit(f *testing.F) {
 			if r.Refusal == nil {
 				t.Fatalf("route %s/%s is served after a refused one", r.Route.GetNamespace(), r.Route.GetName())
 			}
+		}
+	})
+}
+
+// fuzzGRPCRoute builds GRPCRoute i from the choices: its name, age and hostnames, and one
+// rule of up to two matches by method.
+func fuzzGRPCRoute(c *fuzzChoices, i int) *gatewayv1.GRPCRoute {
+	r := &gatewayv1.GRPCRoute{}
+	r.Namespace, r.Name = pickFrom(c, fuzzNamespaces), pickFrom(c, fuzzNames)
+	r.UID, r.Generation = types.UID(fmt.Sprintf("grpc-uid-%d", i)), 1
+	r.CreationTimestamp = metav1.NewTime(time.Date(2026, 1, 1, 0, c.pick(3), 0, 0, time.UTC))
+	for range c.pick(3) {
+		r.Spec.Hostnames = append(r.Spec.Hostnames, pickFrom(c, fuzzHostnames))
+	}
+	var rule gatewayv1.GRPCRouteRule
+	for range c.pick(3) {
+		rule.Matches = append(rule.Matches, gatewayv1.GRPCRouteMatch{Method: &gatewayv1.GRPCMethodMatch{Service: new(pickFrom(c, []string{"shop.Cart", "shop.Pay"}))}})
+	}
+	rule.BackendRefs = []gatewayv1.GRPCBackendRef{{BackendRef: gatewayv1.BackendRef{BackendObjectReference: gatewayv1.BackendObjectReference{Name: "grpc", Port: new(gatewayv1.PortNumber(9000))}}}}
+	r.Spec.Rules = []gatewayv1.GRPCRouteRule{rule}
+	return r
+}
+
+// FuzzKindConflicts attaches HTTPRoutes and GRPCRoutes, whatever they hold, to one
+// Gateway and checks the rule of the GRPCRoute specification: of an HTTPRoute and a
+// GRPCRoute sharing a hostname on a listener, the newer is refused, so no two routes
+// the table serves share one; a route is refused only for an older route of the other
+// kind; the verdicts do not depend on the order the routes come in, nor does the table.
+func FuzzKindConflicts(f *testing.F) {
+	f.Add([]byte{})
+	f.Add([]byte("\x02\x03\x00\x00\x01\x00\x01\x00\x00\x00\x00\x00\x00\x01\x00\x01\x00\x01\x00\x00\x01\x03\x01\x00\x02\x01\x00\x01\x00\x03"))
+	f.Add([]byte("\x03\x02\x01\x01\x02\x01\x02\x00\x01\x03\x00\x00\x01\x01\x02\x00\x01\x03\x02\x00\x01\x01\x01\x00\x02\x00\x01\x02\x01\x02\x01\x00\x00\x02\x03"))
+	gw := fuzzGateway(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c := &fuzzChoices{data: data}
+		in := fuzzInput(t, c, gw, fuzzRoutes(c, 1+c.pick(4)))
+		seen := map[string]bool{}
+		for i := range 1 + c.pick(4) {
+			r := fuzzGRPCRoute(c, i)
+			key := r.Namespace + "/" + r.Name
+			if seen[key] {
+				continue // one GRPCRoute per namespace/name; an HTTPRoute may have it too
+			}
+			seen[key] = true
+			r.Spec.ParentRefs = []gatewayv1.ParentReference{{Name: "web", Namespace: new(gatewayv1.Namespace("infra"))}}
+			attached := attach.Listeners(gw, fuzzServes, attach.RouteOf(r), nil)
+			if len(attached) == 0 {
+				continue
+			}
+			res, err := attach.ResolveBackendRefs(r, nil, func(string, string) (bool, error) { return true, nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			in.Routes = append(in.Routes, RouteInput{Route: r, Listeners: attached, BackendRefs: res.BackendRefs})
+		}
+		hostnames := ListenerHostnames(in)
+		verdicts := slices.Clone(in.Routes)
+		RefuseKindConflicts(verdicts, hostnames)
+		reversed := slices.Clone(in.Routes)
+		slices.Reverse(reversed)
+		RefuseKindConflicts(reversed, hostnames)
+		slices.Reverse(reversed)
+		if !reflect.DeepEqual(reversed, verdicts) {
+			t.Fatal("the verdicts depend on the order the routes come in")
+		}
+
+		hostsOf := func(r *RouteInput, l gatewayv1.SectionName) []string {
+			return effectiveHostnames(hostnames[l], routes.Hostnames(r.Route))
+		}
+		shares := func(a, b *RouteInput) (gatewayv1.SectionName, bool) {
+			for _, l := range a.Listeners {
+				if !slices.Contains(b.Listeners, l) {
+					continue
+				}
+				if _, ok := sharedHostname(hostsOf(a, l), hostsOf(b, l)); ok {
+					return l, true
+				}
+			}
+			return "", false
+		}
+		for i := range verdicts {
+			a := &verdicts[i]
+			_, aGRPC := a.Route.(*gatewayv1.GRPCRoute)
+			refusedFor := false
+			for j := range verdicts {
+				b := &verdicts[j]
+				if _, bGRPC := b.Route.(*gatewayv1.GRPCRoute); aGRPC == bGRPC {
+					continue
+				}
+				l, share := shares(a, b)
+				if !share {
+					continue
+				}
+				if a.Refusal == nil && b.Refusal == nil {
+					t.Fatalf("%s %s/%s and %s %s/%s share a hostname on listener %s, and both are accepted",
+						a.facts().Ref.Kind, a.Route.GetNamespace(), a.Route.GetName(), b.facts().Ref.Kind, b.Route.GetNamespace(), b.Route.GetName(), l)
+				}
+				if admissionOrder(admissionKeyOf(b.Route), admissionKeyOf(a.Route)) < 0 {
+					refusedFor = true
+				}
+			}
+			if a.Refusal != nil && a.Refusal.Reason == ReasonHostnameConflict && !refusedFor {
+				t.Fatalf("%s/%s is refused, yet no older route of the other kind shares a hostname with it", a.Route.GetNamespace(), a.Route.GetName())
+			}
+		}
+
+		table := Build(Input{Gateway: gw, Listeners: fuzzListenerStatuses(gw), Routes: verdicts})
+		servesEveryAcceptedRoute(t, table)
+		if !reflect.DeepEqual(Build(Input{Gateway: gw, Listeners: fuzzListenerStatuses(gw), Routes: reversed}), table) {
+			t.Fatal("the table of both kinds depends on the order the routes come in")
 		}
 	})
 }
