@@ -57,6 +57,15 @@ conformance: testbin ## Run the Gateway API conformance suite, status checks onl
 bench: testbin ## Measure the shipped controller against a purpose-built floor on N Gateways, each on a fresh control plane (N=100 STEADY=60s ROUNDS=1 BENCH_FLAGS="-o json"); docs/operations.md#sizing.
 	go run ./test/bench -gateways $(or $(N),100) -steady $(or $(STEADY),60s) -rounds $(or $(ROUNDS),1) $(BENCH_FLAGS)
 
+.PHONY: fuzz
+fuzz: ## Fuzz each Fuzz target of internal/... for FUZZTIME (30s) in turn, stopping at the first failure (make test runs their seeds only).
+	@for dir in $$(grep -rl --include='*_test.go' '^func Fuzz' internal | xargs -n1 dirname | sort -u); do \
+		for fn in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$dir/*_test.go); do \
+			echo "$$fn (./$$dir)"; \
+			go test ./$$dir -run '^$$' -fuzz "^$$fn$$" -fuzztime $(or $(FUZZTIME),30s) || exit 1; \
+		done; \
+	done
+
 .PHONY: bench-go
 bench-go: ## Run the Go benchmarks of internal/... (values merge, rendering).
 	go test ./internal/... -run '^$$' -bench . -benchmem
