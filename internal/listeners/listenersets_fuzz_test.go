@@ -64,8 +64,9 @@ func fuzzSet(c *setChoices, i int) Set {
 // they hold, and checks what ListenerSets promise: the verdicts do not depend on the
 // order the ListenerSets come in; the listeners served (the Gateway's own and those
 // accepted of attached ListenerSets) never conflict with one another; and a newer
-// ListenerSet changes nothing of the Gateway's or an older one's verdicts, so a tenant
-// never takes a port or hostname from the Gateway or from an older ListenerSet.
+// ListenerSet changes nothing of an older one's verdicts (the Gateway's own are judged
+// without any), so a tenant never takes a port or hostname from the Gateway or from an
+// older ListenerSet.
 func FuzzEvaluateSets(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte("\x02\x00\x00\x00\x00\x00\x03\x00\x00\x01\x00\x01\x00\x01\x00\x00\x01\x01\x00\x00\x00\x00\x01\x01\x02\x00\x00"))

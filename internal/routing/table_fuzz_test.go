@@ -11,7 +11,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
-
 	"sigs.k8s.io/yaml"
 
 	"github.com/gatewright/gatewright/internal/attach"
@@ -105,6 +104,7 @@ func fuzzRoutes(c *fuzzChoices, n int) []*gatewayv1.HTTPRoute {
 	return out
 }
 
+// fuzzMatch is a match of a path, headers, a query parameter and a method, each maybe.
 func fuzzMatch(c *fuzzChoices) gatewayv1.HTTPRouteMatch {
 	var m gatewayv1.HTTPRouteMatch
 	if kind := pickFrom(c, fuzzPathTypes); kind != nil || c.pick(2) == 0 {
@@ -151,6 +151,7 @@ func fuzzListenerStatuses(gw *gatewayv1.Gateway) []listeners.Status {
 	return listeners.Evaluate(fuzzServes, gw.Spec.Listeners, certificates)
 }
 
+// fuzzGateway is the Gateway of fuzzGatewayYAML.
 func fuzzGateway(f *testing.F) *gatewayv1.Gateway {
 	gw := &gatewayv1.Gateway{}
 	if err := yaml.UnmarshalStrict([]byte(fuzzGatewayYAML), gw); err != nil {
@@ -240,9 +241,9 @@ func FuzzRouteTable(f *testing.F) {
 		if !reflect.DeepEqual(Build(memoized), table) {
 			t.Fatal("the first table with a memo differs from the one without")
 		}
-		// One route edited (a new generation with a new match), one deleted: the memo's
-		// next table is the one computed afresh.
-		// The edit keeps the route's hostnames, so it attaches where it did.
+		// One route edited (a new generation with a new match, its hostnames kept, so it
+		// attaches where it did), one deleted: the memo's next table is the one computed
+		// afresh.
 		editedAt := c.pick(len(in.Routes))
 		edited := in.Routes[editedAt].Route.(*gatewayv1.HTTPRoute).DeepCopy()
 		edited.Generation++
@@ -281,12 +282,12 @@ func FuzzRouteTable(f *testing.F) {
 			if answer.Route == nil {
 				continue
 			}
-			listeners, ok := accepted[*answer.Route]
+			attachedTo, ok := accepted[*answer.Route]
 			if !ok {
 				t.Fatalf("%+v: taken by %v, which is not an accepted route", req, *answer.Route)
 			}
-			if !slices.Contains(listeners, answer.Listener) {
-				t.Fatalf("%+v: taken on listener %q by %v, attached to %v", req, answer.Listener, *answer.Route, listeners)
+			if !slices.Contains(attachedTo, answer.Listener) {
+				t.Fatalf("%+v: taken on listener %q by %v, attached to %v", req, answer.Listener, *answer.Route, attachedTo)
 			}
 		}
 	})
@@ -367,17 +368,17 @@ func FuzzAdmit(f *testing.F) {
 			if refused && r.Refusal.Reason != ReasonRouteLimit {
 				t.Fatalf("route %s/%s refused for %s", r.Route.GetNamespace(), r.Route.GetName(), r.Refusal.Reason)
 			}
-			f := r.facts()
+			facts := r.facts()
 			if refused {
 				if i != served {
 					t.Fatalf("route %s/%s is served after a refused one", r.Route.GetNamespace(), r.Route.GetName())
 				}
-				if served+1 <= limits.Routes && bytes+f.SpecBytes <= limits.Bytes && entries+tableEntries(r, f) <= limits.Entries {
+				if served+1 <= limits.Routes && bytes+facts.SpecBytes <= limits.Bytes && entries+tableEntries(r, facts) <= limits.Entries {
 					t.Fatalf("route %s/%s is refused though it fits beside the %d served", r.Route.GetNamespace(), r.Route.GetName(), served)
 				}
 				break
 			}
-			served, bytes, entries = served+1, bytes+f.SpecBytes, entries+tableEntries(r, f)
+			served, bytes, entries = served+1, bytes+facts.SpecBytes, entries+tableEntries(r, facts)
 		}
 		if served > limits.Routes || bytes > limits.Bytes || entries > limits.Entries {
 			t.Fatalf("%d routes served, %d bytes, %d entries: past %+v", served, bytes, entries, limits)
