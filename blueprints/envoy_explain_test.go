@@ -1,0 +1,273 @@
+package blueprints_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
+	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
+	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
+	matcherv3 "github.com/envoyproxy/go-control-plane/envoy/type/matcher/v3"
+
+	"github.com/gatewright/gatewright/internal/routing"
+)
+
+// explainGateway is a Gateway with three HTTP listeners on one port, a general one and
+// two with hostnames, so that listener isolation and host precedence both count.
+const explainGateway = `
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: envoy-public}
+spec:
+  controllerName: gatewright.dev/gateway-controller
+  parametersRef: {group: gatewright.dev, kind: GatewayClassBlueprint, name: envoy-proxy}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: web, namespace: team-a}
+spec:
+  gatewayClassName: envoy-public
+  listeners:
+  - {name: http, protocol: HTTP, port: 80, allowedRoutes: {namespaces: {from: All}}}
+  - {name: shop, protocol: HTTP, port: 80, hostname: "*.shop.example", allowedRoutes: {namespaces: {from: All}}}
+  - {name: api, protocol: HTTP, port: 80, hostname: api.example, allowedRoutes: {namespaces: {from: All}}}
+`
+
+// explainRoutes are n HTTPRoutes of two namespaces drawn from random: hostnames that
+// meet the listeners' and each other's, every kind of path match, headers, a query
+// parameter and methods, creation times that tie; each with a Service that exists.
+func explainRoutes(random *rand.Rand, n int) string {
+	pick := func(from ...string) string { return from[random.IntN(len(from))] }
+	var b strings.Builder
+	for i := range n {
+		namespace := pick("team-a", "team-b")
+		var hostnames []string
+		for range random.IntN(3) {
+			hostnames = append(hostnames, fmt.Sprintf("%q", pick("a.shop.example", "*.shop.example", "api.example", "b.example", "*.example")))
+		}
+		parent := "{name: web, namespace: team-a}"
+		if random.IntN(3) == 0 {
+			parent = fmt.Sprintf("{name: web, namespace: team-a, sectionName: %s}", pick("http", "shop", "api"))
+		}
+		var rules []string
+		for range 1 + random.IntN(2) {
+			var matches []string
+			for range random.IntN(3) {
+				var parts []string
+				switch random.IntN(4) {
+				case 0:
+					parts = append(parts, fmt.Sprintf("path: {type: Exact, value: %s}", pick("/", "/a", "/a/b", "/ab")))
+				case 1:
+					parts = append(parts, fmt.Sprintf("path: {type: PathPrefix, value: %s}", pick("/", "/a", "/a/", "/ab", "/a/b", "/v1")))
+				case 2:
+					parts = append(parts, fmt.Sprintf("path: {type: RegularExpression, value: %q}", pick("/a.*", "/v[0-9]/.*", ".*", "/A")))
+				}
+				if random.IntN(3) == 0 {
+					parts = append(parts, pick("headers: [{name: x-a, value: '1'}]", "headers: [{type: RegularExpression, name: X-A, value: '[12]'}]", "headers: [{name: x-a, value: '1'}, {name: x-b, value: '1'}]"))
+				}
+				if random.IntN(4) == 0 {
+					parts = append(parts, "queryParams: [{name: q, value: '1'}]")
+				}
+				if random.IntN(4) == 0 {
+					parts = append(parts, "method: "+pick("GET", "POST"))
+				}
+				matches = append(matches, "{"+strings.Join(parts, ", ")+"}")
+			}
+			rules = append(rules, fmt.Sprintf("{matches: [%s], backendRefs: [{name: svc-%d, port: 8080}]}", strings.Join(matches, ", "), i))
+		}
+		fmt.Fprintf(&b, `---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: r%d, namespace: %s, creationTimestamp: "2026-01-01T00:0%d:00Z"}
+spec:
+  parentRefs: [%s]
+  hostnames: [%s]
+  rules: [%s]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: svc-%d, namespace: %s}
+spec: {ports: [{port: 8080}]}
+`, i, namespace, random.IntN(3), parent, strings.Join(hostnames, ", "), strings.Join(rules, ", "), i, namespace)
+	}
+	return b.String()
+}
+
+// TestEnvoyRoutesAsExplainRequestAnswers renders the shipped envoy-proxy blueprint for a
+// Gateway of many routes and asks, for a grid of requests, which route Envoy's
+// configuration sends each to (its virtual hosts and routes read as Envoy matches them)
+// and which `gatewright explain request` answers (routing.Serve on the same route table):
+// they must be the same match, or no match for both. What explain request tells a
+// tenant is then what the shipped data plane does.
+func TestEnvoyRoutesAsExplainRequestAnswers(t *testing.T) {
+	for seed := range uint64(4) {
+		t.Run(fmt.Sprintf("seed %d", seed), func(t *testing.T) {
+			random := rand.New(rand.NewPCG(seed, 38))
+			input := filepath.Join(t.TempDir(), "input.yaml")
+			if err := os.WriteFile(input, []byte(explainGateway+explainRoutes(random, 40)), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			set := load(t, filepath.Join("envoy-proxy", "blueprint.yaml"), input)
+			gw, err := set.Gateway("team-a", "web")
+			if err != nil {
+				t.Fatal(err)
+			}
+			table, err := set.RouteTable(gw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var bootstrap bootstrapv3.Bootstrap
+			if err := decodeEnvoyYAML(envoyConfigs(t, set)["team-a/web/envoy.yaml"], &bootstrap); err != nil {
+				t.Fatal(err)
+			}
+			config := envoyRouteConfig(t, &bootstrap, "http-80")
+
+			matched := 0
+			for _, host := range []string{"a.shop.example", "x.y.shop.example", "api.example", "b.example", "other.test", "shop.example"} {
+				for _, path := range []string{"/", "/a", "/a/", "/ab", "/a/b", "/v1/x", "/A", "/a?q=1", "/ab?q=2"} {
+					for _, headers := range []http.Header{{}, {"X-A": {"1"}}, {"X-A": {"2"}}, {"X-A": {"1"}, "X-B": {"1"}}} {
+						for _, method := range []string{http.MethodGet, http.MethodPost} {
+							req := routing.Request{Method: method, Scheme: "http", Host: host, Port: 80, Path: path, Headers: headers}
+							answer := routing.Serve(table, req)
+							want := ""
+							if answer.Route != nil {
+								want = fmt.Sprintf("%s/%s/rule/%d/match/%d", answer.Route.Namespace, answer.Route.Name, answer.Rule, answer.Match)
+								matched++
+							}
+							if got := envoyRouteFor(config, req); got != want {
+								t.Fatalf("%s http://%s%s %v: Envoy takes route %q, explain request answers %q", method, host, path, headers, got, want)
+							}
+						}
+					}
+				}
+			}
+			if matched < 200 {
+				t.Errorf("only %d of the requests matched a route: the grid checks too little", matched)
+			}
+		})
+	}
+}
+
+// envoyRouteConfig is the route configuration of the plain filter chain of the Envoy
+// listener named listener.
+func envoyRouteConfig(t *testing.T, bootstrap *bootstrapv3.Bootstrap, listener string) *routev3.RouteConfiguration {
+	t.Helper()
+	for _, l := range bootstrap.GetStaticResources().GetListeners() {
+		if l.GetName() != listener {
+			continue
+		}
+		for _, chain := range l.GetFilterChains() {
+			for _, filter := range chain.GetFilters() {
+				var hcm hcmv3.HttpConnectionManager
+				if filter.GetTypedConfig().MessageIs(&hcm) {
+					if err := filter.GetTypedConfig().UnmarshalTo(&hcm); err != nil {
+						t.Fatal(err)
+					}
+					return hcm.GetRouteConfig()
+				}
+			}
+		}
+	}
+	t.Fatalf("no Envoy listener %s with an HTTP connection manager", listener)
+	return nil
+}
+
+// envoyRouteFor is the name of the route Envoy takes for req in config, "" for none: the
+// virtual host whose domain matches the Host most specifically (the same name, else the
+// longest "*." suffix, else "*"), then the first of its routes that matches, as Envoy
+// reads the matches the blueprint writes (path, prefix, path_separated_prefix and
+// safe_regex on the path without its query; headers, :method included, and query
+// parameters by exact value or whole RE2 match).
+func envoyRouteFor(config *routev3.RouteConfiguration, req routing.Request) string {
+	host := strings.ToLower(req.Host)
+	var vhost *routev3.VirtualHost
+	best := -1
+	for _, v := range config.GetVirtualHosts() {
+		for _, domain := range v.GetDomains() {
+			rank := -1
+			switch {
+			case domain == "*":
+				rank = 0
+			case strings.HasPrefix(domain, "*"):
+				if suffix := domain[1:]; len(host) > len(suffix) && strings.HasSuffix(host, suffix) {
+					rank = len(suffix)
+				}
+			case strings.EqualFold(domain, host):
+				rank = 1 << 16
+			}
+			if rank > best {
+				vhost, best = v, rank
+			}
+		}
+	}
+	if vhost == nil {
+		return ""
+	}
+	path, rawQuery, _ := strings.Cut(req.Path, "?")
+	query, _ := url.ParseQuery(rawQuery)
+	for _, route := range vhost.GetRoutes() {
+		if envoyMatches(route.GetMatch(), req, path, query) {
+			return route.GetName()
+		}
+	}
+	return ""
+}
+
+func envoyMatches(m *routev3.RouteMatch, req routing.Request, path string, query url.Values) bool {
+	switch {
+	case m.GetPath() != "":
+		if path != m.GetPath() {
+			return false
+		}
+	case m.GetPathSeparatedPrefix() != "":
+		p := m.GetPathSeparatedPrefix()
+		if path != p && !strings.HasPrefix(path, p+"/") {
+			return false
+		}
+	case m.GetSafeRegex() != nil:
+		if !wholeMatch(m.GetSafeRegex().GetRegex(), path) {
+			return false
+		}
+	default:
+		if !strings.HasPrefix(path, m.GetPrefix()) {
+			return false
+		}
+	}
+	for _, h := range m.GetHeaders() {
+		value, ok := req.Method, true
+		if h.GetName() != ":method" {
+			var values []string
+			values, ok = req.Headers[http.CanonicalHeaderKey(h.GetName())]
+			value = strings.Join(values, ",")
+		}
+		if !ok || !stringMatches(h.GetStringMatch(), value) {
+			return false
+		}
+	}
+	for _, q := range m.GetQueryParameters() {
+		values, ok := query[q.GetName()]
+		if !ok || !stringMatches(q.GetStringMatch(), values[0]) {
+			return false
+		}
+	}
+	return true
+}
+
+func stringMatches(m *matcherv3.StringMatcher, value string) bool {
+	if m.GetSafeRegex() != nil {
+		return wholeMatch(m.GetSafeRegex().GetRegex(), value)
+	}
+	return value == m.GetExact()
+}
+
+func wholeMatch(expr, s string) bool {
+	re, err := regexp.Compile(`^(?:` + expr + `)$`)
+	return err == nil && re.MatchString(s)
+}
