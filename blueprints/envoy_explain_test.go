@@ -80,7 +80,20 @@ func explainRoutes(random *rand.Rand, n int) string {
 				}
 				matches = append(matches, "{"+strings.Join(parts, ", ")+"}")
 			}
-			rules = append(rules, fmt.Sprintf("{matches: [%s], backendRefs: [{name: svc-%d, port: 8080}]}", strings.Join(matches, ", "), i))
+			backends := fmt.Sprintf("{name: svc-%d, port: 8080}", i)
+			switch random.IntN(6) {
+			case 0: // a second backend, weighted, that may not exist
+				backends += fmt.Sprintf(", {name: %s, port: 8080, weight: %d}", pick(fmt.Sprintf("svc-%d", i), "missing"), random.IntN(3))
+			case 1:
+				backends = "{name: missing, port: 8080}"
+			case 2:
+				backends = fmt.Sprintf("{name: svc-%d, port: 8080, weight: 0}", i)
+			}
+			filters := ""
+			if random.IntN(8) == 0 {
+				filters = ", filters: [{type: RequestRedirect, requestRedirect: {scheme: https, statusCode: 301}}]"
+			}
+			rules = append(rules, fmt.Sprintf("{matches: [%s], backendRefs: [%s]%s}", strings.Join(matches, ", "), backends, filters))
 		}
 		fmt.Fprintf(&b, `---
 apiVersion: gateway.networking.k8s.io/v1
@@ -123,8 +136,12 @@ func TestEnvoyRoutesAsExplainRequestAnswers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			text := envoyConfigs(t, set)["team-a/web/envoy.yaml"]
+			if _, err := checkEnvoyBootstrap(text); err != nil {
+				t.Fatalf("Envoy would not load the configuration: %v", err)
+			}
 			var bootstrap bootstrapv3.Bootstrap
-			if err := decodeEnvoyYAML(envoyConfigs(t, set)["team-a/web/envoy.yaml"], &bootstrap); err != nil {
+			if err := decodeEnvoyYAML(text, &bootstrap); err != nil {
 				t.Fatal(err)
 			}
 			config := envoyRouteConfig(t, &bootstrap, "http-80")
@@ -141,8 +158,15 @@ func TestEnvoyRoutesAsExplainRequestAnswers(t *testing.T) {
 								want = fmt.Sprintf("%s/%s/rule/%d/match/%d", answer.Route.Namespace, answer.Route.Name, answer.Rule, answer.Match)
 								matched++
 							}
-							if got := envoyRouteFor(config, req); got != want {
+							route := envoyRouteFor(config, req)
+							if got := route.GetName(); got != want {
 								t.Fatalf("%s http://%s%s %v: Envoy takes route %q, explain request answers %q", method, host, path, headers, got, want)
+							}
+							if route == nil {
+								continue
+							}
+							if got, want := envoyOutcome(route), explainOutcome(table, answer); got != want {
+								t.Fatalf("%s http://%s%s %v, route %s: Envoy %s, explain request %s", method, host, path, headers, route.GetName(), got, want)
 							}
 						}
 					}
@@ -179,13 +203,13 @@ func envoyRouteConfig(t *testing.T, bootstrap *bootstrapv3.Bootstrap, listener s
 	return nil
 }
 
-// envoyRouteFor is the name of the route Envoy takes for req in config, "" for none: the
+// envoyRouteFor is the route Envoy takes for req in config, nil for none: the
 // virtual host whose domain matches the Host most specifically (the same name, else the
 // longest "*." suffix, else "*"), then the first of its routes that matches, as Envoy
 // reads the matches the blueprint writes (path, prefix, path_separated_prefix and
 // safe_regex on the path without its query; headers, :method included, and query
 // parameters by exact value or whole RE2 match).
-func envoyRouteFor(config *routev3.RouteConfiguration, req routing.Request) string {
+func envoyRouteFor(config *routev3.RouteConfiguration, req routing.Request) *routev3.Route {
 	host := strings.ToLower(req.Host)
 	var vhost *routev3.VirtualHost
 	best := -1
@@ -208,16 +232,78 @@ func envoyRouteFor(config *routev3.RouteConfiguration, req routing.Request) stri
 		}
 	}
 	if vhost == nil {
-		return ""
+		return nil
 	}
 	path, rawQuery, _ := strings.Cut(req.Path, "?")
 	query, _ := url.ParseQuery(rawQuery)
 	for _, route := range vhost.GetRoutes() {
 		if envoyMatches(route.GetMatch(), req, path, query) {
-			return route.GetName()
+			return route
 		}
 	}
-	return ""
+	return nil
+}
+
+// envoyOutcome is what Envoy does on route: answer itself with a status, redirect with
+// a status, or send each share of the requests by weight to a cluster or a status.
+func envoyOutcome(route *routev3.Route) string {
+	switch {
+	case route.GetDirectResponse() != nil:
+		return fmt.Sprintf("answers %d", route.GetDirectResponse().GetStatus())
+	case route.GetRedirect() != nil:
+		return fmt.Sprintf("redirects %s", route.GetRedirect().GetResponseCode())
+	}
+	action := route.GetRoute()
+	if action.GetCluster() != "" {
+		return "sends to " + action.GetCluster() + " 1"
+	}
+	var shares []string
+	for _, c := range action.GetWeightedClusters().GetClusters() {
+		shares = append(shares, fmt.Sprintf("%s %d", c.GetName(), c.GetWeight().GetValue()))
+	}
+	return "sends to " + strings.Join(shares, ", ")
+}
+
+// explainOutcome is the same of an answer of explain request on table, each backend
+// named as the blueprint names its cluster, and the share of the requests answered 500
+// (its backends do not resolve) as the blueprint's cluster for it.
+func explainOutcome(table *routing.Table, a routing.Answer) string {
+	switch status := a.Response.Status; {
+	case status >= 300 && status < 400:
+		return "redirects " + routev3.RedirectAction_RedirectResponseCode_name[map[int]int32{301: 0, 302: 1, 303: 2, 307: 3, 308: 4}[status]]
+	case status != http.StatusOK:
+		return fmt.Sprintf("answers %d", status)
+	}
+	var shares []string
+	for _, b := range a.Backends {
+		shares = append(shares, fmt.Sprintf("%s_%s_%d %d", b.Namespace, b.Name, b.Port, b.Weight))
+	}
+	if unresolved := unresolvedWeight(table, a); unresolved > 0 {
+		shares = append(shares, fmt.Sprintf("unresolved_backends %d", unresolved))
+	}
+	return "sends to " + strings.Join(shares, ", ")
+}
+
+// unresolvedWeight is the weight of the backends of a's match that do not resolve: the
+// share of its requests answered 500.
+func unresolvedWeight(table *routing.Table, a routing.Answer) int32 {
+	for _, l := range table.Listeners {
+		for _, h := range l.Hosts {
+			for _, m := range h.Matches {
+				if m.Route != *a.Route || m.Rule != a.Rule || m.Match != a.Match {
+					continue
+				}
+				var weight int32
+				for _, b := range m.Backends {
+					if !b.Resolved {
+						weight += b.Weight
+					}
+				}
+				return weight
+			}
+		}
+	}
+	return 0
 }
 
 func envoyMatches(m *routev3.RouteMatch, req routing.Request, path string, query url.Values) bool {

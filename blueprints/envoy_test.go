@@ -151,7 +151,12 @@ func TestEnvoyBlueprintRefusesListenersItCannotServe(t *testing.T) {
 		{
 			name:  "a listener on the port of Envoy's readiness listener",
 			input: gatewayWithListeners(`{name: metrics, protocol: HTTP, port: 19001}`),
-			want:  `Gateway team-a/ports listener "metrics" (port 19001): Envoy listens on container port 19001 itself (admin and readiness)`,
+			want:  `Gateway team-a/ports listener "metrics" (port 19001): Envoy listens on container port 19001 itself (admin, readiness, and the 500s of backends that do not resolve)`,
+		},
+		{
+			name:  "a listener on the port of Envoy's listener for backends that do not resolve",
+			input: gatewayWithListeners(`{name: other, protocol: HTTP, port: 19002}`),
+			want:  `Gateway team-a/ports listener "other" (port 19002): Envoy listens on container port 19002 itself`,
 		},
 	}
 	for _, tt := range tests {
