@@ -104,6 +104,9 @@ func Serve(table *Table, req Request) Answer {
 	a := Answer{Rule: -1, Match: -1, Backends: []BackendAnswer{}, Request: forwardedOf(req),
 		Response: Response{Status: http.StatusNotFound, Headers: map[string]string{},
 			HeaderModifier: HeaderChanges{Set: map[string]string{}, Add: map[string]string{}, Remove: []string{}}}}
+	if path, _, _ := strings.Cut(req.Path, "?"); normalizedPath(path) != path {
+		a.note("the path %s is matched as sent; a data plane that normalizes paths (most remove dot segments, some merge slashes too, as Envoy does in the envoy-proxy blueprint) matches %s instead", path, normalizedPath(path))
+	}
 	l := listenerFor(table, req, &a)
 	if l == nil {
 		return a
@@ -256,6 +259,28 @@ func firstMatch(host *Host, req Request) *Match {
 		}
 	}
 	return nil
+}
+
+// normalizedPath is path with its dot segments removed (RFC 3986, section 5.2.4) and
+// repeated slashes merged, a trailing slash kept: what a data plane that normalizes
+// paths matches.
+func normalizedPath(path string) string {
+	segments := strings.Split(path, "/")[1:]
+	var kept []string
+	for _, s := range segments {
+		switch s {
+		case "", ".":
+		case "..":
+			kept = kept[:max(0, len(kept)-1)]
+		default:
+			kept = append(kept, s)
+		}
+	}
+	out := "/" + strings.Join(kept, "/")
+	if last := segments[len(segments)-1]; out != "/" && (last == "" || last == "." || last == "..") {
+		out += "/"
+	}
+	return out
 }
 
 // matchesPath tells whether path (without query) matches: Exact as written; PathPrefix

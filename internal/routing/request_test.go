@@ -300,3 +300,29 @@ func TestModifiedPathFollowsTheGatewayAPIPrefixTable(t *testing.T) {
 		})
 	}
 }
+
+// A path with dot segments or repeated slashes is matched as sent, and the answer says
+// what a data plane that normalizes paths would match instead; an ordinary path gets no
+// such note.
+func TestServeNotesThePathADataPlaneNormalizes(t *testing.T) {
+	for path, normalized := range map[string]string{
+		"/a/../admin":   "/admin",
+		"/a//b/":        "/a/b/",
+		"/./a/./b/..":   "/a/",
+		"/../../x?q=1":  "/x",
+		"//":            "/",
+		"/a/b/..//c/.":  "/a/c/",
+		"/shop/":        "",
+		"/":             "",
+		"/a.b/c..d/...": "",
+	} {
+		answer := Serve(&Table{}, Request{Host: "a.example", Port: 80, Scheme: "http", Path: path})
+		note := slices.IndexFunc(answer.Notes, func(n string) bool { return strings.Contains(n, "normalizes paths") })
+		switch {
+		case normalized == "" && note >= 0:
+			t.Errorf("%s: noted %q", path, answer.Notes[note])
+		case normalized != "" && (note < 0 || !strings.HasSuffix(answer.Notes[note], "matches "+normalized+" instead")):
+			t.Errorf("%s: notes %q, want one naming %s", path, answer.Notes, normalized)
+		}
+	}
+}
