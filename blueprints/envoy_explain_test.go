@@ -90,8 +90,21 @@ func explainRoutes(random *rand.Rand, n int) string {
 				backends = fmt.Sprintf("{name: svc-%d, port: 8080, weight: 0}", i)
 			}
 			filters := ""
-			if random.IntN(8) == 0 {
+			switch random.IntN(8) {
+			case 0:
 				filters = ", filters: [{type: RequestRedirect, requestRedirect: {scheme: https, statusCode: 301}}]"
+			case 1, 2: // ReplacePrefixMatch takes PathPrefix matches only
+				var prefixes []string
+				for range 1 + random.IntN(2) {
+					prefixes = append(prefixes, fmt.Sprintf("{path: {type: PathPrefix, value: %s}}", pick("/", "/a", "/a/", "/ab", "/a/b")))
+				}
+				matches = prefixes
+				replace := pick("/new", "/new/", "/", "")
+				filters = fmt.Sprintf(", filters: [{type: URLRewrite, urlRewrite: {path: {type: ReplacePrefixMatch, replacePrefixMatch: %q}}}]", replace)
+				if random.IntN(3) == 0 {
+					filters = fmt.Sprintf(", filters: [{type: RequestRedirect, requestRedirect: {path: {type: ReplacePrefixMatch, replacePrefixMatch: %q}}}]", replace)
+					backends = ""
+				}
 			}
 			rules = append(rules, fmt.Sprintf("{matches: [%s], backendRefs: [%s]%s}", strings.Join(matches, ", "), backends, filters))
 		}
@@ -165,7 +178,7 @@ func TestEnvoyRoutesAsExplainRequestAnswers(t *testing.T) {
 							if route == nil {
 								continue
 							}
-							if got, want := envoyOutcome(route), explainOutcome(table, answer); got != want {
+							if got, want := envoyOutcome(route, req), explainOutcome(table, answer); got != want {
 								t.Fatalf("%s http://%s%s %v, route %s: Envoy %s, explain request %s", method, host, path, headers, route.GetName(), got, want)
 							}
 						}
@@ -246,22 +259,42 @@ func envoyRouteFor(config *routev3.RouteConfiguration, req routing.Request) *rou
 
 // envoyOutcome is what Envoy does on route: answer itself with a status, redirect with
 // a status, or send each share of the requests by weight to a cluster or a status.
-func envoyOutcome(route *routev3.Route) string {
+func envoyOutcome(route *routev3.Route, req routing.Request) string {
+	path, _, _ := strings.Cut(req.Path, "?")
+	prefix := route.GetMatch().GetPrefix()
+	if p := route.GetMatch().GetPathSeparatedPrefix(); p != "" {
+		prefix = p
+	}
 	switch {
 	case route.GetDirectResponse() != nil:
 		return fmt.Sprintf("answers %d", route.GetDirectResponse().GetStatus())
 	case route.GetRedirect() != nil:
-		return fmt.Sprintf("redirects %s", route.GetRedirect().GetResponseCode())
+		r := route.GetRedirect()
+		return fmt.Sprintf("redirects %s to path %s", r.GetResponseCode(), rewritten(path, prefix, r.GetPrefixRewrite(), r.GetRegexRewrite()))
 	}
 	action := route.GetRoute()
-	if action.GetCluster() != "" {
-		return "sends to " + action.GetCluster() + " 1"
+	shares := []string{action.GetCluster() + " 1"}
+	if action.GetCluster() == "" {
+		shares = nil
+		for _, c := range action.GetWeightedClusters().GetClusters() {
+			shares = append(shares, fmt.Sprintf("%s %d", c.GetName(), c.GetWeight().GetValue()))
+		}
 	}
-	var shares []string
-	for _, c := range action.GetWeightedClusters().GetClusters() {
-		shares = append(shares, fmt.Sprintf("%s %d", c.GetName(), c.GetWeight().GetValue()))
+	return fmt.Sprintf("sends %s to %s", rewritten(path, prefix, action.GetPrefixRewrite(), action.GetRegexRewrite()), strings.Join(shares, ", "))
+}
+
+// rewritten is path (without its query) as Envoy rewrites it: prefix_rewrite replaces
+// what the route's prefix matched, regex_rewrite each match of its pattern by its
+// substitution (\1 the first group).
+func rewritten(path, prefix, prefixRewrite string, regexRewrite *matcherv3.RegexMatchAndSubstitute) string {
+	switch {
+	case prefixRewrite != "":
+		return prefixRewrite + strings.TrimPrefix(path, prefix)
+	case regexRewrite != nil:
+		re := regexp.MustCompile(regexRewrite.GetPattern().GetRegex())
+		return re.ReplaceAllString(path, regexp.MustCompile(`\\(\d)`).ReplaceAllString(regexRewrite.GetSubstitution(), "$${${1}}"))
 	}
-	return "sends to " + strings.Join(shares, ", ")
+	return path
 }
 
 // explainOutcome is the same of an answer of explain request on table, each backend
@@ -270,7 +303,8 @@ func envoyOutcome(route *routev3.Route) string {
 func explainOutcome(table *routing.Table, a routing.Answer) string {
 	switch status := a.Response.Status; {
 	case status >= 300 && status < 400:
-		return "redirects " + routev3.RedirectAction_RedirectResponseCode_name[map[int]int32{301: 0, 302: 1, 303: 2, 307: 3, 308: 4}[status]]
+		location, _ := url.Parse(a.Response.Headers["Location"])
+		return fmt.Sprintf("redirects %s to path %s", routev3.RedirectAction_RedirectResponseCode_name[map[int]int32{301: 0, 302: 1, 303: 2, 307: 3, 308: 4}[status]], location.Path)
 	case status != http.StatusOK:
 		return fmt.Sprintf("answers %d", status)
 	}
@@ -281,7 +315,8 @@ func explainOutcome(table *routing.Table, a routing.Answer) string {
 	if unresolved := unresolvedWeight(table, a); unresolved > 0 {
 		shares = append(shares, fmt.Sprintf("unresolved_backends %d", unresolved))
 	}
-	return "sends to " + strings.Join(shares, ", ")
+	path, _, _ := strings.Cut(a.Request.Path, "?")
+	return fmt.Sprintf("sends %s to %s", path, strings.Join(shares, ", "))
 }
 
 // unresolvedWeight is the weight of the backends of a's match that do not resolve: the
