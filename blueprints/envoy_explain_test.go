@@ -42,7 +42,8 @@ spec:
 
 // explainRoutes are n HTTPRoutes of two namespaces drawn from random: hostnames that
 // meet the listeners' and each other's, every kind of path match, headers, a query
-// parameter and methods, creation times that tie; each with a Service that exists.
+// parameter and methods, creation times that tie; backends that resolve, that do not
+// and that weigh nothing; redirects, and prefix rewrites of every kind of replacement.
 func explainRoutes(random *rand.Rand, n int) string {
 	pick := func(from ...string) string { return from[random.IntN(len(from))] }
 	var b strings.Builder
@@ -130,8 +131,10 @@ spec: {ports: [{port: 8080}]}
 // Gateway of many routes and asks, for a grid of requests, which route Envoy's
 // configuration sends each to (its virtual hosts and routes read as Envoy matches them)
 // and which `gatewright explain request` answers (routing.Serve on the same route table):
-// they must be the same match, or no match for both. What explain request tells a
-// tenant is then what the shipped data plane does.
+// they must be the same match, or no match for both, and do the same with the request:
+// answer it with the same status, redirect it to the same path, or send the same path to
+// the same backends by the same weights. What explain request tells a tenant is then
+// what the shipped data plane does.
 func TestEnvoyRoutesAsExplainRequestAnswers(t *testing.T) {
 	for seed := range uint64(4) {
 		t.Run(fmt.Sprintf("seed %d", seed), func(t *testing.T) {
