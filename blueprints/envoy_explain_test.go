@@ -20,7 +20,8 @@ import (
 )
 
 // explainGateway is a Gateway with three HTTP listeners on one port, a general one and
-// two with hostnames, so that listener isolation and host precedence both count.
+// two with hostnames, so that listener isolation and host precedence both count, and one
+// on a port that is not HTTP's own, which a redirect keeps.
 const explainGateway = `
 apiVersion: gateway.networking.k8s.io/v1
 kind: GatewayClass
@@ -38,6 +39,7 @@ spec:
   - {name: http, protocol: HTTP, port: 80, allowedRoutes: {namespaces: {from: All}}}
   - {name: shop, protocol: HTTP, port: 80, hostname: "*.shop.example", allowedRoutes: {namespaces: {from: All}}}
   - {name: api, protocol: HTTP, port: 80, hostname: api.example, allowedRoutes: {namespaces: {from: All}}}
+  - {name: alt, protocol: HTTP, port: 8080, allowedRoutes: {namespaces: {from: All}}}
 `
 
 // explainRoutes are n HTTPRoutes of two namespaces drawn from random: hostnames that
@@ -55,7 +57,7 @@ func explainRoutes(random *rand.Rand, n int) string {
 		}
 		parent := "{name: web, namespace: team-a}"
 		if random.IntN(3) == 0 {
-			parent = fmt.Sprintf("{name: web, namespace: team-a, sectionName: %s}", pick("http", "shop", "api"))
+			parent = fmt.Sprintf("{name: web, namespace: team-a, sectionName: %s}", pick("http", "shop", "api", "alt"))
 		}
 		var rules []string
 		for range 1 + random.IntN(2) {
@@ -93,7 +95,9 @@ func explainRoutes(random *rand.Rand, n int) string {
 			filters := ""
 			switch random.IntN(8) {
 			case 0:
-				filters = ", filters: [{type: RequestRedirect, requestRedirect: {scheme: https, statusCode: 301}}]"
+				filters = fmt.Sprintf(", filters: [{type: RequestRedirect, requestRedirect: %s}]", pick(
+					"{scheme: https, statusCode: 301}", "{hostname: h.example}", "{port: 8443}", "{port: 80}", "{scheme: http, port: 8080}", "{statusCode: 308}"))
+				backends = ""
 			case 1, 2: // ReplacePrefixMatch takes PathPrefix matches only
 				var prefixes []string
 				for range 1 + random.IntN(2) {
@@ -160,29 +164,31 @@ func TestEnvoyRoutesAsExplainRequestAnswers(t *testing.T) {
 			if err := decodeEnvoyYAML(text, &bootstrap); err != nil {
 				t.Fatal(err)
 			}
-			config := envoyRouteConfig(t, &bootstrap, "http-80")
+			configs := map[int32]*routev3.RouteConfiguration{80: envoyRouteConfig(t, &bootstrap, "http-80"), 8080: envoyRouteConfig(t, &bootstrap, "http-8080")}
 
 			matched := 0
-			for _, host := range []string{"a.shop.example", "x.y.shop.example", "api.example", "b.example", "other.test", "shop.example"} {
-				for _, path := range []string{"/", "/a", "/a/", "/ab", "/a/b", "/v1/x", "/A", "/a?q=1", "/ab?q=2"} {
-					for _, headers := range []http.Header{{}, {"X-A": {"1"}}, {"X-A": {"2"}}, {"X-A": {"1"}, "X-B": {"1"}}} {
-						for _, method := range []string{http.MethodGet, http.MethodPost} {
-							req := routing.Request{Method: method, Scheme: "http", Host: host, Port: 80, Path: path, Headers: headers}
-							answer := routing.Serve(table, req)
-							want := ""
-							if answer.Route != nil {
-								want = fmt.Sprintf("%s/%s/rule/%d/match/%d", answer.Route.Namespace, answer.Route.Name, answer.Rule, answer.Match)
-								matched++
-							}
-							route := envoyRouteFor(config, req)
-							if got := route.GetName(); got != want {
-								t.Fatalf("%s http://%s%s %v: Envoy takes route %q, explain request answers %q", method, host, path, headers, got, want)
-							}
-							if route == nil {
-								continue
-							}
-							if got, want := envoyOutcome(route, req), explainOutcome(table, answer); got != want {
-								t.Fatalf("%s http://%s%s %v, route %s: Envoy %s, explain request %s", method, host, path, headers, route.GetName(), got, want)
+			for port, config := range configs {
+				for _, host := range []string{"a.shop.example", "x.y.shop.example", "api.example", "b.example", "other.test", "shop.example"} {
+					for _, path := range []string{"/", "/a", "/a/", "/ab", "/a/b", "/v1/x", "/A", "/a?q=1", "/ab?q=2"} {
+						for _, headers := range []http.Header{{}, {"X-A": {"1"}}, {"X-A": {"2"}}, {"X-A": {"1"}, "X-B": {"1"}}} {
+							for _, method := range []string{http.MethodGet, http.MethodPost} {
+								req := routing.Request{Method: method, Scheme: "http", Host: host, Port: port, Path: path, Headers: headers}
+								answer := routing.Serve(table, req)
+								want := ""
+								if answer.Route != nil {
+									want = fmt.Sprintf("%s/%s/rule/%d/match/%d", answer.Route.Namespace, answer.Route.Name, answer.Rule, answer.Match)
+									matched++
+								}
+								route := envoyRouteFor(config, req)
+								if got := route.GetName(); got != want {
+									t.Fatalf("%s http://%s:%d%s %v: Envoy takes route %q, explain request answers %q", method, host, port, path, headers, got, want)
+								}
+								if route == nil {
+									continue
+								}
+								if got, want := envoyOutcome(route, req), explainOutcome(table, answer); got != want {
+									t.Fatalf("%s http://%s:%d%s %v, route %s: Envoy %s, explain request %s", method, host, port, path, headers, route.GetName(), got, want)
+								}
 							}
 						}
 					}
@@ -272,8 +278,7 @@ func envoyOutcome(route *routev3.Route, req routing.Request) string {
 	case route.GetDirectResponse() != nil:
 		return fmt.Sprintf("answers %d", route.GetDirectResponse().GetStatus())
 	case route.GetRedirect() != nil:
-		r := route.GetRedirect()
-		return fmt.Sprintf("redirects %s to path %s", r.GetResponseCode(), rewritten(path, prefix, r.GetPrefixRewrite(), r.GetRegexRewrite()))
+		return "redirects " + envoyLocation(route.GetRedirect(), req, rewritten(path, prefix, route.GetRedirect().GetPrefixRewrite(), route.GetRedirect().GetRegexRewrite()))
 	}
 	action := route.GetRoute()
 	shares := []string{action.GetCluster() + " 1"}
@@ -284,6 +289,33 @@ func envoyOutcome(route *routev3.Route, req routing.Request) string {
 		}
 	}
 	return fmt.Sprintf("sends %s to %s", rewritten(path, prefix, action.GetPrefixRewrite(), action.GetRegexRewrite()), strings.Join(shares, ", "))
+}
+
+// envoyLocation is the Location of Envoy's redirect r of req, whose path it rewrote to
+// path: the scheme, host and port r says, else the request's (whose Host Envoy takes
+// without a port: the blueprint has it strip them), a port of the new scheme's own left
+// out when r changes the scheme, the path given, the query kept.
+func envoyLocation(r *routev3.RedirectAction, req routing.Request, path string) string {
+	scheme, host, port := req.Scheme, req.Host, ""
+	if r.GetSchemeRedirect() != "" {
+		scheme = r.GetSchemeRedirect()
+	}
+	if r.GetHostRedirect() != "" {
+		host = r.GetHostRedirect()
+	}
+	if r.GetPortRedirect() != 0 {
+		port = fmt.Sprintf(":%d", r.GetPortRedirect())
+	}
+	if r.GetSchemeRedirect() != "" && (scheme == "http" && port == ":80" || scheme == "https" && port == ":443") {
+		port = ""
+	}
+	if r.GetPathRedirect() != "" {
+		path = r.GetPathRedirect()
+	}
+	if _, query, ok := strings.Cut(req.Path, "?"); ok {
+		path += "?" + query
+	}
+	return fmt.Sprintf("%s %s://%s%s%s", r.GetResponseCode(), scheme, host, port, path)
 }
 
 // rewritten is path (without its query) as Envoy rewrites it: prefix_rewrite replaces
@@ -306,8 +338,7 @@ func rewritten(path, prefix, prefixRewrite string, regexRewrite *matcherv3.Regex
 func explainOutcome(table *routing.Table, a routing.Answer) string {
 	switch status := a.Response.Status; {
 	case status >= 300 && status < 400:
-		location, _ := url.Parse(a.Response.Headers["Location"])
-		return fmt.Sprintf("redirects %s to path %s", routev3.RedirectAction_RedirectResponseCode_name[map[int]int32{301: 0, 302: 1, 303: 2, 307: 3, 308: 4}[status]], location.Path)
+		return fmt.Sprintf("redirects %s %s", routev3.RedirectAction_RedirectResponseCode_name[map[int]int32{301: 0, 302: 1, 303: 2, 307: 3, 308: 4}[status]], a.Response.Headers["Location"])
 	case status != http.StatusOK:
 		return fmt.Sprintf("answers %d", status)
 	}
