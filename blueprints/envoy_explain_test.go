@@ -93,7 +93,9 @@ func explainRoutes(random *rand.Rand, n int) string {
 				backends = fmt.Sprintf("{name: svc-%d, port: 8080, weight: 0}", i)
 			}
 			filters := ""
-			switch random.IntN(8) {
+			switch random.IntN(9) {
+			case 3:
+				filters = fmt.Sprintf(", filters: [{type: URLRewrite, urlRewrite: %s}]", pick("{hostname: h.example}", "{path: {type: ReplaceFullPath, replaceFullPath: /full}}", "{hostname: h.example, path: {type: ReplaceFullPath, replaceFullPath: /}}"))
 			case 0:
 				filters = fmt.Sprintf(", filters: [{type: RequestRedirect, requestRedirect: %s}]", pick(
 					"{scheme: https, statusCode: 301}", "{hostname: h.example}", "{port: 8443}", "{port: 80}", "{scheme: http, port: 8080}", "{statusCode: 308}"))
@@ -288,7 +290,11 @@ func envoyOutcome(route *routev3.Route, req routing.Request) string {
 			shares = append(shares, fmt.Sprintf("%s %d", c.GetName(), c.GetWeight().GetValue()))
 		}
 	}
-	return fmt.Sprintf("sends %s to %s", rewritten(path, prefix, action.GetPrefixRewrite(), action.GetRegexRewrite()), strings.Join(shares, ", "))
+	host := req.Host
+	if action.GetHostRewriteLiteral() != "" {
+		host = action.GetHostRewriteLiteral()
+	}
+	return fmt.Sprintf("sends %s%s to %s", host, rewritten(path, prefix, action.GetPrefixRewrite(), action.GetRegexRewrite()), strings.Join(shares, ", "))
 }
 
 // envoyLocation is the Location of Envoy's redirect r of req, whose path it rewrote to
@@ -350,7 +356,9 @@ func explainOutcome(table *routing.Table, a routing.Answer) string {
 		shares = append(shares, fmt.Sprintf("unresolved_backends %d", unresolved))
 	}
 	path, _, _ := strings.Cut(a.Request.Path, "?")
-	return fmt.Sprintf("sends %s to %s", path, strings.Join(shares, ", "))
+	// Envoy forwards the Host without the port it strips (the blueprint's README says so).
+	host, _, _ := strings.Cut(a.Request.Host, ":")
+	return fmt.Sprintf("sends %s%s to %s", host, path, strings.Join(shares, ", "))
 }
 
 // unresolvedWeight is the weight of the backends of a's match that do not resolve: the
