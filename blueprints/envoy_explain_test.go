@@ -20,8 +20,9 @@ import (
 )
 
 // explainGateway is a Gateway with three HTTP listeners on one port, a general one and
-// two with hostnames, so that listener isolation and host precedence both count, and one
-// on a port that is not HTTP's own, which a redirect keeps.
+// two with hostnames, so that listener isolation and host precedence both count; one on a
+// port that is not HTTP's own, which a redirect keeps; and two HTTPS listeners on one
+// port, one of them with a hostname, which Envoy tells apart by SNI.
 const explainGateway = `
 apiVersion: gateway.networking.k8s.io/v1
 kind: GatewayClass
@@ -40,6 +41,33 @@ spec:
   - {name: shop, protocol: HTTP, port: 80, hostname: "*.shop.example", allowedRoutes: {namespaces: {from: All}}}
   - {name: api, protocol: HTTP, port: 80, hostname: api.example, allowedRoutes: {namespaces: {from: All}}}
   - {name: alt, protocol: HTTP, port: 8080, allowedRoutes: {namespaces: {from: All}}}
+  - {name: secure, protocol: HTTPS, port: 443, tls: {certificateRefs: [{name: test-cert}]}, allowedRoutes: {namespaces: {from: All}}}
+  - {name: secure-shop, protocol: HTTPS, port: 443, hostname: "*.shop.example", tls: {certificateRefs: [{name: test-cert}]}, allowedRoutes: {namespaces: {from: All}}}
+---
+# A test certificate: only whether it is a usable TLS Secret counts.
+apiVersion: v1
+kind: Secret
+metadata: {name: test-cert, namespace: team-a}
+type: kubernetes.io/tls
+stringData:
+  tls.crt: |
+    -----BEGIN CERTIFICATE-----
+    MIIBoDCCAUegAwIBAgIULwfk3liWZS9LvAbANx8obPmIOOgwCgYIKoZIzj0EAwIw
+    GDEWMBQGA1UEAwwNKi5leGFtcGxlLmNvbTAgFw0yNjExMjYxNDQ1MTNaGA8yMTI2
+    MTEwMjE0NDUxM1owGDEWMBQGA1UEAwwNKi5leGFtcGxlLmNvbTBZMBMGByqGSM49
+    AgEGCCqGSM49AwEHA0IABGfBsx2N2feQATpT/ItbfdCMjr2VhpWnojJStZNIi2XZ
+    7AoxdX3DutIvjpPeaf7bVkSq56j1naQuZgRGjwuZcQujbTBrMB0GA1UdDgQWBBTY
+    dxgK6EqI2mYnuwytmBeOyz+T7jAfBgNVHSMEGDAWgBTYdxgK6EqI2mYnuwytmBeO
+    yz+T7jAPBgNVHRMBAf8EBTADAQH/MBgGA1UdEQQRMA+CDSouZXhhbXBsZS5jb20w
+    CgYIKoZIzj0EAwIDRwAwRAIgeofqrSQ8Zzrrixsct5YnIPF7WsVngD56vOXvaBK/
+    wFoCIFuTcVA4NgT1EvxpkNWZ4fHudkxAFCZyWm0rC7MUIhgD
+    -----END CERTIFICATE-----
+  tls.key: |
+    -----BEGIN PRIVATE KEY-----
+    MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgr6gyjhJ3Hfnb8frz
+    cUJMoD3HrHlwTwCGgGs6lB7WjjqhRANCAARnwbMdjdn3kAE6U/yLW33QjI69lYaV
+    p6IyUrWTSItl2ewKMXV9w7rSL46T3mn+21ZEqueo9Z2kLmYERo8LmXEL
+    -----END PRIVATE KEY-----
 `
 
 // explainRoutes are n HTTPRoutes of two namespaces drawn from random: hostnames that
@@ -57,7 +85,7 @@ func explainRoutes(random *rand.Rand, n int) string {
 		}
 		parent := "{name: web, namespace: team-a}"
 		if random.IntN(3) == 0 {
-			parent = fmt.Sprintf("{name: web, namespace: team-a, sectionName: %s}", pick("http", "shop", "api", "alt"))
+			parent = fmt.Sprintf("{name: web, namespace: team-a, sectionName: %s}", pick("http", "shop", "api", "alt", "secure", "secure-shop"))
 		}
 		var rules []string
 		for range 1 + random.IntN(2) {
@@ -166,22 +194,26 @@ func TestEnvoyRoutesAsExplainRequestAnswers(t *testing.T) {
 			if err := decodeEnvoyYAML(text, &bootstrap); err != nil {
 				t.Fatal(err)
 			}
-			configs := map[int32]*routev3.RouteConfiguration{80: envoyRouteConfig(t, &bootstrap, "http-80"), 8080: envoyRouteConfig(t, &bootstrap, "http-8080")}
+			listeners := map[int32][]envoyChain{80: envoyChains(t, &bootstrap, "http-80"), 8080: envoyChains(t, &bootstrap, "http-8080"), 443: envoyChains(t, &bootstrap, "https-443")}
 
 			matched := 0
-			for port, config := range configs {
+			for port, chains := range listeners {
+				scheme := "http"
+				if port == 443 {
+					scheme = "https"
+				}
 				for _, host := range []string{"a.shop.example", "x.y.shop.example", "api.example", "b.example", "other.test", "shop.example"} {
 					for _, path := range []string{"/", "/a", "/a/", "/ab", "/a/b", "/v1/x", "/A", "/a?q=1", "/ab?q=2"} {
 						for _, headers := range []http.Header{{}, {"X-A": {"1"}}, {"X-A": {"2"}}, {"X-A": {"1"}, "X-B": {"1"}}} {
 							for _, method := range []string{http.MethodGet, http.MethodPost} {
-								req := routing.Request{Method: method, Scheme: "http", Host: host, Port: port, Path: path, Headers: headers}
+								req := routing.Request{Method: method, Scheme: scheme, Host: host, Port: port, Path: path, Headers: headers}
 								answer := routing.Serve(table, req)
 								want := ""
 								if answer.Route != nil {
 									want = fmt.Sprintf("%s/%s/rule/%d/match/%d", answer.Route.Namespace, answer.Route.Name, answer.Rule, answer.Match)
 									matched++
 								}
-								route := envoyRouteFor(config, req)
+								route := envoyRouteFor(envoyChainFor(chains, host), req)
 								if got := route.GetName(); got != want {
 									t.Fatalf("%s http://%s:%d%s %v: Envoy takes route %q, explain request answers %q", method, host, port, path, headers, got, want)
 								}
@@ -203,10 +235,17 @@ func TestEnvoyRoutesAsExplainRequestAnswers(t *testing.T) {
 	}
 }
 
-// envoyRouteConfig is the route configuration of the plain filter chain of the Envoy
-// listener named listener.
-func envoyRouteConfig(t *testing.T, bootstrap *bootstrapv3.Bootstrap, listener string) *routev3.RouteConfiguration {
+// envoyChain is the route configuration of one filter chain of an Envoy listener, and
+// the server names (SNI) it takes; none for a chain that takes any.
+type envoyChain struct {
+	serverNames []string
+	config      *routev3.RouteConfiguration
+}
+
+// envoyChains are the filter chains of the Envoy listener named listener.
+func envoyChains(t *testing.T, bootstrap *bootstrapv3.Bootstrap, listener string) []envoyChain {
 	t.Helper()
+	var out []envoyChain
 	for _, l := range bootstrap.GetStaticResources().GetListeners() {
 		if l.GetName() != listener {
 			continue
@@ -218,13 +257,41 @@ func envoyRouteConfig(t *testing.T, bootstrap *bootstrapv3.Bootstrap, listener s
 					if err := filter.GetTypedConfig().UnmarshalTo(&hcm); err != nil {
 						t.Fatal(err)
 					}
-					return hcm.GetRouteConfig()
+					out = append(out, envoyChain{serverNames: chain.GetFilterChainMatch().GetServerNames(), config: hcm.GetRouteConfig()})
 				}
 			}
 		}
 	}
-	t.Fatalf("no Envoy listener %s with an HTTP connection manager", listener)
-	return nil
+	if len(out) == 0 {
+		t.Fatalf("no Envoy listener %s with an HTTP connection manager", listener)
+	}
+	return out
+}
+
+// envoyChainFor is the route configuration of the chain Envoy picks for a connection of
+// server name sni: the chain of that name, else of the longest "*." suffix of it, else
+// the chain that takes any; nil when none does (Envoy closes the connection).
+func envoyChainFor(chains []envoyChain, sni string) *routev3.RouteConfiguration {
+	var best *routev3.RouteConfiguration
+	bestRank := -1
+	for _, c := range chains {
+		rank := -1
+		if len(c.serverNames) == 0 {
+			rank = 0
+		}
+		for _, name := range c.serverNames {
+			switch {
+			case name == sni:
+				rank = 1 << 16
+			case strings.HasPrefix(name, "*.") && len(sni) > len(name)-1 && strings.HasSuffix(sni, name[1:]):
+				rank = max(rank, len(name))
+			}
+		}
+		if rank > bestRank {
+			best, bestRank = c.config, rank
+		}
+	}
+	return best
 }
 
 // envoyRouteFor is the route Envoy takes for req in config, nil for none: the
