@@ -215,13 +215,13 @@ func TestEnvoyRoutesAsExplainRequestAnswers(t *testing.T) {
 								}
 								route := envoyRouteFor(envoyChainFor(chains, host), req)
 								if got := route.GetName(); got != want {
-									t.Fatalf("%s http://%s:%d%s %v: Envoy takes route %q, explain request answers %q", method, host, port, path, headers, got, want)
+									t.Fatalf("%s %s://%s:%d%s %v: Envoy takes route %q, explain request answers %q", method, scheme, host, port, path, headers, got, want)
 								}
 								if route == nil {
 									continue
 								}
 								if got, want := envoyOutcome(route, req), explainOutcome(table, answer); got != want {
-									t.Fatalf("%s http://%s:%d%s %v, route %s: Envoy %s, explain request %s", method, host, port, path, headers, route.GetName(), got, want)
+									t.Fatalf("%s %s://%s:%d%s %v, route %s: Envoy %s, explain request %s", method, scheme, host, port, path, headers, route.GetName(), got, want)
 								}
 							}
 						}
