@@ -8,10 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
+	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	matcherv3 "github.com/envoyproxy/go-control-plane/envoy/type/matcher/v3"
@@ -73,7 +75,8 @@ stringData:
 // explainRoutes are n HTTPRoutes of two namespaces drawn from random: hostnames that
 // meet the listeners' and each other's, every kind of path match, headers, a query
 // parameter and methods, creation times that tie; backends that resolve, that do not
-// and that weigh nothing; redirects, and prefix rewrites of every kind of replacement.
+// and that weigh nothing; redirects, rewrites of the host and path (prefix rewrites of
+// every kind of replacement) and header modifiers.
 func explainRoutes(random *rand.Rand, n int) string {
 	pick := func(from ...string) string { return from[random.IntN(len(from))] }
 	var b strings.Builder
@@ -121,7 +124,10 @@ func explainRoutes(random *rand.Rand, n int) string {
 				backends = fmt.Sprintf("{name: svc-%d, port: 8080, weight: 0}", i)
 			}
 			filters := ""
-			switch random.IntN(9) {
+			switch random.IntN(10) {
+			case 4:
+				filters = ", filters: [{type: RequestHeaderModifier, requestHeaderModifier: {set: [{name: X-A, value: set}], add: [{name: x-c, value: added}], remove: [x-b]}}, " +
+					"{type: ResponseHeaderModifier, responseHeaderModifier: {set: [{name: x-r, value: '1'}], add: [{name: X-S, value: '2'}], remove: [x-t]}}]"
 			case 3:
 				filters = fmt.Sprintf(", filters: [{type: URLRewrite, urlRewrite: %s}]", pick("{hostname: h.example}", "{path: {type: ReplaceFullPath, replaceFullPath: /full}}", "{hostname: h.example, path: {type: ReplaceFullPath, replaceFullPath: /}}"))
 			case 0:
@@ -166,8 +172,9 @@ spec: {ports: [{port: 8080}]}
 // configuration sends each to (its virtual hosts and routes read as Envoy matches them)
 // and which `gatewright explain request` answers (routing.Serve on the same route table):
 // they must be the same match, or no match for both, and do the same with the request:
-// answer it with the same status, redirect it to the same path, or send the same path to
-// the same backends by the same weights. What explain request tells a tenant is then
+// answer it with the same status, redirect it to the same Location, or send the same
+// host, path and headers to the same backends by the same weights, and change their
+// answers' headers the same way. What explain request tells a tenant is then
 // what the shipped data plane does.
 func TestEnvoyRoutesAsExplainRequestAnswers(t *testing.T) {
 	for seed := range uint64(4) {
@@ -361,7 +368,31 @@ func envoyOutcome(route *routev3.Route, req routing.Request) string {
 	if action.GetHostRewriteLiteral() != "" {
 		host = action.GetHostRewriteLiteral()
 	}
-	return fmt.Sprintf("sends %s%s to %s", host, rewritten(path, prefix, action.GetPrefixRewrite(), action.GetRegexRewrite()), strings.Join(shares, ", "))
+	// Envoy removes headers before it adds them.
+	headers := req.Headers.Clone()
+	for _, name := range route.GetRequestHeadersToRemove() {
+		headers.Del(name)
+	}
+	for _, h := range route.GetRequestHeadersToAdd() {
+		if h.GetAppendAction() == corev3.HeaderValueOption_OVERWRITE_IF_EXISTS_OR_ADD {
+			headers.Set(h.GetHeader().GetKey(), h.GetHeader().GetValue())
+		} else {
+			headers.Add(h.GetHeader().GetKey(), h.GetHeader().GetValue())
+		}
+	}
+	response := []string{}
+	for _, h := range route.GetResponseHeadersToAdd() {
+		verb := "add"
+		if h.GetAppendAction() == corev3.HeaderValueOption_OVERWRITE_IF_EXISTS_OR_ADD {
+			verb = "set"
+		}
+		response = append(response, verb+" "+strings.ToLower(h.GetHeader().GetKey())+"="+h.GetHeader().GetValue())
+	}
+	for _, name := range route.GetResponseHeadersToRemove() {
+		response = append(response, "remove "+strings.ToLower(name))
+	}
+	return fmt.Sprintf("sends %s%s with %s to %s, answers with %s", host, rewritten(path, prefix, action.GetPrefixRewrite(), action.GetRegexRewrite()),
+		headerList(headers), strings.Join(shares, ", "), sortedList(response))
 }
 
 // envoyLocation is the Location of Envoy's redirect r of req, whose path it rewrote to
@@ -425,7 +456,33 @@ func explainOutcome(table *routing.Table, a routing.Answer) string {
 	path, _, _ := strings.Cut(a.Request.Path, "?")
 	// Envoy forwards the Host without the port it strips (the blueprint's README says so).
 	host, _, _ := strings.Cut(a.Request.Host, ":")
-	return fmt.Sprintf("sends %s%s to %s", host, path, strings.Join(shares, ", "))
+	response := []string{}
+	for name, value := range a.Response.HeaderModifier.Set {
+		response = append(response, "set "+strings.ToLower(name)+"="+value)
+	}
+	for name, value := range a.Response.HeaderModifier.Add {
+		response = append(response, "add "+strings.ToLower(name)+"="+value)
+	}
+	for _, name := range a.Response.HeaderModifier.Remove {
+		response = append(response, "remove "+strings.ToLower(name))
+	}
+	return fmt.Sprintf("sends %s%s with %s to %s, answers with %s", host, path, headerList(a.Request.Headers), strings.Join(shares, ", "), sortedList(response))
+}
+
+// headerList is headers as "name=value" in lower case, sorted.
+func headerList(headers http.Header) string {
+	var out []string
+	for name, values := range headers {
+		for _, v := range values {
+			out = append(out, strings.ToLower(name)+"="+v)
+		}
+	}
+	return sortedList(out)
+}
+
+func sortedList(items []string) string {
+	slices.Sort(items)
+	return "[" + strings.Join(items, " ") + "]"
 }
 
 // unresolvedWeight is the weight of the backends of a's match that do not resolve: the
