@@ -8,23 +8,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/gatewright/gatewright/internal/fuzzchoices"
 	"github.com/gatewright/gatewright/internal/listeners"
 )
-
-// attachChoices reads a fuzzer's bytes as small choices; past the end every choice is
-// the first.
-type attachChoices struct{ data []byte }
-
-func (c *attachChoices) pick(n int) int {
-	if len(c.data) == 0 {
-		return 0
-	}
-	b := c.data[0]
-	c.data = c.data[1:]
-	return int(b) % n
-}
-
-func pickOne[T any](c *attachChoices, from []T) T { return from[c.pick(len(from))] }
 
 var (
 	fuzzNamespaces = []string{"infra", "team-a", "team-b"}
@@ -37,18 +23,18 @@ var (
 
 // fuzzGateway is Gateway infra/web with up to four listeners taking routes from the
 // namespaces their allowedRoutes say, the valid and the invalid.
-func fuzzGateway(c *attachChoices) *gatewayv1.Gateway {
+func fuzzGateway(c *fuzzchoices.Choices) *gatewayv1.Gateway {
 	gw := &gatewayv1.Gateway{}
 	gw.Namespace, gw.Name, gw.Spec.GatewayClassName = "infra", "web", "internet"
-	for i := range 1 + c.pick(4) {
-		l := gatewayv1.Listener{Name: gatewayv1.SectionName(fmt.Sprintf("l%d", i)), Port: gatewayv1.PortNumber(80 + c.pick(2)), Protocol: pickOne(c, fuzzProtocols)}
+	for i := range 1 + c.Pick(4) {
+		l := gatewayv1.Listener{Name: gatewayv1.SectionName(fmt.Sprintf("l%d", i)), Port: gatewayv1.PortNumber(80 + c.Pick(2)), Protocol: fuzzchoices.From(c, fuzzProtocols)}
 		if l.Protocol == gatewayv1.HTTPSProtocolType {
 			l.TLS = &gatewayv1.ListenerTLSConfig{Mode: new(gatewayv1.TLSModeTerminate)}
 		}
-		if c.pick(2) == 0 {
-			l.AllowedRoutes = &gatewayv1.AllowedRoutes{Kinds: pickOne(c, fuzzKinds)}
-			if from := pickOne(c, fuzzFroms); from != nil || c.pick(2) == 0 {
-				l.AllowedRoutes.Namespaces = &gatewayv1.RouteNamespaces{From: from, Selector: pickOne(c, fuzzSelectors)}
+		if c.Pick(2) == 0 {
+			l.AllowedRoutes = &gatewayv1.AllowedRoutes{Kinds: fuzzchoices.From(c, fuzzKinds)}
+			if from := fuzzchoices.From(c, fuzzFroms); from != nil || c.Pick(2) == 0 {
+				l.AllowedRoutes.Namespaces = &gatewayv1.RouteNamespaces{From: from, Selector: fuzzchoices.From(c, fuzzSelectors)}
 			}
 		}
 		gw.Spec.Listeners = append(gw.Spec.Listeners, l)
@@ -57,19 +43,19 @@ func fuzzGateway(c *attachChoices) *gatewayv1.Gateway {
 }
 
 // fuzzParentRef names the Gateway, or one like it, and maybe a listener and a port.
-func fuzzParentRef(c *attachChoices) gatewayv1.ParentReference {
-	ref := gatewayv1.ParentReference{Name: pickOne(c, []gatewayv1.ObjectName{"web", "web", "other"})}
-	if ns := pickOne(c, []string{"", "infra", "team-a"}); ns != "" {
+func fuzzParentRef(c *fuzzchoices.Choices) gatewayv1.ParentReference {
+	ref := gatewayv1.ParentReference{Name: fuzzchoices.From(c, []gatewayv1.ObjectName{"web", "web", "other"})}
+	if ns := fuzzchoices.From(c, []string{"", "infra", "team-a"}); ns != "" {
 		ref.Namespace = new(gatewayv1.Namespace(ns))
 	}
-	if c.pick(4) == 0 {
+	if c.Pick(4) == 0 {
 		ref.Kind = new(gatewayv1.Kind("Service"))
 	}
-	if c.pick(2) == 0 {
-		ref.SectionName = new(gatewayv1.SectionName(fmt.Sprintf("l%d", c.pick(5))))
+	if c.Pick(2) == 0 {
+		ref.SectionName = new(gatewayv1.SectionName(fmt.Sprintf("l%d", c.Pick(5))))
 	}
-	if c.pick(2) == 0 {
-		ref.Port = new(gatewayv1.PortNumber(80 + c.pick(3)))
+	if c.Pick(2) == 0 {
+		ref.Port = new(gatewayv1.PortNumber(80 + c.Pick(3)))
 	}
 	return ref
 }
@@ -120,11 +106,11 @@ func FuzzAttach(f *testing.F) {
 	f.Add([]byte("\x03\x00\x00\x00\x01\x02\x00\x01\x01\x02\x03\x01\x01\x02\x00\x00\x01\x01\x01\x00\x01\x01\x02\x00\x00\x00"))
 	f.Add([]byte("\x02\x01\x01\x00\x03\x00\x02\x00\x02\x00\x01\x00\x01\x00\x02\x01\x01\x01\x01\x00\x02\x01"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c := &attachChoices{data: data}
+		c := fuzzchoices.New(data)
 		gw := fuzzGateway(c)
-		route := Route{Kind: "HTTPRoute", Namespace: pickOne(c, fuzzNamespaces)}
-		labels := pickOne(c, fuzzLabels)
-		for range 1 + c.pick(3) {
+		route := Route{Kind: "HTTPRoute", Namespace: fuzzchoices.From(c, fuzzNamespaces)}
+		labels := fuzzchoices.From(c, fuzzLabels)
+		for range 1 + c.Pick(3) {
 			route.ParentRefs = append(route.ParentRefs, fuzzParentRef(c))
 		}
 		g := ToGateway(gw, listeners.Serves{})

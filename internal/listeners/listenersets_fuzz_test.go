@@ -9,20 +9,9 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gatewayv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/gatewright/gatewright/internal/fuzzchoices"
 )
-
-// setChoices reads a fuzzer's bytes as small choices; past the end every choice is the
-// first.
-type setChoices struct{ data []byte }
-
-func (c *setChoices) pick(n int) int {
-	if len(c.data) == 0 {
-		return 0
-	}
-	b := c.data[0]
-	c.data = c.data[1:]
-	return int(b) % n
-}
 
 // What tenants' ListenerSets are made of here: few ports, protocols that conflict on
 // them, hostnames equal to the Gateway's and each other's, names that repeat across
@@ -34,27 +23,27 @@ var (
 	fuzzTLSModes  = []*gatewayv1.TLSModeType{nil, new(gatewayv1.TLSModeTerminate), new(gatewayv1.TLSModePassthrough)}
 )
 
-func fuzzListener(c *setChoices) gatewayv1.Listener {
+func fuzzListener(c *fuzzchoices.Choices) gatewayv1.Listener {
 	l := gatewayv1.Listener{
-		Name:     gatewayv1.SectionName(fmt.Sprintf("l%d", c.pick(3))),
-		Port:     fuzzPorts[c.pick(len(fuzzPorts))],
-		Protocol: fuzzProtocols[c.pick(len(fuzzProtocols))],
-		Hostname: fuzzHostnames[c.pick(len(fuzzHostnames))],
+		Name:     gatewayv1.SectionName(fmt.Sprintf("l%d", c.Pick(3))),
+		Port:     fuzzPorts[c.Pick(len(fuzzPorts))],
+		Protocol: fuzzProtocols[c.Pick(len(fuzzProtocols))],
+		Hostname: fuzzHostnames[c.Pick(len(fuzzHostnames))],
 	}
-	if mode := fuzzTLSModes[c.pick(len(fuzzTLSModes))]; mode != nil {
+	if mode := fuzzTLSModes[c.Pick(len(fuzzTLSModes))]; mode != nil {
 		l.TLS = &gatewayv1.ListenerTLSConfig{Mode: mode}
 	}
 	return l
 }
 
 // fuzzSet is ListenerSet i of up to four listeners, in one of two namespaces.
-func fuzzSet(c *setChoices, i int) Set {
+func fuzzSet(c *fuzzchoices.Choices, i int) Set {
 	s := Set{
-		Ref:               SetRef{Namespace: []string{"infra", "team-a"}[c.pick(2)], Name: fmt.Sprintf("set-%d", i)},
-		CreationTimestamp: metav1.NewTime(time.Date(2026, 1, 1, 0, c.pick(3), 0, 0, time.UTC)),
+		Ref:               SetRef{Namespace: []string{"infra", "team-a"}[c.Pick(2)], Name: fmt.Sprintf("set-%d", i)},
+		CreationTimestamp: metav1.NewTime(time.Date(2026, 1, 1, 0, c.Pick(3), 0, 0, time.UTC)),
 		NamespaceLabels:   map[string]string{},
 	}
-	for range 1 + c.pick(4) {
+	for range 1 + c.Pick(4) {
 		s.Listeners = append(s.Listeners, fuzzListener(c))
 	}
 	return s
@@ -73,16 +62,16 @@ func FuzzEvaluateSets(f *testing.F) {
 	f.Add([]byte("\x01\x01\x01\x00\x01\x02\x02\x03\x00\x01\x02\x03\x01\x01\x02\x00\x00\x02\x02\x00\x01\x02\x01\x01\x00\x02\x01\x02\x02\x02\x01\x00\x01"))
 	serves := Serves{}.WithListenerSets()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c := &setChoices{data: data}
+		c := fuzzchoices.New(data)
 		gw := &gatewayv1.Gateway{}
 		gw.Namespace, gw.Name, gw.Spec.GatewayClassName = "infra", "gw", "class"
 		gw.Spec.AllowedListeners = &gatewayv1.AllowedListeners{Namespaces: &gatewayv1.ListenerNamespaces{From: new(gatewayv1.NamespacesFromAll)}}
-		for range 1 + c.pick(3) {
+		for range 1 + c.Pick(3) {
 			gw.Spec.Listeners = append(gw.Spec.Listeners, fuzzListener(c))
 		}
 		own := Evaluate(serves, gw.Spec.Listeners, nil)
 		var sets []Set
-		for i := range 1 + c.pick(5) {
+		for i := range 1 + c.Pick(5) {
 			sets = append(sets, fuzzSet(c, i))
 		}
 		verdicts := EvaluateSets(serves, gw, own, sets)

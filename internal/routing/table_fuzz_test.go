@@ -14,25 +14,10 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/gatewright/gatewright/internal/attach"
+	"github.com/gatewright/gatewright/internal/fuzzchoices"
 	"github.com/gatewright/gatewright/internal/listeners"
 	"github.com/gatewright/gatewright/internal/routes"
 )
-
-// fuzzChoices reads a fuzzer's bytes as a sequence of small choices, so that a mutation
-// of one byte changes one choice of the routes built from them. Past the end every
-// choice is the first.
-type fuzzChoices struct{ data []byte }
-
-func (c *fuzzChoices) pick(n int) int {
-	if len(c.data) == 0 {
-		return 0
-	}
-	b := c.data[0]
-	c.data = c.data[1:]
-	return int(b) % n
-}
-
-func pickFrom[T any](c *fuzzChoices, from []T) T { return from[c.pick(len(from))] }
 
 // What tenants' routes are made of here: names that tie, hostnames that meet the
 // listeners' and each other's in every way, paths that prefix each other, and values
@@ -59,27 +44,27 @@ var (
 
 // fuzzRoute builds route i from the choices: its name, age, hostnames, and up to three
 // rules of up to three matches, filters and backends each.
-func fuzzRoute(c *fuzzChoices, i int) *gatewayv1.HTTPRoute {
+func fuzzRoute(c *fuzzchoices.Choices, i int) *gatewayv1.HTTPRoute {
 	r := &gatewayv1.HTTPRoute{}
-	r.Namespace, r.Name = pickFrom(c, fuzzNamespaces), pickFrom(c, fuzzNames)
+	r.Namespace, r.Name = fuzzchoices.From(c, fuzzNamespaces), fuzzchoices.From(c, fuzzNames)
 	r.UID, r.Generation = types.UID(fmt.Sprintf("uid-%d", i)), 1
-	r.CreationTimestamp = metav1.NewTime(time.Date(2026, 1, 1, 0, c.pick(3), 0, 0, time.UTC))
-	for range c.pick(3) {
-		r.Spec.Hostnames = append(r.Spec.Hostnames, pickFrom(c, fuzzHostnames))
+	r.CreationTimestamp = metav1.NewTime(time.Date(2026, 1, 1, 0, c.Pick(3), 0, 0, time.UTC))
+	for range c.Pick(3) {
+		r.Spec.Hostnames = append(r.Spec.Hostnames, fuzzchoices.From(c, fuzzHostnames))
 	}
-	for range 1 + c.pick(3) {
+	for range 1 + c.Pick(3) {
 		var rule gatewayv1.HTTPRouteRule
-		for range c.pick(4) {
+		for range c.Pick(4) {
 			rule.Matches = append(rule.Matches, fuzzMatch(c))
 		}
-		for range c.pick(3) {
-			filter := pickFrom(c, fuzzFilters)
+		for range c.Pick(3) {
+			filter := fuzzchoices.From(c, fuzzFilters)
 			rule.Filters = append(rule.Filters, *filter.DeepCopy())
 		}
-		for k := range c.pick(3) {
+		for k := range c.Pick(3) {
 			ref := gatewayv1.HTTPBackendRef{}
 			ref.Name, ref.Port = gatewayv1.ObjectName(fmt.Sprintf("svc-%d", k)), new(gatewayv1.PortNumber(80))
-			if weight := c.pick(4); weight < 3 {
+			if weight := c.Pick(4); weight < 3 {
 				ref.Weight = new(int32(weight))
 			}
 			rule.BackendRefs = append(rule.BackendRefs, ref)
@@ -91,7 +76,7 @@ func fuzzRoute(c *fuzzChoices, i int) *gatewayv1.HTTPRoute {
 
 // fuzzRoutes are up to n routes of fuzzRoute, one per namespace/name as the API server
 // keeps them.
-func fuzzRoutes(c *fuzzChoices, n int) []*gatewayv1.HTTPRoute {
+func fuzzRoutes(c *fuzzchoices.Choices, n int) []*gatewayv1.HTTPRoute {
 	var out []*gatewayv1.HTTPRoute
 	seen := map[string]bool{}
 	for i := range n {
@@ -105,22 +90,22 @@ func fuzzRoutes(c *fuzzChoices, n int) []*gatewayv1.HTTPRoute {
 }
 
 // fuzzMatch is a match of a path, headers, a query parameter and a method, each maybe.
-func fuzzMatch(c *fuzzChoices) gatewayv1.HTTPRouteMatch {
+func fuzzMatch(c *fuzzchoices.Choices) gatewayv1.HTTPRouteMatch {
 	var m gatewayv1.HTTPRouteMatch
-	if kind := pickFrom(c, fuzzPathTypes); kind != nil || c.pick(2) == 0 {
-		m.Path = &gatewayv1.HTTPPathMatch{Type: kind, Value: new(pickFrom(c, fuzzPaths))}
+	if kind := fuzzchoices.From(c, fuzzPathTypes); kind != nil || c.Pick(2) == 0 {
+		m.Path = &gatewayv1.HTTPPathMatch{Type: kind, Value: new(fuzzchoices.From(c, fuzzPaths))}
 	}
-	for range c.pick(3) {
+	for range c.Pick(3) {
 		kind := new(gatewayv1.HeaderMatchExact)
-		if c.pick(3) == 0 {
+		if c.Pick(3) == 0 {
 			kind = new(gatewayv1.HeaderMatchRegularExpression)
 		}
-		m.Headers = append(m.Headers, gatewayv1.HTTPHeaderMatch{Type: kind, Name: pickFrom(c, fuzzHeaders), Value: pickFrom(c, fuzzValues)})
+		m.Headers = append(m.Headers, gatewayv1.HTTPHeaderMatch{Type: kind, Name: fuzzchoices.From(c, fuzzHeaders), Value: fuzzchoices.From(c, fuzzValues)})
 	}
-	if c.pick(3) == 0 {
-		m.QueryParams = append(m.QueryParams, gatewayv1.HTTPQueryParamMatch{Name: "q", Value: pickFrom(c, fuzzValues)})
+	if c.Pick(3) == 0 {
+		m.QueryParams = append(m.QueryParams, gatewayv1.HTTPQueryParamMatch{Name: "q", Value: fuzzchoices.From(c, fuzzValues)})
 	}
-	m.Method = pickFrom(c, fuzzMethods)
+	m.Method = fuzzchoices.From(c, fuzzMethods)
 	return m
 }
 
@@ -163,11 +148,11 @@ func fuzzGateway(f *testing.F) *gatewayv1.Gateway {
 // fuzzInput gives each route a parentRef to the Gateway, naming one of its listeners
 // or none, and attaches it as the Gateway API rules say (hostnames intersecting);
 // every backendRef resolves but those the choices leave unresolved.
-func fuzzInput(t *testing.T, c *fuzzChoices, gw *gatewayv1.Gateway, routes []*gatewayv1.HTTPRoute) Input {
+func fuzzInput(t *testing.T, c *fuzzchoices.Choices, gw *gatewayv1.Gateway, routes []*gatewayv1.HTTPRoute) Input {
 	in := Input{Gateway: gw, Listeners: fuzzListenerStatuses(gw)}
 	for _, r := range routes {
 		ref := gatewayv1.ParentReference{Name: "web", Namespace: new(gatewayv1.Namespace("infra"))}
-		if section := c.pick(len(fuzzListeners) + 1); section < len(fuzzListeners) {
+		if section := c.Pick(len(fuzzListeners) + 1); section < len(fuzzListeners) {
 			ref.SectionName = &fuzzListeners[section]
 		}
 		r.Spec.ParentRefs = []gatewayv1.ParentReference{ref}
@@ -175,7 +160,7 @@ func fuzzInput(t *testing.T, c *fuzzChoices, gw *gatewayv1.Gateway, routes []*ga
 		if len(attached) == 0 {
 			continue
 		}
-		res, err := attach.ResolveBackendRefs(r, nil, func(string, string) (bool, error) { return c.pick(4) != 0, nil })
+		res, err := attach.ResolveBackendRefs(r, nil, func(string, string) (bool, error) { return c.Pick(4) != 0, nil })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,20 +171,20 @@ func fuzzInput(t *testing.T, c *fuzzChoices, gw *gatewayv1.Gateway, routes []*ga
 
 // fuzzRequests are requests to every listener's port, on hosts the routes name and
 // some they do not, down paths that the matches take and some they do not.
-func fuzzRequests(c *fuzzChoices) []Request {
+func fuzzRequests(c *fuzzchoices.Choices) []Request {
 	hosts := []string{"a.shop.example", "x.a.shop.example", "shop.example", "b.example", "other.test", "A.SHOP.EXAMPLE."}
 	paths := []string{"/", "/a", "/a/b", "/ab", "/a/?q=1", "/A", "/new/x", "/a//b"}
 	var out []Request
-	for range 1 + c.pick(6) {
-		req := Request{Scheme: "http", Port: pickFrom(c, []int32{80, 8080, 443, 9999}), Host: pickFrom(c, hosts), Path: pickFrom(c, paths), Headers: http.Header{}}
+	for range 1 + c.Pick(6) {
+		req := Request{Scheme: "http", Port: fuzzchoices.From(c, []int32{80, 8080, 443, 9999}), Host: fuzzchoices.From(c, hosts), Path: fuzzchoices.From(c, paths), Headers: http.Header{}}
 		if req.Port == 443 {
 			req.Scheme = "https"
 		}
-		if c.pick(2) == 0 {
+		if c.Pick(2) == 0 {
 			req.Method = http.MethodPost
 		}
-		for range c.pick(3) {
-			req.Headers.Add(string(pickFrom(c, fuzzHeaders)), pickFrom(c, fuzzValues))
+		for range c.Pick(3) {
+			req.Headers.Add(string(fuzzchoices.From(c, fuzzHeaders)), fuzzchoices.From(c, fuzzValues))
 		}
 		out = append(out, req)
 	}
@@ -220,8 +205,8 @@ func FuzzRouteTable(f *testing.F) {
 	f.Add([]byte("\x02\x00\x00\x01\x00\x02\x03\x03\x03\x04\x00\x03\x03\x06\x02\x02\x02\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01\x00\x01\x02\x00\x01\x00\x00\x02\x02"))
 	gw := fuzzGateway(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c := &fuzzChoices{data: data}
-		in := fuzzInput(t, c, gw, fuzzRoutes(c, 1+c.pick(6)))
+		c := fuzzchoices.New(data)
+		in := fuzzInput(t, c, gw, fuzzRoutes(c, 1+c.Pick(6)))
 		if len(in.Routes) == 0 {
 			return
 		}
@@ -244,13 +229,13 @@ func FuzzRouteTable(f *testing.F) {
 		// One route edited (a new generation with a new match, its hostnames kept, so it
 		// attaches where it did), one deleted: the memo's next table is the one computed
 		// afresh.
-		editedAt := c.pick(len(in.Routes))
+		editedAt := c.Pick(len(in.Routes))
 		edited := in.Routes[editedAt].Route.(*gatewayv1.HTTPRoute).DeepCopy()
 		edited.Generation++
 		edited.Spec.Rules[0].Matches = append(edited.Spec.Rules[0].Matches, fuzzMatch(c))
 		next := memoized
 		next.Routes = nil
-		gone := c.pick(len(in.Routes) + 1) // len(in.Routes) deletes none
+		gone := c.Pick(len(in.Routes) + 1) // len(in.Routes) deletes none
 		for i, r := range memoized.Routes {
 			switch {
 			case i == editedAt:
@@ -339,9 +324,9 @@ func FuzzAdmit(f *testing.F) {
 	f.Add([]byte("\x05\x00\x00\x00\x00\x00\x00\x00\x01\x00\x01\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x03\x00\x00\x00\x00\x00\x00\x00\x01\x02\x01\x03"))
 	gw := fuzzGateway(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c := &fuzzChoices{data: data}
-		in := fuzzInput(t, c, gw, fuzzRoutes(c, 1+c.pick(6)))
-		limits := Limits{Routes: 1 + c.pick(6), Bytes: pickFrom(c, []int{200, 600, 1500, 1 << 20}), Entries: pickFrom(c, []int{1, 3, 8, 1 << 20})}
+		c := fuzzchoices.New(data)
+		in := fuzzInput(t, c, gw, fuzzRoutes(c, 1+c.Pick(6)))
+		limits := Limits{Routes: 1 + c.Pick(6), Bytes: fuzzchoices.From(c, []int{200, 600, 1500, 1 << 20}), Entries: fuzzchoices.From(c, []int{1, 3, 8, 1 << 20})}
 
 		forward := slices.Clone(in.Routes)
 		cutoff := Admit(forward, limits)
@@ -393,17 +378,17 @@ func FuzzAdmit(f *testing.F) {
 
 // fuzzGRPCRoute builds GRPCRoute i from the choices: its name, age and hostnames, and one
 // rule of up to two matches by method.
-func fuzzGRPCRoute(c *fuzzChoices, i int) *gatewayv1.GRPCRoute {
+func fuzzGRPCRoute(c *fuzzchoices.Choices, i int) *gatewayv1.GRPCRoute {
 	r := &gatewayv1.GRPCRoute{}
-	r.Namespace, r.Name = pickFrom(c, fuzzNamespaces), pickFrom(c, fuzzNames)
+	r.Namespace, r.Name = fuzzchoices.From(c, fuzzNamespaces), fuzzchoices.From(c, fuzzNames)
 	r.UID, r.Generation = types.UID(fmt.Sprintf("grpc-uid-%d", i)), 1
-	r.CreationTimestamp = metav1.NewTime(time.Date(2026, 1, 1, 0, c.pick(3), 0, 0, time.UTC))
-	for range c.pick(3) {
-		r.Spec.Hostnames = append(r.Spec.Hostnames, pickFrom(c, fuzzHostnames))
+	r.CreationTimestamp = metav1.NewTime(time.Date(2026, 1, 1, 0, c.Pick(3), 0, 0, time.UTC))
+	for range c.Pick(3) {
+		r.Spec.Hostnames = append(r.Spec.Hostnames, fuzzchoices.From(c, fuzzHostnames))
 	}
 	var rule gatewayv1.GRPCRouteRule
-	for range c.pick(3) {
-		rule.Matches = append(rule.Matches, gatewayv1.GRPCRouteMatch{Method: &gatewayv1.GRPCMethodMatch{Service: new(pickFrom(c, []string{"shop.Cart", "shop.Pay"}))}})
+	for range c.Pick(3) {
+		rule.Matches = append(rule.Matches, gatewayv1.GRPCRouteMatch{Method: &gatewayv1.GRPCMethodMatch{Service: new(fuzzchoices.From(c, []string{"shop.Cart", "shop.Pay"}))}})
 	}
 	rule.BackendRefs = []gatewayv1.GRPCBackendRef{{BackendRef: gatewayv1.BackendRef{BackendObjectReference: gatewayv1.BackendObjectReference{Name: "grpc", Port: new(gatewayv1.PortNumber(9000))}}}}
 	r.Spec.Rules = []gatewayv1.GRPCRouteRule{rule}
@@ -421,10 +406,10 @@ func FuzzKindConflicts(f *testing.F) {
 	f.Add([]byte("\x03\x02\x01\x01\x02\x01\x02\x00\x01\x03\x00\x00\x01\x01\x02\x00\x01\x03\x02\x00\x01\x01\x01\x00\x02\x00\x01\x02\x01\x02\x01\x00\x00\x02\x03"))
 	gw := fuzzGateway(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c := &fuzzChoices{data: data}
-		in := fuzzInput(t, c, gw, fuzzRoutes(c, 1+c.pick(4)))
+		c := fuzzchoices.New(data)
+		in := fuzzInput(t, c, gw, fuzzRoutes(c, 1+c.Pick(4)))
 		seen := map[string]bool{}
-		for i := range 1 + c.pick(4) {
+		for i := range 1 + c.Pick(4) {
 			r := fuzzGRPCRoute(c, i)
 			key := r.Namespace + "/" + r.Name
 			if seen[key] {
