@@ -21,21 +21,15 @@ import (
 	"github.com/gatewright/gatewright/internal/routing"
 )
 
-// explainGateway is a Gateway with three HTTP listeners on one port, a general one and
+// explainGateway is a Gateway of the example's class (testdata/example.in.yaml, whose
+// certificate its HTTPS listeners use) with three HTTP listeners on one port, a general one and
 // two with hostnames, so that listener isolation and host precedence both count; one on a
 // port that is not HTTP's own, which a redirect keeps; and two HTTPS listeners on one
 // port, one of them with a hostname, which Envoy tells apart by SNI.
 const explainGateway = `
 apiVersion: gateway.networking.k8s.io/v1
-kind: GatewayClass
-metadata: {name: envoy-public}
-spec:
-  controllerName: gatewright.dev/gateway-controller
-  parametersRef: {group: gatewright.dev, kind: GatewayClassBlueprint, name: envoy-proxy}
----
-apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway
-metadata: {name: web, namespace: team-a}
+metadata: {name: grid, namespace: team-a}
 spec:
   gatewayClassName: envoy-public
   listeners:
@@ -43,33 +37,8 @@ spec:
   - {name: shop, protocol: HTTP, port: 80, hostname: "*.shop.example", allowedRoutes: {namespaces: {from: All}}}
   - {name: api, protocol: HTTP, port: 80, hostname: api.example, allowedRoutes: {namespaces: {from: All}}}
   - {name: alt, protocol: HTTP, port: 8080, allowedRoutes: {namespaces: {from: All}}}
-  - {name: secure, protocol: HTTPS, port: 443, tls: {certificateRefs: [{name: test-cert}]}, allowedRoutes: {namespaces: {from: All}}}
-  - {name: secure-shop, protocol: HTTPS, port: 443, hostname: "*.shop.example", tls: {certificateRefs: [{name: test-cert}]}, allowedRoutes: {namespaces: {from: All}}}
----
-# A test certificate: only whether it is a usable TLS Secret counts.
-apiVersion: v1
-kind: Secret
-metadata: {name: test-cert, namespace: team-a}
-type: kubernetes.io/tls
-stringData:
-  tls.crt: |
-    -----BEGIN CERTIFICATE-----
-    MIIBoDCCAUegAwIBAgIULwfk3liWZS9LvAbANx8obPmIOOgwCgYIKoZIzj0EAwIw
-    GDEWMBQGA1UEAwwNKi5leGFtcGxlLmNvbTAgFw0yNjExMjYxNDQ1MTNaGA8yMTI2
-    MTEwMjE0NDUxM1owGDEWMBQGA1UEAwwNKi5leGFtcGxlLmNvbTBZMBMGByqGSM49
-    AgEGCCqGSM49AwEHA0IABGfBsx2N2feQATpT/ItbfdCMjr2VhpWnojJStZNIi2XZ
-    7AoxdX3DutIvjpPeaf7bVkSq56j1naQuZgRGjwuZcQujbTBrMB0GA1UdDgQWBBTY
-    dxgK6EqI2mYnuwytmBeOyz+T7jAfBgNVHSMEGDAWgBTYdxgK6EqI2mYnuwytmBeO
-    yz+T7jAPBgNVHRMBAf8EBTADAQH/MBgGA1UdEQQRMA+CDSouZXhhbXBsZS5jb20w
-    CgYIKoZIzj0EAwIDRwAwRAIgeofqrSQ8Zzrrixsct5YnIPF7WsVngD56vOXvaBK/
-    wFoCIFuTcVA4NgT1EvxpkNWZ4fHudkxAFCZyWm0rC7MUIhgD
-    -----END CERTIFICATE-----
-  tls.key: |
-    -----BEGIN PRIVATE KEY-----
-    MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgr6gyjhJ3Hfnb8frz
-    cUJMoD3HrHlwTwCGgGs6lB7WjjqhRANCAARnwbMdjdn3kAE6U/yLW33QjI69lYaV
-    p6IyUrWTSItl2ewKMXV9w7rSL46T3mn+21ZEqueo9Z2kLmYERo8LmXEL
-    -----END PRIVATE KEY-----
+  - {name: secure, protocol: HTTPS, port: 443, tls: {certificateRefs: [{name: wildcard-example-com}]}, allowedRoutes: {namespaces: {from: All}}}
+  - {name: secure-shop, protocol: HTTPS, port: 443, hostname: "*.shop.example", tls: {certificateRefs: [{name: wildcard-example-com}]}, allowedRoutes: {namespaces: {from: All}}}
 `
 
 // explainRoutes are n HTTPRoutes of two namespaces drawn from random: hostnames that
@@ -86,9 +55,9 @@ func explainRoutes(random *rand.Rand, n int) string {
 		for range random.IntN(3) {
 			hostnames = append(hostnames, fmt.Sprintf("%q", pick("a.shop.example", "*.shop.example", "api.example", "b.example", "*.example")))
 		}
-		parent := "{name: web, namespace: team-a}"
+		parent := "{name: grid, namespace: team-a}"
 		if random.IntN(3) == 0 {
-			parent = fmt.Sprintf("{name: web, namespace: team-a, sectionName: %s}", pick("http", "shop", "api", "alt", "secure", "secure-shop"))
+			parent = fmt.Sprintf("{name: grid, namespace: team-a, sectionName: %s}", pick("http", "shop", "api", "alt", "secure", "secure-shop"))
 		}
 		var rules []string
 		for range 1 + random.IntN(2) {
@@ -184,8 +153,8 @@ func TestEnvoyRoutesAsExplainRequestAnswers(t *testing.T) {
 			if err := os.WriteFile(input, []byte(explainGateway+explainRoutes(random, 40)), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			set := load(t, filepath.Join("envoy-proxy", "blueprint.yaml"), input)
-			gw, err := set.Gateway("team-a", "web")
+			set := load(t, filepath.Join("envoy-proxy", "blueprint.yaml"), filepath.Join("envoy-proxy", "testdata", "example.in.yaml"), input)
+			gw, err := set.Gateway("team-a", "grid")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -193,7 +162,7 @@ func TestEnvoyRoutesAsExplainRequestAnswers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			text := envoyConfigs(t, set)["team-a/web/envoy.yaml"]
+			text := envoyConfigs(t, set)["team-a/grid/envoy.yaml"]
 			if _, err := checkEnvoyBootstrap(text); err != nil {
 				t.Fatalf("Envoy would not load the configuration: %v", err)
 			}
