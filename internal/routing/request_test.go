@@ -326,3 +326,22 @@ func TestServeNotesThePathADataPlaneNormalizes(t *testing.T) {
 		}
 	}
 }
+
+// A normalized path starts with a slash, has no dot segment and no empty segment but a
+// trailing slash, and is its own normalized path.
+func FuzzNormalizedPath(f *testing.F) {
+	for _, p := range []string{"/", "/a/../b", "//a//b/", "/./..", "/a/b/c/../../..", "/a.b/..c/"} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, path string) {
+		path = "/" + strings.TrimPrefix(path, "/")
+		n := normalizedPath(path)
+		inner := strings.TrimSuffix(n[1:], "/")
+		if !strings.HasPrefix(n, "/") || slices.ContainsFunc(strings.Split(inner, "/"), func(s string) bool { return s == "." || s == ".." || s == "" && inner != "" }) {
+			t.Fatalf("%q normalizes to %q", path, n)
+		}
+		if again := normalizedPath(n); again != n {
+			t.Fatalf("%q normalizes to %q, and that to %q", path, n, again)
+		}
+	})
+}
