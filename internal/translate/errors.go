@@ -21,6 +21,11 @@ func (e *InvalidParametersError) Error() string { return e.Message }
 
 func (e *InvalidParametersError) Unwrap() error { return e.Cause }
 
+// ErrCacheBehind says that an object a write of the controller's own names (a blueprint
+// revision, written just before the status that names it) is not in the cache yet: the
+// round is retried at once, as after a Conflict, without an error logged for it.
+var ErrCacheBehind = errors.New("the cache is behind")
+
 // ErrorClass says what to do about an error.
 type ErrorClass int
 
@@ -32,7 +37,8 @@ const (
 	InputError
 	// Transient may pass by itself: retry with backoff.
 	Transient
-	// Conflict is a write refused because what it was based on is stale: retry at once.
+	// Conflict is a write refused because what it was based on is stale, or a read of a
+	// cache that is behind (ErrCacheBehind): retry at once.
 	Conflict
 )
 
@@ -44,7 +50,7 @@ func Classify(err error) ErrorClass {
 	switch {
 	case err == nil:
 		return NoError
-	case apierrors.IsConflict(err) || apierrors.IsAlreadyExists(err):
+	case apierrors.IsConflict(err) || apierrors.IsAlreadyExists(err) || errors.Is(err, ErrCacheBehind):
 		return Conflict
 	case meta.IsNoMatchError(err) || errors.Is(err, render.ErrTimeLimit) || errors.Is(err, render.ErrBusy):
 		return Transient
