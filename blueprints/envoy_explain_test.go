@@ -311,8 +311,9 @@ func envoyRouteFor(config *routev3.RouteConfiguration, req routing.Request) *rou
 	return nil
 }
 
-// envoyOutcome is what Envoy does on route: answer itself with a status, redirect with
-// a status, or send each share of the requests by weight to a cluster or a status.
+// envoyOutcome is what Envoy does with req on route: answer it with a status, redirect
+// it to a Location, or send its host, path and headers as the route rewrites them to
+// each share's cluster by weight, and change the answer's headers.
 func envoyOutcome(route *routev3.Route, req routing.Request) string {
 	path, _, _ := strings.Cut(req.Path, "?")
 	prefix := route.GetMatch().GetPrefix()
