@@ -1,6 +1,8 @@
 package snapshot
 
 import (
+	"fmt"
+
 	"context"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -59,6 +61,7 @@ func (g *Gatherer) revision(ctx context.Context, live *gatewrightv1alpha1.Gatewa
 	case apierrors.IsNotFound(err) && g.LiveWithoutRevisions:
 		return nil, nil
 	case apierrors.IsNotFound(err) && g.Rights == nil:
+		err = fmt.Errorf("%w (%w)", err, translate.ErrCacheBehind)
 		g.revisions.behind = err
 	case apierrors.IsForbidden(err) && g.Rights != nil:
 		return nil, g.revisionRefused(live, target, err)

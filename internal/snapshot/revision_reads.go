@@ -129,7 +129,7 @@ func readRunning(ctx context.Context, r client.Reader, live *gatewrightv1alpha1.
 	if err := r.Get(ctx, client.ObjectKey{Name: revisions.Name(live.Name, n)}, rev); err != nil {
 		if apierrors.IsNotFound(err) {
 			// Written just before the status that names it: the cache is behind, retry.
-			return nil, fmt.Errorf("GatewayClassBlueprintRevision %s (revision %d of %s) not read yet (%w): %w", revisions.Name(live.Name, n), n, live.Name, translate.ErrCacheBehind, err)
+			return nil, fmt.Errorf("GatewayClassBlueprintRevision %s (revision %d of %s) not read yet: %w", revisions.Name(live.Name, n), n, live.Name, err)
 		}
 		return nil, err
 	}
